@@ -1,0 +1,94 @@
+/* Entry points that must not have a C stack frame.  AArch64 version.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* dlsym: glibc and musl find the caller of dlsym (RTLD_NEXT is relative
+   to it) from the link register, so the interposer must hand over with
+   a branch that leaves x30 as the caller set it.
+
+   vfork: AArch64 has no vfork system call; clone with CLONE_VM and
+   CLONE_VFORK does the same.  The child borrows the parent's stack, so
+   nothing is kept there across the call.  Around it the parent's rseq
+   registration is paused: the child shares the parent's TLS.  */
+
+	.text
+
+	.globl	dlsym
+	.type	dlsym, %function
+	.p2align 2
+dlsym:
+	.cfi_startproc
+	stp	x29, x30, [sp, -32]!
+	.cfi_def_cfa_offset 32
+	.cfi_offset 29, -32
+	.cfi_offset 30, -24
+	mov	x29, sp
+	stp	x0, x1, [sp, 16]
+	bl	__rseq_compat_dlsym_hook
+	mov	x9, x0
+	ldp	x0, x1, [sp, 16]
+	ldp	x29, x30, [sp], 32
+	.cfi_restore 29
+	.cfi_restore 30
+	.cfi_def_cfa_offset 0
+	cbnz	x9, 1f
+	adrp	x16, __rseq_compat_real_dlsym
+	ldr	x16, [x16, :lo12:__rseq_compat_real_dlsym]
+	br	x16
+1:	mov	x0, x9
+	ret
+	.cfi_endproc
+	.size	dlsym, .-dlsym
+
+	.globl	vfork
+	.type	vfork, %function
+	.p2align 2
+vfork:
+	.cfi_startproc
+	stp	x29, x30, [sp, -16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset 29, -16
+	.cfi_offset 30, -8
+	mov	x29, sp
+	bl	__rseq_compat_vfork_prepare
+	ldp	x29, x30, [sp], 16
+	.cfi_restore 29
+	.cfi_restore 30
+	.cfi_def_cfa_offset 0
+	mov	x0, #0x4111		/* CLONE_VM | CLONE_VFORK | SIGCHLD */
+	mov	x1, xzr
+	mov	x2, xzr
+	mov	x3, xzr
+	mov	x4, xzr
+	mov	x8, #220		/* __NR_clone */
+	svc	0
+	cbz	x0, 1f			/* Child: return 0 untouched.  */
+	stp	x29, x30, [sp, -16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset 29, -16
+	.cfi_offset 30, -8
+	mov	x29, sp
+	bl	__rseq_compat_vfork_resume
+	ldp	x29, x30, [sp], 16
+	.cfi_restore 29
+	.cfi_restore 30
+	.cfi_def_cfa_offset 0
+1:	ret
+	.cfi_endproc
+	.size	vfork, .-vfork
+
+	.section .note.GNU-stack,"",%progbits

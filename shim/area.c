@@ -1,0 +1,85 @@
+/* The per-thread rseq area and its registration.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <errno.h>
+
+#include "shim.h"
+
+/* Initialised data, not .tbss: the loader copies this image into every
+   new thread's TLS, so a thread reads cpu_id -1 (never a CPU number)
+   until it is registered, including threads the shim never sees
+   (thrd_create, raw clone with a fresh TLS block).  */
+__thread struct rseq_compat_area __rseq_compat_area
+  __attribute__ ((tls_model ("initial-exec")))
+  = { .abi = { .cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED } };
+
+/* Nonzero while this thread's area is registered by the shim.  Kept
+   outside the area: in the kernel's optimized mode user space must not
+   write the registered bytes.  */
+__thread unsigned char __rseq_compat_registered
+  __attribute__ ((tls_model ("initial-exec")));
+
+/* Registers the calling thread's area.  Returns 0 or an errno value;
+   on failure cpu_id reads RSEQ_CPU_ID_REGISTRATION_FAILED, as it does
+   under glibc.  */
+int
+__rseq_compat_register_self (void)
+{
+  const struct rseq_layout *l = &__rseq_compat_state.layout;
+  struct rseq_compat_area *area = &__rseq_compat_area;
+
+  if (__rseq_compat_registered)
+    return 0;
+  /* The stack cache of glibc before 2.35 and musl's thread memory can
+     hand back bytes of an earlier thread; the kernel must see a clean
+     area with the unregistered marker.  */
+  for (unsigned int i = 0; i < RSEQ_COMPAT_AREA_SIZE; i++)
+    ((volatile unsigned char *) area->bytes)[i] = 0;
+  area->abi.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+
+  long int ret = __rseq_compat_sys_rseq (area, l->reg_len, 0);
+  if (ret != 0)
+    {
+      area->abi.cpu_id = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
+      return (int) -ret;
+    }
+  __rseq_compat_registered = 1;
+  return 0;
+}
+
+void
+__rseq_compat_unregister_self (void)
+{
+  if (!__rseq_compat_registered)
+    return;
+  /* The kernel resets cpu_id to -1 itself when unregistering.  */
+  __rseq_compat_sys_rseq (&__rseq_compat_area,
+                          __rseq_compat_state.layout.reg_len,
+                          RSEQ_FLAG_UNREGISTER);
+  __rseq_compat_registered = 0;
+}
+
+/* Disabled and unavailable modes: nothing is registered, and cpu_id
+   says so the way glibc says it.  */
+void
+__rseq_compat_mark_failed (void)
+{
+  if (!__rseq_compat_registered)
+    __rseq_compat_area.abi.cpu_id
+      = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
+}

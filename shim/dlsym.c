@@ -1,0 +1,99 @@
+/* Making the shim's __rseq_* visible to dlsym (RTLD_NEXT).
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* librseq and the kernel's selftests look for a C library registration
+   with dlsym (RTLD_NEXT, "__rseq_size") from their own library, which
+   the loader places after a preloaded shim; RTLD_NEXT searches only the
+   objects after the caller, so they would miss the shim, register their
+   own area and fail.  The shim's dlsym (stubs.S) answers those three
+   names itself when the C library has none, and passes every other call
+   on with a jump, so the C library still sees the original caller.  */
+
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#include "shim.h"
+
+void *(*__rseq_compat_real_dlsym) (void *, const char *);
+
+/* Used only if the C library's dlsym cannot be found, which would leave
+   no sane answer: behave like a lookup that failed.  */
+static void *
+no_dlsym (void *handle, const char *name)
+{
+  (void) handle;
+  (void) name;
+  return NULL;
+}
+
+static void *(*find_real_dlsym (void)) (void *, const char *)
+{
+  void *real = NULL;
+#if RSEQ_COMPAT_GLIBC
+  /* The shim's own reference to "dlsym" would bind to the shim.  glibc
+     2.34 moved dlsym into libc.so.6 under a new version; before that it
+     lived in libdl.so.2 under the architecture's base version.  */
+  real = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  if (real == NULL)
+    real = dlvsym (RTLD_NEXT, "dlsym", RSEQ_COMPAT_GLIBC_BASE_VERSION);
+#else
+  /* musl's dynamic loader is libc.so itself, and has no dlvsym.  */
+  uintptr_t base = getauxval (AT_BASE);
+  if (base == 0)
+    base = getauxval (AT_PHDR) & ~(uintptr_t) 0xfff;
+  real = __rseq_compat_elf_sym (base, "dlsym");
+#endif
+  return real != NULL ? (void *(*) (void *, const char *)) real : no_dlsym;
+}
+
+static void
+ensure_real_dlsym (void)
+{
+  /* Racing first calls store the same pointer.  */
+  if (__atomic_load_n (&__rseq_compat_real_dlsym, __ATOMIC_ACQUIRE) == NULL)
+    __atomic_store_n (&__rseq_compat_real_dlsym, find_real_dlsym (),
+                      __ATOMIC_RELEASE);
+}
+
+/* Called by the dlsym stub.  Returns the answer for the names the shim
+   owns, or NULL to let the C library answer.  */
+attribute_hidden void *
+__rseq_compat_dlsym_hook (void *handle, const char *name)
+{
+  ensure_real_dlsym ();
+  if (handle != RTLD_NEXT || !__rseq_compat_state.answer_rtld_next
+      || name == NULL || strncmp (name, "__rseq_", 7) != 0)
+    return NULL;
+  if (strcmp (name + 7, "offset") == 0)
+    return &__rseq_compat_offset;
+  if (strcmp (name + 7, "size") == 0)
+    return &__rseq_compat_size;
+  if (strcmp (name + 7, "flags") == 0)
+    return &__rseq_compat_flags;
+  return NULL;
+}
+
+/* The next definition of NAME after the shim, for the shim's wrappers.  */
+void *
+__rseq_compat_next (const char *name)
+{
+  ensure_real_dlsym ();
+  return __rseq_compat_real_dlsym (RTLD_NEXT, name);
+}

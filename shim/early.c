@@ -1,0 +1,249 @@
+/* Deciding the shim's mode and publishing __rseq_* before anyone reads them.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Three facts of the loaders fix when this must run (rseq-facts §3):
+   constructors of a program's DT_NEEDED libraries run before a
+   preloaded library's; a non-PIE program copies __rseq_* into its own
+   RELRO when it is relocated, after every library; and glibc's own
+   registration, if any, happened before any library was relocated.  So
+   on glibc the decision is taken inside an IFUNC resolver, which the
+   loader calls while relocating the shim itself, and the values are
+   stored in the shim's RELRO before it is write-protected.  musl
+   supports no IFUNC but runs a preloaded library's constructors first;
+   there the constructor decides.  */
+
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+
+#include "shim.h"
+
+struct rseq_compat_state __rseq_compat_state;
+
+/* glibc places these in RELRO: write-protected once the shim is
+   relocated, and a program's COPY of them lands in its RELRO too.  On
+   musl the constructor writes them, so they stay writable.  */
+#if RSEQ_COMPAT_GLIBC
+# define PUBLISHED __attribute__ ((section (".data.rel.ro")))
+#else
+# define PUBLISHED
+#endif
+
+ptrdiff_t __rseq_compat_offset PUBLISHED;
+unsigned int __rseq_compat_size PUBLISHED;
+unsigned int __rseq_compat_flags PUBLISHED;
+
+extern const ptrdiff_t __rseq_offset
+  __attribute__ ((alias ("__rseq_compat_offset"))) attribute_public;
+extern const unsigned int __rseq_size
+  __attribute__ ((alias ("__rseq_compat_size"))) attribute_public;
+extern const unsigned int __rseq_flags
+  __attribute__ ((alias ("__rseq_compat_flags"))) attribute_public;
+
+/* Scratch area for probing the kernel: the thread's real area cannot be
+   used before its TLS block is initialised.  */
+static struct rseq_compat_area probe_area;
+
+void
+__rseq_compat_boot_from_vectors (struct rseq_compat_boot *boot, char **envp,
+                                 const uintptr_t *auxv)
+{
+  static const char key[] = "GLIBC_TUNABLES=";
+  uintptr_t at_phdr = 0;
+
+  boot->tunables = NULL;
+  for (; envp != NULL && *envp != NULL; envp++)
+    {
+      size_t i;
+      for (i = 0; i < sizeof key - 1 && (*envp)[i] == key[i]; i++)
+        ;
+      /* Like glibc, the first definition counts.  */
+      if (i == sizeof key - 1 && boot->tunables == NULL)
+        boot->tunables = *envp + i;
+    }
+
+  boot->at_feature_size = 0;
+  boot->at_align = 0;
+  boot->loader_base = 0;
+  boot->vdso_base = 0;
+  for (; auxv != NULL && auxv[0] != AT_NULL; auxv += 2)
+    switch (auxv[0])
+      {
+      case RSEQ_LAYOUT_AT_FEATURE_SIZE:
+        boot->at_feature_size = auxv[1];
+        break;
+      case RSEQ_LAYOUT_AT_ALIGN:
+        boot->at_align = auxv[1];
+        break;
+      case AT_BASE:
+        boot->loader_base = auxv[1];
+        break;
+      case AT_SYSINFO_EHDR:
+        boot->vdso_base = auxv[1];
+        break;
+      case AT_PHDR:
+        at_phdr = auxv[1];
+        break;
+      }
+  /* Started as "ld.so PROGRAM": the kernel loaded the dynamic loader as
+     the program, so its headers are the ones AT_PHDR points into.  */
+  if (boot->loader_base == 0 && at_phdr != 0)
+    boot->loader_base = at_phdr & ~(uintptr_t) 0xfff;
+}
+
+long int
+__rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
+{
+  return rseq_compat_syscall4 (RSEQ_COMPAT_NR_rseq, (long int) area, len,
+                               flags, RSEQ_SIG);
+}
+
+/* Whether the kernel accepts LAYOUT's registration from this thread.
+   Returns 0 or a negative errno.  */
+static long int
+probe (const struct rseq_layout *layout)
+{
+  probe_area.abi.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+  long int ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len, 0);
+  if (ret == 0)
+    __rseq_compat_sys_rseq (&probe_area, layout->reg_len,
+                            RSEQ_FLAG_UNREGISTER);
+  return ret;
+}
+
+/* glibc 2.35 and later (and RHEL 9's 2.34) register in the dynamic
+   loader and export the result there.  Returns 1 if they do.  */
+static int
+adopt_libc (const struct rseq_compat_boot *boot, int tunable_off)
+{
+  struct rseq_compat_state *st = &__rseq_compat_state;
+  const ptrdiff_t *libc_offset
+    = __rseq_compat_elf_sym (boot->loader_base, "__rseq_offset");
+  const unsigned int *libc_size
+    = __rseq_compat_elf_sym (boot->loader_base, "__rseq_size");
+  if (libc_offset == NULL || libc_size == NULL)
+    return 0;
+
+  __rseq_compat_offset = *libc_offset;
+  if (*libc_size != 0)
+    {
+      st->mode = RSEQ_COMPAT_MODE_LIBC_OWNED;
+      __rseq_compat_size = rseq_layout_effective_size (*libc_size);
+    }
+  else
+    st->mode = tunable_off ? RSEQ_COMPAT_MODE_DISABLED
+                           : RSEQ_COMPAT_MODE_UNAVAILABLE;
+  return 1;
+}
+
+void
+__rseq_compat_decide (const struct rseq_compat_boot *boot)
+{
+  struct rseq_compat_state *st = &__rseq_compat_state;
+  int tunable_off = __rseq_compat_tunable_off (boot->tunables);
+
+#ifdef RSEQ_COMPAT_VDSO_GETCPU
+  st->vdso_getcpu = __rseq_compat_elf_sym (boot->vdso_base,
+                                           RSEQ_COMPAT_VDSO_GETCPU);
+#endif
+
+  rseq_layout_compute (&st->layout, boot->at_feature_size, boot->at_align);
+  rseq_layout_fit (&st->layout, RSEQ_COMPAT_AREA_SIZE,
+                   RSEQ_COMPAT_AREA_ALIGN);
+
+  __rseq_compat_flags = 0;
+  __rseq_compat_size = 0;
+  __rseq_compat_offset = (char *) &__rseq_compat_area
+                         - rseq_compat_thread_pointer ();
+
+  if (RSEQ_COMPAT_GLIBC && adopt_libc (boot, tunable_off))
+    return;
+
+  st->answer_rtld_next = 1;
+  if (!boot->startup)
+    st->mode = RSEQ_COMPAT_MODE_REFUSED;
+  else if (tunable_off)
+    st->mode = RSEQ_COMPAT_MODE_DISABLED;
+  else
+    {
+      long int ret = probe (&st->layout);
+      /* A kernel that rejects the longer registration still takes the
+         one every kernel since 4.18 knows.  */
+      if (ret == -EINVAL && st->layout.reg_len != RSEQ_LAYOUT_LEGACY_LEN
+          && rseq_layout_fit (&st->layout, RSEQ_LAYOUT_LEGACY_LEN,
+                              RSEQ_LAYOUT_LEGACY_ALIGN))
+        ret = probe (&st->layout);
+      if (ret == 0)
+        {
+          st->mode = RSEQ_COMPAT_MODE_SHIM_OWNED;
+          __rseq_compat_size = st->layout.public_size;
+        }
+      else
+        {
+          st->mode = RSEQ_COMPAT_MODE_UNAVAILABLE;
+          st->probe_errno = (int) -ret;
+        }
+    }
+}
+
+#if RSEQ_COMPAT_GLIBC
+/* The resolver of a never-called function whose only purpose is to have
+   the loader run __rseq_compat_decide while relocating the shim: after
+   TLS layout and the thread pointer are set up and glibc's own
+   registration is done, before any constructor and before the program's
+   COPY relocations.  */
+
+extern void *__libc_stack_end;
+
+static void
+early_anchor_impl (void)
+{
+}
+
+static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
+{
+  struct rseq_compat_boot boot;
+  /* The kernel's initial stack: argc, argv[], NULL, envp[], NULL, auxv.
+     Unlike environ it is valid this early, and it is what glibc itself
+     parsed GLIBC_TUNABLES from.  */
+  char **p = (char **) __libc_stack_end + 1;
+  while (*p != NULL)
+    p++;
+  char **envp = ++p;
+  while (*p != NULL)
+    p++;
+  __rseq_compat_boot_from_vectors (&boot, envp, (const uintptr_t *) (p + 1));
+
+  /* At start-up the loader reports its link map as being built
+     (RT_ADD) and libc has not set environ; within dlopen the map is
+     consistent and environ is set.  */
+  extern char **environ;
+  boot.startup = _r_debug.r_state == RT_ADD && environ == NULL;
+
+  __rseq_compat_decide (&boot);
+  return early_anchor_impl;
+}
+
+static void early_anchor (void)
+  __attribute__ ((ifunc ("early_anchor_resolver"), used));
+
+/* Taking the address forces an IRELATIVE relocation in .rela.dyn, which
+   the loader resolves eagerly, even under lazy binding.  */
+void (*const __rseq_compat_early_anchor) (void) attribute_hidden
+  __attribute__ ((used)) = early_anchor;
+#endif

@@ -1,0 +1,194 @@
+/* Symbol lookup in an ELF image already mapped by the loader.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The shim must learn, while it is being relocated, whether the dynamic
+   loader exports __rseq_offset (glibc 2.35+), and where the vDSO's getcpu
+   is.  dlsym cannot be called then (the shim's PLT is not relocated yet),
+   so the dynamic symbol table is read directly.  */
+
+#include <elf.h>
+#include <link.h>
+
+#include "shim.h"
+
+#if UINTPTR_MAX > 0xffffffffu
+# define ELFW(x) Elf64_##x
+#else
+# define ELFW(x) Elf32_##x
+#endif
+
+struct elf_image
+{
+  uintptr_t bias;
+  const ELFW(Sym) *symtab;
+  const char *strtab;
+  const uint32_t *hash;		/* DT_HASH */
+  const uint32_t *gnu_hash;	/* DT_GNU_HASH */
+};
+
+/* Some loaders relocate d_ptr in place (glibc on most targets) and some
+   do not (the vDSO, musl, read-only dynamic sections).  Link-time
+   addresses of a shared object are small, so anything below the load
+   bias has not been relocated.  */
+static const void *
+dyn_ptr (const struct elf_image *img, uintptr_t value)
+{
+  if (value < img->bias)
+    value += img->bias;
+  return (const void *) value;
+}
+
+static int
+open_image (struct elf_image *img, uintptr_t base)
+{
+  const ELFW(Ehdr) *eh = (const ELFW(Ehdr) *) base;
+  if (eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1
+      || eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3)
+    return 0;
+
+  const ELFW(Phdr) *ph = (const ELFW(Phdr) *) (base + eh->e_phoff);
+  const ELFW(Dyn) *dyn = NULL;
+  uintptr_t first_load = UINTPTR_MAX;
+  for (int i = 0; i < eh->e_phnum; i++)
+    {
+      if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr < first_load)
+        first_load = ph[i].p_vaddr;
+      else if (ph[i].p_type == PT_DYNAMIC)
+        dyn = (const ELFW(Dyn) *) ph[i].p_vaddr;
+    }
+  if (dyn == NULL || first_load == UINTPTR_MAX)
+    return 0;
+  /* The header sits at the start of the first PT_LOAD segment.  */
+  img->bias = base - (first_load & ~(uintptr_t) 0xfff);
+  dyn = (const ELFW(Dyn) *) ((uintptr_t) dyn + img->bias);
+
+  img->symtab = NULL;
+  img->strtab = NULL;
+  img->hash = NULL;
+  img->gnu_hash = NULL;
+  for (; dyn->d_tag != DT_NULL; dyn++)
+    switch (dyn->d_tag)
+      {
+      case DT_SYMTAB:
+        img->symtab = dyn_ptr (img, dyn->d_un.d_ptr);
+        break;
+      case DT_STRTAB:
+        img->strtab = dyn_ptr (img, dyn->d_un.d_ptr);
+        break;
+      case DT_HASH:
+        img->hash = dyn_ptr (img, dyn->d_un.d_ptr);
+        break;
+      case DT_GNU_HASH:
+        img->gnu_hash = dyn_ptr (img, dyn->d_un.d_ptr);
+        break;
+      }
+  return img->symtab != NULL && img->strtab != NULL
+         && (img->hash != NULL || img->gnu_hash != NULL);
+}
+
+static int
+same_name (const char *a, const char *b)
+{
+  while (*a != '\0' && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
+static void *
+match (const struct elf_image *img, uint32_t index, const char *name)
+{
+  const ELFW(Sym) *sym = &img->symtab[index];
+  if (sym->st_shndx == SHN_UNDEF || sym->st_value == 0)
+    return NULL;
+  unsigned int type = ELF64_ST_TYPE (sym->st_info);
+  if (type != STT_OBJECT && type != STT_FUNC && type != STT_NOTYPE)
+    return NULL;
+  unsigned int bind = ELF64_ST_BIND (sym->st_info);
+  if (bind != STB_GLOBAL && bind != STB_WEAK)
+    return NULL;
+  if (!same_name (img->strtab + sym->st_name, name))
+    return NULL;
+  return (void *) (img->bias + sym->st_value);
+}
+
+static void *
+lookup_gnu (const struct elf_image *img, const char *name)
+{
+  uint32_t h = 5381;
+  for (const unsigned char *p = (const unsigned char *) name; *p; p++)
+    h = h * 33 + *p;
+
+  uint32_t nbuckets = img->gnu_hash[0];
+  uint32_t symoffset = img->gnu_hash[1];
+  uint32_t bloom_size = img->gnu_hash[2];
+  const uintptr_t *bloom = (const uintptr_t *) &img->gnu_hash[4];
+  const uint32_t *buckets = (const uint32_t *) &bloom[bloom_size];
+  const uint32_t *chain = &buckets[nbuckets];
+  if (nbuckets == 0)
+    return NULL;
+
+  for (uint32_t i = buckets[h % nbuckets]; i >= symoffset; i++)
+    {
+      uint32_t ch = chain[i - symoffset];
+      if ((ch | 1) == (h | 1))
+        {
+          void *addr = match (img, i, name);
+          if (addr != NULL)
+            return addr;
+        }
+      if (ch & 1)
+        break;
+    }
+  return NULL;
+}
+
+static void *
+lookup_sysv (const struct elf_image *img, const char *name)
+{
+  uint32_t h = 0;
+  for (const unsigned char *p = (const unsigned char *) name; *p; p++)
+    {
+      h = (h << 4) + *p;
+      uint32_t g = h & 0xf0000000u;
+      h ^= g >> 24;
+      h &= ~g;
+    }
+  uint32_t nbuckets = img->hash[0];
+  const uint32_t *buckets = &img->hash[2];
+  const uint32_t *chain = &buckets[nbuckets];
+  if (nbuckets == 0)
+    return NULL;
+  for (uint32_t i = buckets[h % nbuckets]; i != 0; i = chain[i])
+    {
+      void *addr = match (img, i, name);
+      if (addr != NULL)
+        return addr;
+    }
+  return NULL;
+}
+
+void *
+__rseq_compat_elf_sym (uintptr_t base, const char *name)
+{
+  struct elf_image img;
+  if (base == 0 || !open_image (&img, base))
+    return NULL;
+  if (img.gnu_hash != NULL)
+    return lookup_gnu (&img, name);
+  return lookup_sysv (&img, name);
+}

@@ -1,0 +1,84 @@
+/* sched_getcpu and getcpu from the rseq area.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Both are async-signal-safe and take no lock: a registered thread
+   costs one load of cpu_id; any other thread (not yet registered,
+   registration failed, a vfork child, a thread the shim never saw) reads
+   a negative cpu_id and asks the vDSO, or the kernel.  */
+
+#include <errno.h>
+#include <sched.h>
+
+#include "shim.h"
+
+int
+__rseq_compat_getcpu_slow (unsigned int *cpu, unsigned int *node)
+{
+  int (*vdso) (unsigned int *, unsigned int *, void *)
+    = __rseq_compat_state.vdso_getcpu;
+  if (vdso != NULL)
+    return vdso (cpu, node, NULL);
+
+  long int ret = rseq_compat_syscall4 (RSEQ_COMPAT_NR_getcpu, (long int) cpu,
+                                       (long int) node, 0, 0);
+  if (ret < 0)
+    {
+      errno = (int) -ret;
+      return -1;
+    }
+  return 0;
+}
+
+attribute_public int
+sched_getcpu (void)
+{
+  int cpu = (int) __atomic_load_n (&rseq_compat_current_area ()->cpu_id,
+                                   __ATOMIC_RELAXED);
+  if (__builtin_expect (cpu >= 0, 1))
+    return cpu;
+
+  unsigned int slow;
+  if (__rseq_compat_getcpu_slow (&slow, NULL) != 0)
+    return -1;
+  return (int) slow;
+}
+
+/* The node comes from node_id only when __rseq_size covers it (Linux
+   6.3 and later, and a C library that says so); glibc's getcpu never
+   reads the area at all.  */
+attribute_public int
+getcpu (unsigned int *cpu, unsigned int *node)
+{
+  const struct rseq *area = rseq_compat_current_area ();
+  int id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
+  unsigned int size = rseq_layout_effective_size (__rseq_compat_size);
+
+  if (id < 0 || (node != NULL && size < offsetof (struct rseq, mm_cid)))
+    return __rseq_compat_getcpu_slow (cpu, node);
+  if (node != NULL)
+    {
+      *node = __atomic_load_n (&area->node_id, __ATOMIC_RELAXED);
+      /* Preempted and migrated between the two loads: cpu and node must
+         describe one CPU.  */
+      if ((int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED) != id)
+        return __rseq_compat_getcpu_slow (cpu, node);
+    }
+  if (cpu != NULL)
+    *cpu = (unsigned int) id;
+  return 0;
+}

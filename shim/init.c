@@ -1,0 +1,119 @@
+/* Start-up of librseq-compat: the main thread, and refusing dlopen.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE 1
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+/* References through the GOT: if a non-PIE program copied the
+   variables, these are the program's copies.  */
+extern const ptrdiff_t __rseq_offset;
+extern const unsigned int __rseq_size;
+extern const unsigned int __rseq_flags;
+
+#if !RSEQ_COMPAT_GLIBC
+static void
+decide_from_process (void)
+{
+  struct rseq_compat_boot boot =
+    {
+      .tunables = getenv ("GLIBC_TUNABLES"),
+      .at_feature_size = getauxval (RSEQ_LAYOUT_AT_FEATURE_SIZE),
+      .at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN),
+      .vdso_base = getauxval (AT_SYSINFO_EHDR),
+      /* musl's loader refuses to dlopen a library with initial-exec
+         TLS, so a running constructor means start-up.  */
+      .startup = 1,
+    };
+  __rseq_compat_decide (&boot);
+
+  /* The program's COPY relocations were made before this constructor
+     ran; musl keeps such copies writable, and the GOT leads to them.  */
+  *(volatile ptrdiff_t *) &__rseq_offset = __rseq_compat_offset;
+  *(volatile unsigned int *) &__rseq_size = __rseq_compat_size;
+  *(volatile unsigned int *) &__rseq_flags = __rseq_compat_flags;
+}
+#endif
+
+static void
+say (const char *msg)
+{
+  size_t len = 0;
+  while (msg[len] != '\0')
+    len++;
+  while (len > 0)
+    {
+      ssize_t n = write (STDERR_FILENO, msg, len);
+      if (n <= 0)
+        return;
+      msg += n;
+      len -= n;
+    }
+}
+
+/* INITFIRST (see Makefile) and priority 101 put this before every other
+   constructor glibc allows.  */
+__attribute__ ((constructor (101))) static void
+rseq_compat_init (void)
+{
+#if !RSEQ_COMPAT_GLIBC
+  decide_from_process ();
+#endif
+  switch (__rseq_compat_state.mode)
+    {
+    case RSEQ_COMPAT_MODE_SHIM_OWNED:
+      __rseq_compat_thread_init ();
+      __rseq_compat_register_self ();
+      break;
+    case RSEQ_COMPAT_MODE_DISABLED:
+    case RSEQ_COMPAT_MODE_UNAVAILABLE:
+      __rseq_compat_mark_failed ();
+      break;
+    case RSEQ_COMPAT_MODE_REFUSED:
+      say ("librseq-compat: loaded by dlopen, too late to register rseq for "
+           "threads that already run; nothing was registered.  Preload it "
+           "(LD_PRELOAD=librseq-compat.so.1) or link the program with "
+           "-lrseq-compat.\n");
+      break;
+    default:
+      break;
+    }
+}
+
+attribute_public const char *
+rseq_compat_mode (void)
+{
+  switch (__rseq_compat_state.mode)
+    {
+    case RSEQ_COMPAT_MODE_LIBC_OWNED:
+      return "libc-owned";
+    case RSEQ_COMPAT_MODE_SHIM_OWNED:
+      return "shim-owned";
+    case RSEQ_COMPAT_MODE_DISABLED:
+      return "disabled";
+    case RSEQ_COMPAT_MODE_UNAVAILABLE:
+      return "unavailable";
+    case RSEQ_COMPAT_MODE_REFUSED:
+      return "refused";
+    default:
+      return "undecided";
+    }
+}

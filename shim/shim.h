@@ -1,0 +1,149 @@
+/* Internal interfaces of librseq-compat.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#ifndef RSEQ_COMPAT_SHIM_H
+#define RSEQ_COMPAT_SHIM_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <arch.h>
+#include <rseq-layout.h>
+#include <sys/rseq.h>
+
+#define attribute_hidden __attribute__ ((visibility ("hidden")))
+#define attribute_public __attribute__ ((visibility ("default")))
+
+/* A glibc build can find the C library's own registration (glibc 2.35
+   and later, RHEL 9's 2.34) and runs its first code in an IFUNC
+   resolver; musl has neither, and runs preloads' constructors first.  */
+#ifdef __GLIBC__
+# define RSEQ_COMPAT_GLIBC 1
+#else
+# define RSEQ_COMPAT_GLIBC 0
+#endif
+
+enum rseq_compat_mode
+{
+  RSEQ_COMPAT_MODE_UNDECIDED = 0,
+  RSEQ_COMPAT_MODE_LIBC_OWNED,
+  RSEQ_COMPAT_MODE_SHIM_OWNED,
+  RSEQ_COMPAT_MODE_DISABLED,
+  RSEQ_COMPAT_MODE_UNAVAILABLE,
+  RSEQ_COMPAT_MODE_REFUSED,
+};
+
+/* What the process looked like when the shim was loaded.  */
+struct rseq_compat_boot
+{
+  const char *tunables;		/* GLIBC_TUNABLES, or NULL.  */
+  unsigned long int at_feature_size;
+  unsigned long int at_align;
+  uintptr_t loader_base;	/* The dynamic loader's ELF header.  */
+  uintptr_t vdso_base;		/* AT_SYSINFO_EHDR.  */
+  int startup;			/* Loaded with the program, not by dlopen.  */
+};
+
+struct rseq_compat_state
+{
+  enum rseq_compat_mode mode;
+  /* The registration the shim performs in shim-owned mode.  */
+  struct rseq_layout layout;
+  /* Set when the shim's own symbols must answer dlsym (RTLD_NEXT):
+     the C library has no __rseq_* of its own.  */
+  int answer_rtld_next;
+  /* errno of the probe registration when the mode is unavailable.  */
+  int probe_errno;
+  int (*vdso_getcpu) (unsigned int *, unsigned int *, void *);
+};
+
+/* Bytes and alignment of the shim's own per-thread area.  A kernel that
+   wants more gets the 32-byte registration (rseq_layout_fit).  */
+#define RSEQ_COMPAT_AREA_SIZE 64u
+#define RSEQ_COMPAT_AREA_ALIGN 64u
+
+struct rseq_compat_area
+{
+  union
+  {
+    struct rseq abi;
+    unsigned char bytes[RSEQ_COMPAT_AREA_SIZE];
+  };
+} __attribute__ ((aligned (RSEQ_COMPAT_AREA_ALIGN)));
+
+extern struct rseq_compat_state __rseq_compat_state attribute_hidden;
+
+/* The storage behind the exported __rseq_offset, __rseq_size and
+   __rseq_flags.  */
+extern ptrdiff_t __rseq_compat_offset attribute_hidden;
+extern unsigned int __rseq_compat_size attribute_hidden;
+extern unsigned int __rseq_compat_flags attribute_hidden;
+
+extern __thread struct rseq_compat_area __rseq_compat_area
+  attribute_hidden __attribute__ ((tls_model ("initial-exec")));
+
+/* early.c */
+void __rseq_compat_decide (const struct rseq_compat_boot *) attribute_hidden;
+void __rseq_compat_boot_from_vectors (struct rseq_compat_boot *, char **envp,
+                                      const uintptr_t *auxv) attribute_hidden;
+
+/* tunables.c: 1 if the GLIBC_TUNABLES value turns registration off.  */
+int __rseq_compat_tunable_off (const char *) attribute_hidden;
+
+/* elf-sym.c: the address of NAME defined by the ELF image loaded at
+   BASE, or NULL.  */
+void *__rseq_compat_elf_sym (uintptr_t base, const char *name)
+  attribute_hidden;
+
+/* area.c */
+int __rseq_compat_register_self (void) attribute_hidden;
+void __rseq_compat_unregister_self (void) attribute_hidden;
+void __rseq_compat_mark_failed (void) attribute_hidden;
+long int __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
+  attribute_hidden;
+extern __thread unsigned char __rseq_compat_registered
+  attribute_hidden __attribute__ ((tls_model ("initial-exec")));
+
+/* dlsym.c */
+void *__rseq_compat_next (const char *name) attribute_hidden;
+extern void *(*__rseq_compat_real_dlsym) (void *, const char *)
+  attribute_hidden;
+
+/* thread.c */
+void __rseq_compat_thread_init (void) attribute_hidden;
+
+/* getcpu.c */
+int __rseq_compat_getcpu_slow (unsigned int *cpu, unsigned int *node)
+  attribute_hidden;
+
+/* The area sched_getcpu reads.  On glibc it may be the C library's, at
+   an offset known since the shim's relocation.  musl never registers, so
+   the shim's own area is the only candidate, and reading it directly
+   stays correct in constructors that run before the shim's.  */
+static inline struct rseq *
+rseq_compat_current_area (void)
+{
+#if RSEQ_COMPAT_GLIBC
+  return (struct rseq *) (rseq_compat_thread_pointer ()
+                          + __rseq_compat_offset);
+#else
+  return &__rseq_compat_area.abi;
+#endif
+}
+
+#endif

@@ -1,0 +1,187 @@
+/* Registering every thread: pthread_create, thread exit, vfork and clone.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "shim.h"
+
+typedef int create_fn (pthread_t *, const pthread_attr_t *,
+                       void *(*) (void *), void *);
+typedef int clone_fn (int (*) (void *), void *, int, void *, ...);
+
+struct start
+{
+  void *(*fn) (void *);
+  void *arg;
+};
+
+#if !RSEQ_COMPAT_GLIBC
+/* musl's detached threads unmap their own stack, TLS included, before
+   the exit system call; the kernel would then write the area of a live
+   registration into freed memory and kill the process.  The key's
+   destructor runs during pthread_exit, before that.  glibc reuses a
+   thread's memory only after the kernel has cleared its TID, when the
+   registration is gone, so it needs no hook (and keeps the registration
+   valid in later destructors, as glibc itself does).  */
+static pthread_key_t exit_key;
+static int exit_key_ok;
+
+static void
+on_thread_exit (void *value)
+{
+  (void) value;
+  __rseq_compat_unregister_self ();
+}
+#endif
+
+void
+__rseq_compat_thread_init (void)
+{
+#if !RSEQ_COMPAT_GLIBC
+  exit_key_ok = pthread_key_create (&exit_key, on_thread_exit) == 0;
+#endif
+}
+
+static void *
+trampoline (void *p)
+{
+  struct start s = *(struct start *) p;
+  free (p);
+  if (__rseq_compat_register_self () == 0)
+    {
+#if !RSEQ_COMPAT_GLIBC
+      if (exit_key_ok)
+        pthread_setspecific (exit_key, (void *) 1);
+#endif
+    }
+  return s.fn (s.arg);
+}
+
+static void *
+next_fn (void **cache, const char *name)
+{
+  void *fn = __atomic_load_n (cache, __ATOMIC_ACQUIRE);
+  if (fn == NULL)
+    {
+      fn = __rseq_compat_next (name);
+      __atomic_store_n (cache, fn, __ATOMIC_RELEASE);
+    }
+  return fn;
+}
+
+attribute_public int
+pthread_create (pthread_t *thread, const pthread_attr_t *attr,
+                void *(*fn) (void *), void *arg)
+{
+  static void *real_cache;
+  create_fn *real = (create_fn *) next_fn (&real_cache, "pthread_create");
+  if (real == NULL)
+    return EAGAIN;
+  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED)
+    return real (thread, attr, fn, arg);
+
+  struct start *s = malloc (sizeof *s);
+  if (s == NULL)
+    return EAGAIN;
+  s->fn = fn;
+  s->arg = arg;
+  int ret = real (thread, attr, trampoline, s);
+  if (ret != 0)
+    free (s);
+  return ret;
+}
+
+/* A vfork child runs on the parent's TLS while the parent waits; with
+   the parent registered it would read the parent's cpu_id.  The parent
+   therefore unregisters for the child's lifetime (the kernel resets
+   cpu_id to -1, so the child's sched_getcpu asks the kernel) and
+   registers again when it resumes.  */
+static __thread unsigned char vfork_paused
+  __attribute__ ((tls_model ("initial-exec")));
+
+attribute_hidden void
+__rseq_compat_vfork_prepare (void)
+{
+  if (__rseq_compat_registered)
+    {
+      __rseq_compat_unregister_self ();
+      vfork_paused = 1;
+    }
+}
+
+static void
+vfork_resume_registration (void)
+{
+  if (vfork_paused)
+    {
+      vfork_paused = 0;
+      __rseq_compat_register_self ();
+    }
+}
+
+/* RET is the raw system call result; returns vfork's.  */
+attribute_hidden long int
+__rseq_compat_vfork_resume (long int ret)
+{
+  vfork_resume_registration ();
+  if (ret < 0 && ret > -4096)
+    {
+      errno = (int) -ret;
+      return -1;
+    }
+  return ret;
+}
+
+/* clone with CLONE_VM | CLONE_VFORK and no new TLS is a vfork with a
+   separate stack (posix_spawn's pattern).  */
+attribute_public int
+clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
+{
+  static void *real_cache;
+  clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone");
+  va_list ap;
+  va_start (ap, arg);
+  /* The C libraries read these three only when FLAGS asks for them.  */
+  void *parent_tid = va_arg (ap, void *);
+  void *tls = va_arg (ap, void *);
+  void *child_tid = va_arg (ap, void *);
+  va_end (ap);
+  if (real == NULL)
+    {
+      errno = ENOSYS;
+      return -1;
+    }
+
+  int pause = (flags & (CLONE_VM | CLONE_VFORK | CLONE_SETTLS))
+              == (CLONE_VM | CLONE_VFORK);
+  if (pause)
+    __rseq_compat_vfork_prepare ();
+  int ret = real (fn, stack, flags, arg, parent_tid, tls, child_tid);
+  if (pause)
+    {
+      int saved = errno;
+      vfork_resume_registration ();
+      errno = saved;
+    }
+  return ret;
+}
