@@ -39,7 +39,7 @@ struct rseq_compat_state __rseq_compat_state;
    relocated, and a program's COPY of them lands in its RELRO too.  On
    musl the constructor writes them, so they stay writable.  */
 #if RSEQ_COMPAT_GLIBC
-# define PUBLISHED __attribute__ ((section (".data.rel.ro")))
+# define PUBLISHED __attribute__ ((section (".data.rel.ro.rseq_compat")))
 #else
 # define PUBLISHED
 #endif

@@ -1,0 +1,152 @@
+# Makefile for rseq-compat.  Hand-written; configure's findings come from
+# config.mk (glibc's arrangement with config.make).
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+srcdir := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+B := build
+
+# A fresh clone has no config.mk: install what is missing (as root), then
+# configure, before anything else is read.
+ifeq ($(filter deps clean distclean dist,$(MAKECMDGOALS)),)
+include config.mk
+endif
+config.mk: config.mk.in configure
+	@$(srcdir)/build-aux/ensure-deps --check
+	$(srcdir)/configure
+
+SONAME := librseq-compat.so.1
+SHIM_SRCS := early.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.c init.c
+SHIM_HDRS := $(wildcard shim/*.h shim/arch/*/*.h sysdeps/unix/sysv/linux/*.h \
+		sysdeps/unix/sysv/linux/*/*.h sysdeps/unix/sysv/linux/*/bits/*.h)
+WARN := -Wall -Wextra
+SHIM_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS)
+SHIM_LDFLAGS = -shared -Wl,-soname,$(SONAME) \
+	-Wl,--version-script=shim/librseq-compat.map \
+	-Wl,-z,initfirst -Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack \
+	-Wl,--no-undefined $(LDFLAGS)
+# $(1): architecture directory, $(2): bits/ directory.
+shim_cppflags = -Ishim -Ishim/arch/$(1) -Isysdeps/unix/sysv/linux \
+	-Isysdeps/unix/sysv/linux/$(2) $(CPPFLAGS)
+
+# One copy of the library per C library or compiler.
+# $(1): name, $(2): compiler, $(3): arch, $(4): bits dir, $(5): libraries,
+# $(6): output directory.
+define shim_variant
+$(1)_OBJS := $$(SHIM_SRCS:%.c=$(B)/obj/$(1)/%.o) $(B)/obj/$(1)/stubs.o
+$(B)/obj/$(1)/%.o: shim/%.c $$(SHIM_HDRS) | $(B)/obj/$(1)/
+	$(2) $$(call shim_cppflags,$(3),$(4)) $$(SHIM_CFLAGS) -c $$< -o $$@
+$(B)/obj/$(1)/stubs.o: shim/arch/$(3)/stubs.S | $(B)/obj/$(1)/
+	$(2) $$(call shim_cppflags,$(3),$(4)) -fPIC -c $$< -o $$@
+$(6)/$(SONAME): $$($(1)_OBJS) shim/librseq-compat.map | $(6)/
+	$(2) $$(SHIM_CFLAGS) $$(SHIM_LDFLAGS) -o $$@ $$($(1)_OBJS) $(5)
+	ln -sf $(SONAME) $(6)/librseq-compat.so
+endef
+
+VARIANT_LIBS := $(B)/$(SONAME)
+$(eval $(call shim_variant,host,$(CC),$(ARCH),$(ARCH_BITS),$(SHIM_LIBS),$(B)))
+
+# The musl copy: the demo and the shim-owned tests run on it.
+ifneq ($(MUSL_CC),)
+ifeq ($(LIBC),glibc)
+$(eval $(call shim_variant,musl,$(MUSL_CC),$(ARCH),$(ARCH_BITS),,$(B)/musl))
+VARIANT_LIBS += $(B)/musl/$(SONAME)
+endif
+endif
+ifneq ($(CLANG),)
+$(eval $(call shim_variant,clang,$(CLANG),$(ARCH),$(ARCH_BITS),$(SHIM_LIBS),$(B)/clang))
+CHECK_LIBS += $(B)/clang/$(SONAME)
+endif
+ifneq ($(CROSS_CC_AARCH64),)
+$(eval $(call shim_variant,aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,,$(B)/aarch64))
+CHECK_LIBS += $(B)/aarch64/$(SONAME)
+endif
+
+%/:
+	mkdir -p $@
+
+PROGRAM := $(B)/rseq-compat
+$(PROGRAM): shim/rseq-compat.c | $(B)/
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(CPPFLAGS) \
+	  -DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
+	  -DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -o $@ $< $(LDFLAGS)
+
+$(B)/rseq-compat.pc: shim/rseq-compat.pc.in config.mk | $(B)/
+	sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
+	    -e 's|@includedir@|$(includedir)|' \
+	    -e 's|@VERSION@|$(PACKAGE_VERSION)|' $< > $@
+
+.DEFAULT_GOAL := all
+.PHONY: all check check-build demo deps install uninstall clean distclean dist
+all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc
+
+deps:
+	@$(srcdir)/build-aux/ensure-deps
+
+# Every copy of the library (gcc, clang, musl, the aarch64 cross build)
+# must build warning-free; the test suite checks each one's symbols.
+check-build: all $(CHECK_LIBS)
+
+check: check-build
+	@$(srcdir)/build-aux/ensure-deps --check
+	@rm -rf $(B)/tests && mkdir -p $(B)/tests
+	-cd $(B)/tests && $(RUNTEST) --tool rseq --srcdir $(srcdir)/tests \
+	  BUILDDIR=$(abspath $(B)) SRCDIR=$(srcdir) CC="$(CC)" \
+	  MUSL_CC="$(MUSL_CC)" CLANG="$(CLANG)" \
+	  CROSS_CC_AARCH64="$(CROSS_CC_AARCH64)" ARCH=$(ARCH) \
+	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) $(RUNTESTFLAGS) > runtest.log 2>&1; \
+	  echo $$? > runtest.status
+	@$(srcdir)/build-aux/summarize $(B)/tests
+
+demo: all
+	@$(srcdir)/build-aux/ensure-deps --check
+	@$(srcdir)/build-aux/demo $(abspath $(B))
+
+# ----------------------------------------------------------------------
+# Installation.  <sys/rseq.h> and <bits/rseq.h> only where the C library
+# lacks them: glibc 2.35+ ships its own, and two would conflict.
+pkglibdir = $(libdir)/rseq-compat
+INSTALL ?= install
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(bindir) \
+	  $(DESTDIR)$(includedir) $(DESTDIR)$(libdir)/pkgconfig
+	$(INSTALL) -m 755 $(B)/$(SONAME) $(DESTDIR)$(libdir)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so
+	$(INSTALL) -m 755 $(PROGRAM) $(DESTDIR)$(bindir)/rseq-compat
+	$(INSTALL) -m 644 shim/include/rseq-compat.h $(DESTDIR)$(includedir)/
+	$(INSTALL) -m 644 $(B)/rseq-compat.pc $(DESTDIR)$(libdir)/pkgconfig/
+ifeq ($(HAVE_SYS_RSEQ_H),no)
+	$(INSTALL) -d $(DESTDIR)$(includedir)/sys $(DESTDIR)$(includedir)/bits
+	$(INSTALL) -m 644 sysdeps/unix/sysv/linux/sys/rseq.h $(DESTDIR)$(includedir)/sys/
+	$(INSTALL) -m 644 sysdeps/unix/sysv/linux/$(ARCH_BITS)/bits/rseq.h $(DESTDIR)$(includedir)/bits/
+endif
+ifneq ($(filter $(B)/musl/$(SONAME),$(VARIANT_LIBS)),)
+	$(INSTALL) -d $(DESTDIR)$(pkglibdir)/musl
+	$(INSTALL) -m 755 $(B)/musl/$(SONAME) $(DESTDIR)$(pkglibdir)/musl/$(SONAME)
+endif
+
+uninstall:
+	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
+	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
+	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
+	  $(DESTDIR)$(pkglibdir)/musl/$(SONAME)
+	-rmdir $(DESTDIR)$(pkglibdir)/musl $(DESTDIR)$(pkglibdir) 2>/dev/null
+ifeq ($(HAVE_SYS_RSEQ_H),no)
+	rm -f $(DESTDIR)$(includedir)/sys/rseq.h $(DESTDIR)$(includedir)/bits/rseq.h
+endif
+
+clean:
+	rm -rf $(B)
+
+distclean: clean
+	rm -rf config.mk config.log config.status autom4te.cache
+
+DISTNAME = rseq-compat-$(shell sed -n 's/^AC_INIT(\[rseq-compat\], \[\([^]]*\)\].*/\1/p' $(srcdir)/configure.ac)
+dist:
+	@cd $(srcdir) && git ls-files >/dev/null 2>&1 || \
+	  { echo "make dist: needs a git checkout (it packs the tracked files)" >&2; exit 1; }
+	cd $(srcdir) && git ls-files | tar -cz --transform 's|^|$(DISTNAME)/|' \
+	  -f $(DISTNAME).tar.gz -T -
+	@echo "wrote $(DISTNAME).tar.gz"
