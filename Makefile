@@ -78,7 +78,7 @@ $(B)/rseq-compat.pc: shim/rseq-compat.pc.in config.mk | $(B)/
 	    -e 's|@VERSION@|$(PACKAGE_VERSION)|' $< > $@
 
 .DEFAULT_GOAL := all
-.PHONY: all check check-build demo deps install uninstall clean distclean dist
+.PHONY: all check check-build check-run demo deps install uninstall clean distclean dist
 all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc
 
 deps:
@@ -88,16 +88,22 @@ deps:
 # must build warning-free; the test suite checks each one's symbols.
 check-build: all $(CHECK_LIBS)
 
+# check-run runs the DejaGnu suite against what is built; RUNTESTFLAGS
+# can name .exp files, TESTDIR another results directory.
+TESTDIR ?= $(B)/tests
 check: check-build
+	@$(MAKE) --no-print-directory check-run
+
+check-run:
 	@$(srcdir)/build-aux/ensure-deps --check
-	@rm -rf $(B)/tests && mkdir -p $(B)/tests
-	-cd $(B)/tests && $(RUNTEST) --tool rseq --srcdir $(srcdir)/tests \
+	@rm -rf $(TESTDIR) && mkdir -p $(TESTDIR)
+	-cd $(TESTDIR) && $(RUNTEST) --tool rseq --srcdir $(srcdir)/tests \
 	  BUILDDIR=$(abspath $(B)) SRCDIR=$(srcdir) CC="$(CC)" \
 	  MUSL_CC="$(MUSL_CC)" CLANG="$(CLANG)" \
 	  CROSS_CC_AARCH64="$(CROSS_CC_AARCH64)" ARCH=$(ARCH) \
 	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) $(RUNTESTFLAGS) > runtest.log 2>&1; \
 	  echo $$? > runtest.status
-	@$(srcdir)/build-aux/summarize $(B)/tests
+	@$(srcdir)/build-aux/summarize $(TESTDIR)
 
 demo: all
 	@$(srcdir)/build-aux/ensure-deps --check

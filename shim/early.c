@@ -175,6 +175,7 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
     return;
 
   st->answer_rtld_next = 1;
+  st->own_area = boot->startup;
   if (!boot->startup)
     st->mode = RSEQ_COMPAT_MODE_REFUSED;
   else if (tunable_off)

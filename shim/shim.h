@@ -67,6 +67,9 @@ struct rseq_compat_state
   /* Set when the shim's own symbols must answer dlsym (RTLD_NEXT):
      the C library has no __rseq_* of its own.  */
   int answer_rtld_next;
+  /* Set when __rseq_offset designates the shim's own area, which the
+     shim then initialises in every thread it starts.  */
+  int own_area;
   /* errno of the probe registration when the mode is unavailable.  */
   int probe_errno;
   int (*vdso_getcpu) (unsigned int *, unsigned int *, void *);

@@ -67,7 +67,9 @@ trampoline (void *p)
 {
   struct start s = *(struct start *) p;
   free (p);
-  if (__rseq_compat_register_self () == 0)
+  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED)
+    __rseq_compat_mark_failed ();
+  else if (__rseq_compat_register_self () == 0)
     {
 #if !RSEQ_COMPAT_GLIBC
       if (exit_key_ok)
@@ -97,7 +99,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   create_fn *real = (create_fn *) next_fn (&real_cache, "pthread_create");
   if (real == NULL)
     return EAGAIN;
-  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED)
+  if (!__rseq_compat_state.own_area)
     return real (thread, attr, fn, arg);
 
   struct start *s = malloc (sizeof *s);

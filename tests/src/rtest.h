@@ -1,0 +1,222 @@
+/* Shared helpers of the test programs.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Every check compares against a value obtained independently of the
+   shim: the kernel (EBUSY on re-registration of the same area proves a
+   registration, the getcpu system call), auxv, or glibc's own symbols.
+   The expected mode comes from the harness in RSEQ_EXPECT.  */
+
+#ifndef RTEST_H
+#define RTEST_H 1
+
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <sys/rseq.h>
+#include <arch.h>
+
+static int rt_failures;
+
+#define CHECK(cond, ...)                                                \
+  do                                                                    \
+    {                                                                   \
+      if (!(cond))                                                      \
+        {                                                               \
+          __atomic_add_fetch (&rt_failures, 1, __ATOMIC_RELAXED);       \
+          fprintf (stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+          fprintf (stderr, __VA_ARGS__);                                \
+          fputc ('\n', stderr);                                         \
+        }                                                               \
+    }                                                                   \
+  while (0)
+
+static inline int
+rt_exit_status (void)
+{
+  if (rt_failures != 0)
+    fprintf (stderr, "%d check(s) failed\n", rt_failures);
+  return rt_failures != 0;
+}
+
+/* The mode the harness expects: libc-owned, shim-owned, disabled,
+   unavailable.  */
+static inline const char *
+rt_expect (void)
+{
+  const char *m = getenv ("RSEQ_EXPECT");
+  return m != NULL ? m : "unset";
+}
+
+static inline int
+rt_expect_is (const char *mode)
+{
+  return strcmp (rt_expect (), mode) == 0;
+}
+
+/* A registration is expected in threads created with pthread_create.  */
+static inline int
+rt_expect_registered (void)
+{
+  return rt_expect_is ("libc-owned") || rt_expect_is ("shim-owned");
+}
+
+struct rt_abi
+{
+  const ptrdiff_t *offset;
+  const unsigned int *size;
+  const unsigned int *flags;
+};
+
+/* The symbols as any program would find them.  */
+static inline struct rt_abi
+rt_abi (void)
+{
+  struct rt_abi abi;
+  abi.offset = dlsym (RTLD_DEFAULT, "__rseq_offset");
+  abi.size = dlsym (RTLD_DEFAULT, "__rseq_size");
+  abi.flags = dlsym (RTLD_DEFAULT, "__rseq_flags");
+  return abi;
+}
+
+/* glibc's own value of __rseq_size (NULL without glibc 2.35+).  */
+static inline const unsigned int *
+rt_glibc_size (void)
+{
+#ifdef __GLIBC__
+  return dlvsym (RTLD_DEFAULT, "__rseq_size", "GLIBC_2.35");
+#else
+  return NULL;
+#endif
+}
+
+static inline const ptrdiff_t *
+rt_glibc_offset (void)
+{
+#ifdef __GLIBC__
+  return dlvsym (RTLD_DEFAULT, "__rseq_offset", "GLIBC_2.35");
+#else
+  return NULL;
+#endif
+}
+
+/* What __rseq_size must be in the expected mode, derived from auxv and
+   glibc, not from the shim.  */
+static inline unsigned int
+rt_expected_size (void)
+{
+  if (rt_expect_is ("libc-owned"))
+    {
+      const unsigned int *g = rt_glibc_size ();
+      if (g == NULL)
+        return ~0u;
+      return *g == 32 ? 20 : *g;
+    }
+  if (rt_expect_is ("shim-owned"))
+    {
+      unsigned long int feature = getauxval (27);
+      unsigned long int align = getauxval (28);
+      /* The shim's area holds 64 bytes at 64-byte alignment; beyond
+         that it falls back to the 32-byte registration.  */
+      if (feature > 64 || align > 64)
+        return 28;
+      return feature > 20 ? (unsigned int) feature : 20;
+    }
+  return 0;
+}
+
+/* Registration length the shim (or glibc) uses in the expected mode.  */
+static inline unsigned int
+rt_expected_len (void)
+{
+  unsigned int size = rt_expected_size ();
+  return size > 32 ? size : 32;
+}
+
+static inline unsigned long int
+rt_expected_align (void)
+{
+  unsigned long int a = getauxval (28);
+  return a > 32 ? a : 32;
+}
+
+static inline struct rseq *
+rt_area (const struct rt_abi *abi)
+{
+  return (struct rseq *) (rseq_compat_thread_pointer () + *abi->offset);
+}
+
+static inline int
+rt_cpu_id (const struct rt_abi *abi)
+{
+  return (int) __atomic_load_n (&rt_area (abi)->cpu_id, __ATOMIC_RELAXED);
+}
+
+/* 1 if the kernel has exactly (AREA, LEN, RSEQ_SIG) registered for the
+   calling thread: re-registering it answers EBUSY, anything else another
+   error.  */
+static inline int
+rt_registered (void *area, unsigned int len)
+{
+  long int ret = syscall (RSEQ_COMPAT_NR_rseq, area, len, 0, RSEQ_SIG);
+  if (ret == 0)
+    {
+      /* It was not registered, and now is: undo.  */
+      syscall (RSEQ_COMPAT_NR_rseq, area, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
+      return 0;
+    }
+  return errno == EBUSY;
+}
+
+static inline int
+rt_syscall_cpu (void)
+{
+  unsigned int cpu;
+  if (syscall (SYS_getcpu, &cpu, NULL, NULL) != 0)
+    return -1;
+  return (int) cpu;
+}
+
+/* Pin the calling thread to CPU; returns 0 on success.  */
+static inline int
+rt_pin (int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  return sched_setaffinity (0, sizeof set, &set);
+}
+
+static inline const char *
+rt_shim_mode (void)
+{
+  const char *(*fn) (void) = (const char *(*) (void))
+    dlsym (RTLD_DEFAULT, "rseq_compat_mode");
+  return fn != NULL ? fn () : "none";
+}
+
+#endif
