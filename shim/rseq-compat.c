@@ -30,6 +30,9 @@
 #ifndef RSEQ_COMPAT_LIBDIR
 # define RSEQ_COMPAT_LIBDIR "/usr/local/lib"
 #endif
+#ifndef RSEQ_COMPAT_VERSION
+# define RSEQ_COMPAT_VERSION "(unreleased)"
+#endif
 #define SONAME "librseq-compat.so.1"
 
 /* Exit statuses for our own failures, as env(1) and the shells use.  */

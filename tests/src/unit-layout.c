@@ -1,0 +1,84 @@
+/* Unit test of the layout rules (sysdeps/unix/sysv/linux/rseq-layout.h).
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The table of the size semantics: 20 without auxv, 28 on Linux 6.3 to
+   6.19, 33 from 7.0, never 32; lengths and alignments as glibc 2.41.  */
+
+#include "rtest.h"
+
+#include <rseq-layout.h>
+
+static const struct
+{
+  unsigned long int at_feature, at_align;
+  unsigned int cap_size, cap_align;
+  unsigned int public_size, reg_len, align, alloc;
+} cases[] =
+  {
+    /* Linux 4.18 to 6.2: no auxv.  */
+    { 0, 0, 64, 64, 20, 32, 32, 32 },
+    /* Linux 6.3 to 6.19.  */
+    { 28, 32, 64, 64, 28, 32, 32, 32 },
+    /* Linux 7.0 and later: the optimized mode.  */
+    { 33, 64, 64, 64, 33, 33, 64, 64 },
+    /* A future kernel that still fits the shim's 64 bytes.  */
+    { 40, 64, 64, 64, 40, 40, 64, 64 },
+    /* One that does not: the 32-byte registration, mm_cid at most.  */
+    { 70, 128, 64, 64, 28, 32, 32, 32 },
+    { 33, 128, 64, 64, 28, 32, 32, 32 },
+    /* glibc's extra TLS has room for anything.  */
+    { 70, 128, 1024, 1024, 70, 70, 128, 128 },
+    /* A feature size of exactly 32 must never be published.  */
+    { 32, 32, 64, 64, 28, 32, 32, 32 },
+    /* Nonsense from auxv: sizes below 20, odd alignments.  */
+    { 12, 0, 64, 64, 20, 32, 32, 32 },
+    { 28, 48, 64, 64, 28, 32, 32, 32 },
+    { 28, 16, 64, 64, 28, 32, 32, 32 },
+    { ~0ul, ~0ul, 64, 64, 20, 32, 32, 32 },
+  };
+
+int
+main (void)
+{
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      struct rseq_layout l;
+      rseq_layout_compute (&l, cases[i].at_feature, cases[i].at_align);
+      rseq_layout_fit (&l, cases[i].cap_size, cases[i].cap_align);
+      CHECK (l.public_size == cases[i].public_size
+             && l.reg_len == cases[i].reg_len && l.align == cases[i].align
+             && l.alloc_size == cases[i].alloc,
+             "case %zu (auxv %lu/%lu, room %u/%u): size %u len %u align %u "
+             "alloc %u, expected %u %u %u %u", i, cases[i].at_feature,
+             cases[i].at_align, cases[i].cap_size, cases[i].cap_align,
+             l.public_size, l.reg_len, l.align, l.alloc_size,
+             cases[i].public_size, cases[i].reg_len, cases[i].align,
+             cases[i].alloc);
+      CHECK (l.public_size != 32, "case %zu publishes 32", i);
+      CHECK (l.alloc_size % l.align == 0 && l.alloc_size >= l.reg_len,
+             "case %zu: alloc %u align %u len %u", i, l.alloc_size, l.align,
+             l.reg_len);
+    }
+
+  CHECK (rseq_layout_effective_size (32) == 20, "legacy 32");
+  CHECK (rseq_layout_effective_size (20) == 20, "20");
+  CHECK (rseq_layout_effective_size (28) == 28, "28");
+  CHECK (rseq_layout_effective_size (33) == 33, "33");
+  CHECK (rseq_layout_effective_size (0) == 0, "0");
+  return rt_exit_status ();
+}
