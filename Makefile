@@ -107,7 +107,8 @@ check-run:
 
 demo: all
 	@$(srcdir)/build-aux/ensure-deps --check
-	@$(srcdir)/build-aux/demo $(abspath $(B))
+	@CC="$(CC)" MUSL_CC="$(MUSL_CC)" ARCH=$(ARCH) ARCH_BITS=$(ARCH_BITS) \
+	  $(srcdir)/build-aux/demo $(abspath $(B))
 
 # ----------------------------------------------------------------------
 # Installation.  <sys/rseq.h> and <bits/rseq.h> only where the C library
