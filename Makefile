@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean dist,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -150,7 +150,7 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status autom4te.cache
 
-DISTNAME = rseq-compat-$(shell sed -n 's/^AC_INIT(\[rseq-compat\], \[\([^]]*\)\].*/\1/p' $(srcdir)/configure.ac)
+DISTNAME = rseq-compat-$(PACKAGE_VERSION)
 dist:
 	@cd $(srcdir) && git ls-files >/dev/null 2>&1 || \
 	  { echo "make dist: needs a git checkout (it packs the tracked files)" >&2; exit 1; }
