@@ -1,0 +1,141 @@
+/* What glibc itself reports, printed to compare with and without the shim.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The .exp runs this program on the host glibc without and with the
+   shim preloaded (and both again with glibc.pthread.rseq=0) and
+   requires identical output: glibc's own __rseq_offset, __rseq_size
+   and __rseq_flags (dlvsym GLIBC_2.35), what an unversioned lookup
+   finds, whether glibc's area is registered with length 32 and the
+   sign of its cpu_id, in the main thread and in threads created with
+   pthread_create.  RSEQ_EXPECT (libc-owned or disabled) adds a few
+   checks of its own.  */
+
+#include "rtest.h"
+
+#include <pthread.h>
+
+#define THREADS 4
+
+static const ptrdiff_t *goffset;
+static const unsigned int *gsize;
+static const unsigned int *gflags;
+
+struct seen
+{
+  ptrdiff_t offset;
+  uintptr_t area;
+  int registered;
+  int cpu_id;
+  int getcpu_ok;
+};
+
+static void
+observe (struct seen *s)
+{
+  struct rseq *area = (struct rseq *) (rseq_compat_thread_pointer ()
+                                       + *goffset);
+  s->offset = *goffset;
+  s->area = (uintptr_t) area;
+  /* Before the registration probe: undoing a successful probe leaves
+     cpu_id at -1.  */
+  s->cpu_id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
+  s->registered = rt_registered (area, 32);
+  s->getcpu_ok = sched_getcpu () >= 0;
+}
+
+static void *
+thread_main (void *arg)
+{
+  observe (arg);
+  return NULL;
+}
+
+static const char *
+sign (int cpu_id)
+{
+  if (cpu_id >= 0)
+    return "cpu";
+  return cpu_id == -1 ? "-1" : cpu_id == -2 ? "-2" : "other";
+}
+
+static void
+print_seen (const char *who, const struct seen *s)
+{
+  printf ("%s: offset=%td aligned=%d registered=%d cpu_id=%s "
+          "sched_getcpu=%s\n", who, s->offset, s->area % 32 == 0,
+          s->registered, sign (s->cpu_id), s->getcpu_ok ? "ok" : "error");
+}
+
+int
+main (void)
+{
+  goffset = dlvsym (RTLD_DEFAULT, "__rseq_offset", "GLIBC_2.35");
+  gsize = dlvsym (RTLD_DEFAULT, "__rseq_size", "GLIBC_2.35");
+  gflags = dlvsym (RTLD_DEFAULT, "__rseq_flags", "GLIBC_2.35");
+  CHECK (goffset != NULL && gsize != NULL && gflags != NULL,
+         "no __rseq_*@GLIBC_2.35: %p %p %p", (void *) goffset,
+         (void *) gsize, (void *) gflags);
+  if (goffset == NULL || gsize == NULL || gflags == NULL)
+    return rt_exit_status ();
+  printf ("glibc: __rseq_offset=%td __rseq_size=%u __rseq_flags=%u\n",
+          *goffset, *gsize, *gflags);
+
+  struct rt_abi abi = rt_abi ();
+  CHECK (abi.offset != NULL && abi.size != NULL && abi.flags != NULL,
+         "dlsym (RTLD_DEFAULT): %p %p %p", (void *) abi.offset,
+         (void *) abi.size, (void *) abi.flags);
+  if (abi.offset != NULL && abi.size != NULL && abi.flags != NULL)
+    printf ("unversioned: __rseq_offset=%td __rseq_size=%u "
+            "__rseq_flags=%u\n", *abi.offset, *abi.size, *abi.flags);
+
+  struct seen main_seen, seen[THREADS];
+  observe (&main_seen);
+  pthread_t t[THREADS];
+  for (int i = 0; i < THREADS; i++)
+    CHECK (pthread_create (&t[i], NULL, thread_main, &seen[i]) == 0,
+           "pthread_create %d", i);
+  for (int i = 0; i < THREADS; i++)
+    pthread_join (t[i], NULL);
+
+  print_seen ("main", &main_seen);
+  for (int i = 0; i < THREADS; i++)
+    {
+      char who[32];
+      snprintf (who, sizeof who, "thread %d", i);
+      print_seen (who, &seen[i]);
+      CHECK (seen[i].area != main_seen.area, "thread %d shares main's area",
+             i);
+    }
+
+  int on = rt_expect_is ("libc-owned");
+  CHECK (on || rt_expect_is ("disabled"), "RSEQ_EXPECT %s", rt_expect ());
+  CHECK (*gflags == 0, "glibc's __rseq_flags %u", *gflags);
+  CHECK (on ? *gsize != 0 && *gsize != 32 : *gsize == 0,
+         "glibc's __rseq_size %u in mode %s", *gsize, rt_expect ());
+  for (int i = -1; i < THREADS; i++)
+    {
+      struct seen *s = i < 0 ? &main_seen : &seen[i];
+      CHECK (s->registered == on, "thread %d: registered %d", i,
+             s->registered);
+      CHECK (on ? s->cpu_id >= 0 : s->cpu_id == -2, "thread %d: cpu_id %d",
+             i, s->cpu_id);
+      CHECK (s->getcpu_ok, "thread %d: sched_getcpu failed", i);
+    }
+  fflush (stdout);
+  return rt_exit_status ();
+}

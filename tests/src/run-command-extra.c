@@ -1,0 +1,25 @@
+/* run-command test: a library preloaded before rseq-compat run.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Built -nostdlib: it needs no C library, so that the glibc programs
+   that see the same LD_PRELOAD on the way (env, rseq-compat) can load
+   it as well as a musl program.  */
+
+#include "rtest.h"
+
+int run_extra_marker = 1;
