@@ -145,6 +145,10 @@ adopt_libc (const struct rseq_compat_boot *boot, int tunable_off)
       st->mode = RSEQ_COMPAT_MODE_LIBC_OWNED;
       __rseq_compat_size = rseq_layout_effective_size (*libc_size);
     }
+  else if (!boot->startup)
+    /* glibc registers nothing, and the threads already run: the shim
+       cannot take over either.  */
+    st->mode = RSEQ_COMPAT_MODE_REFUSED;
   else
     st->mode = tunable_off ? RSEQ_COMPAT_MODE_DISABLED
                            : RSEQ_COMPAT_MODE_UNAVAILABLE;
