@@ -1,0 +1,154 @@
+/* A seccomp filter that makes the rseq system call fail, for the tests.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Include after rtest.h.  What sandboxes do to rseq (rseq-facts §1):
+   answer ENOSYS or EPERM.  The filter is classic BPF written by hand;
+   musl-gcc has no kernel headers, so the few ABI constants are defined
+   here when <linux/filter.h> and <linux/seccomp.h> are missing.  */
+
+#ifndef SECCOMP_FILTER_H
+#define SECCOMP_FILTER_H 1
+
+#include <sys/prctl.h>
+
+#if defined __has_include
+# if __has_include (<linux/filter.h>) && __has_include (<linux/seccomp.h>) \
+     && __has_include (<linux/audit.h>)
+#  include <linux/audit.h>
+#  include <linux/filter.h>
+#  include <linux/seccomp.h>
+#  define SF_HAVE_KERNEL_HEADERS 1
+# endif
+#endif
+
+#ifndef SF_HAVE_KERNEL_HEADERS
+/* The kernel's ABI (include/uapi/linux/filter.h, bpf_common.h,
+   seccomp.h, audit.h).  */
+struct sock_filter
+{
+  uint16_t code;
+  uint8_t jt;
+  uint8_t jf;
+  uint32_t k;
+};
+struct sock_fprog
+{
+  unsigned short len;
+  struct sock_filter *filter;
+};
+struct seccomp_data
+{
+  int nr;
+  uint32_t arch;
+  uint64_t instruction_pointer;
+  uint64_t args[6];
+};
+# define BPF_LD 0x00
+# define BPF_JMP 0x05
+# define BPF_RET 0x06
+# define BPF_W 0x00
+# define BPF_ABS 0x20
+# define BPF_JEQ 0x10
+# define BPF_K 0x00
+# define BPF_STMT(code, k) { (unsigned short) (code), 0, 0, k }
+# define BPF_JUMP(code, k, jt, jf) { (unsigned short) (code), jt, jf, k }
+# define SECCOMP_MODE_FILTER 2
+# define SECCOMP_RET_ALLOW 0x7fff0000u
+# define SECCOMP_RET_ERRNO 0x00050000u
+# define SECCOMP_RET_DATA 0x0000ffffu
+# define AUDIT_ARCH_X86_64 0xc000003eu
+# define AUDIT_ARCH_AARCH64 0xc00000b7u
+#endif
+
+#ifndef PR_SET_NO_NEW_PRIVS
+# define PR_SET_NO_NEW_PRIVS 38
+#endif
+#ifndef PR_SET_SECCOMP
+# define PR_SET_SECCOMP 22
+#endif
+
+#if defined __x86_64__
+# define SF_AUDIT_ARCH AUDIT_ARCH_X86_64
+/* The x32 ABI's rseq goes through the same arch with this bit set.  */
+# define SF_X32_NR_rseq (0x40000000 + 334)
+#elif defined __aarch64__
+# define SF_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#else
+# error "no seccomp audit arch for this architecture"
+#endif
+
+/* "ENOSYS" or "EPERM" to the errno value, or 0.  */
+static inline int
+sf_errno_from_name (const char *name)
+{
+  if (name == NULL)
+    return 0;
+  if (strcmp (name, "ENOSYS") == 0)
+    return ENOSYS;
+  if (strcmp (name, "EPERM") == 0)
+    return EPERM;
+  return 0;
+}
+
+/* Installs, for the calling thread and the threads and programs it
+   starts from now on, a filter under which rseq fails with ERR and
+   every other system call is allowed (of this architecture: a foreign
+   one is left alone, the sandbox here is not a security boundary).
+   Returns 0 or an errno value.  */
+static inline int
+sf_install (int err)
+{
+  struct sock_filter code[] =
+    {
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+                offsetof (struct seccomp_data, arch)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_COMPAT_NR_rseq, 2, 0),
+#ifdef SF_X32_NR_rseq
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_X32_NR_rseq, 1, 0),
+#else
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_COMPAT_NR_rseq, 1, 0),
+#endif
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT (BPF_RET | BPF_K,
+                SECCOMP_RET_ERRNO | ((unsigned int) err & SECCOMP_RET_DATA)),
+    };
+  struct sock_fprog prog =
+    {
+      .len = (unsigned short) (sizeof code / sizeof code[0]),
+      .filter = code,
+    };
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return errno;
+  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
+    return errno;
+  return 0;
+}
+
+/* The error the rseq system call gives for a probe that an unfiltered
+   kernel answers with EINVAL.  */
+static inline int
+sf_rseq_probe_errno (void)
+{
+  long int ret = syscall (RSEQ_COMPAT_NR_rseq, NULL, 0, 0, 0);
+  return ret == 0 ? 0 : errno;
+}
+
+#endif
