@@ -62,16 +62,22 @@ __rseq_compat_register_self (void)
   return 0;
 }
 
-void
+/* Returns 0 or an errno value.  A registration the kernel keeps (a
+   seccomp filter installed since may refuse the call) stays recorded:
+   the area must then not be touched.  */
+int
 __rseq_compat_unregister_self (void)
 {
   if (!__rseq_compat_registered)
-    return;
+    return 0;
   /* The kernel resets cpu_id to -1 itself when unregistering.  */
-  __rseq_compat_sys_rseq (&__rseq_compat_area,
-                          __rseq_compat_state.layout.reg_len,
-                          RSEQ_FLAG_UNREGISTER);
+  long int ret = __rseq_compat_sys_rseq (&__rseq_compat_area,
+                                         __rseq_compat_state.layout.reg_len,
+                                         RSEQ_FLAG_UNREGISTER);
+  if (ret != 0)
+    return (int) -ret;
   __rseq_compat_registered = 0;
+  return 0;
 }
 
 /* Disabled and unavailable modes: nothing is registered, and cpu_id

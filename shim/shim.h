@@ -73,6 +73,9 @@ struct rseq_compat_state
   /* errno of the probe registration when the mode is unavailable.  */
   int probe_errno;
   int (*vdso_getcpu) (unsigned int *, unsigned int *, void *);
+  /* libc-owned mode: the length glibc registered with (max of its
+     __rseq_size and 32), for pausing its registration around vfork.  */
+  unsigned int libc_reg_len;
 };
 
 /* Bytes and alignment of the shim's own per-thread area.  A kernel that
@@ -115,7 +118,7 @@ void *__rseq_compat_elf_sym (uintptr_t base, const char *name)
 
 /* area.c */
 int __rseq_compat_register_self (void) attribute_hidden;
-void __rseq_compat_unregister_self (void) attribute_hidden;
+int __rseq_compat_unregister_self (void) attribute_hidden;
 void __rseq_compat_mark_failed (void) attribute_hidden;
 long int __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
   attribute_hidden;

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -33,6 +34,7 @@ struct start
 {
   void *(*fn) (void *);
   void *arg;
+  sigset_t mask;
 };
 
 #if !RSEQ_COMPAT_GLIBC
@@ -62,6 +64,9 @@ __rseq_compat_thread_init (void)
 #endif
 }
 
+/* The new thread starts with every signal blocked (see pthread_create),
+   so that no handler runs on it before its area is registered, as under
+   glibc; then it takes the creator's mask.  */
 static void *
 trampoline (void *p)
 {
@@ -76,6 +81,7 @@ trampoline (void *p)
         pthread_setspecific (exit_key, (void *) 1);
 #endif
     }
+  pthread_sigmask (SIG_SETMASK, &s.mask, NULL);
   return s.fn (s.arg);
 }
 
@@ -107,7 +113,11 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
     return EAGAIN;
   s->fn = fn;
   s->arg = arg;
+  sigset_t all;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &s->mask);
   int ret = real (thread, attr, trampoline, s);
+  pthread_sigmask (SIG_SETMASK, &s->mask, NULL);
   if (ret != 0)
     free (s);
   return ret;
@@ -117,28 +127,45 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
    the parent registered it would read the parent's cpu_id.  The parent
    therefore unregisters for the child's lifetime (the kernel resets
    cpu_id to -1, so the child's sched_getcpu asks the kernel) and
-   registers again when it resumes.  */
+   registers again when it resumes.  In libc-owned mode the same is done
+   to the C library's registration, with the C library's length: only
+   the kernel writes the area throughout.  */
 static __thread unsigned char vfork_paused
   __attribute__ ((tls_model ("initial-exec")));
+
+enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
 
 attribute_hidden void
 __rseq_compat_vfork_prepare (void)
 {
+  const struct rseq_compat_state *st = &__rseq_compat_state;
   if (__rseq_compat_registered)
     {
-      __rseq_compat_unregister_self ();
-      vfork_paused = 1;
+      if (__rseq_compat_unregister_self () == 0)
+        vfork_paused = PAUSED_SHIM;
     }
+  else if (st->mode == RSEQ_COMPAT_MODE_LIBC_OWNED
+           && (int) rseq_compat_current_area ()->cpu_id >= 0
+           && __rseq_compat_sys_rseq (rseq_compat_current_area (),
+                                      st->libc_reg_len,
+                                      RSEQ_FLAG_UNREGISTER) == 0)
+    vfork_paused = PAUSED_LIBC;
 }
 
 static void
 vfork_resume_registration (void)
 {
-  if (vfork_paused)
-    {
-      vfork_paused = 0;
-      __rseq_compat_register_self ();
-    }
+  int paused = vfork_paused;
+  vfork_paused = 0;
+  if (paused == PAUSED_SHIM)
+    __rseq_compat_register_self ();
+  else if (paused == PAUSED_LIBC
+           && __rseq_compat_sys_rseq (rseq_compat_current_area (),
+                                      __rseq_compat_state.libc_reg_len,
+                                      0) != 0)
+    /* Unregistered, so writing is allowed; glibc's own marker.  */
+    rseq_compat_current_area ()->cpu_id
+      = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
 }
 
 /* RET is the raw system call result; returns vfork's.  */

@@ -182,11 +182,15 @@ rt_cpu_id (const struct rt_abi *abi)
 static inline int
 rt_registered (void *area, unsigned int len)
 {
+  volatile uint32_t *cpu_id = &((struct rseq *) area)->cpu_id;
+  uint32_t before = *cpu_id;
   long int ret = syscall (RSEQ_COMPAT_NR_rseq, area, len, 0, RSEQ_SIG);
   if (ret == 0)
     {
-      /* It was not registered, and now is: undo.  */
+      /* It was not registered, and now is: undo, and put back the
+         marker (-1 or -2) that the kernel's unregistration overwrote.  */
       syscall (RSEQ_COMPAT_NR_rseq, area, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
+      *cpu_id = before;
       return 0;
     }
   return errno == EBUSY;
