@@ -81,7 +81,7 @@ trampoline (void *p)
         pthread_setspecific (exit_key, (void *) 1);
 #endif
     }
-  pthread_sigmask (SIG_SETMASK, &s.mask, NULL);
+  sigprocmask (SIG_SETMASK, &s.mask, NULL);
   return s.fn (s.arg);
 }
 
@@ -115,9 +115,12 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   s->arg = arg;
   sigset_t all;
   sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &s->mask);
+  /* sigprocmask, not pthread_sigmask: before glibc 2.32 the latter is
+     in libpthread, which the shim must not pull into every process.
+     Both set the calling thread's mask on Linux.  */
+  sigprocmask (SIG_SETMASK, &all, &s->mask);
   int ret = real (thread, attr, trampoline, s);
-  pthread_sigmask (SIG_SETMASK, &s->mask, NULL);
+  sigprocmask (SIG_SETMASK, &s->mask, NULL);
   if (ret != 0)
     free (s);
   return ret;
