@@ -72,10 +72,13 @@ $(PROGRAM): shim/rseq-compat.c | $(B)/
 	  -DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
 	  -DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -o $@ $< $(LDFLAGS)
 
-$(B)/rseq-compat.pc: shim/rseq-compat.pc.in config.mk | $(B)/
-	sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
+# Written again by install, so that a prefix given to make install lands
+# in the installed copy.
+make_pc = sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
 	    -e 's|@includedir@|$(includedir)|' \
-	    -e 's|@VERSION@|$(PACKAGE_VERSION)|' $< > $@
+	    -e 's|@VERSION@|$(PACKAGE_VERSION)|' shim/rseq-compat.pc.in
+$(B)/rseq-compat.pc: shim/rseq-compat.pc.in config.mk | $(B)/
+	$(make_pc) > $@
 
 .DEFAULT_GOAL := all
 .PHONY: all check check-build check-run demo deps install uninstall clean distclean dist
@@ -123,7 +126,7 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so
 	$(INSTALL) -m 755 $(PROGRAM) $(DESTDIR)$(bindir)/rseq-compat
 	$(INSTALL) -m 644 shim/include/rseq-compat.h $(DESTDIR)$(includedir)/
-	$(INSTALL) -m 644 $(B)/rseq-compat.pc $(DESTDIR)$(libdir)/pkgconfig/
+	$(make_pc) > $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc
 ifeq ($(HAVE_SYS_RSEQ_H),no)
 	$(INSTALL) -d $(DESTDIR)$(includedir)/sys $(DESTDIR)$(includedir)/bits
 	$(INSTALL) -m 644 sysdeps/unix/sysv/linux/sys/rseq.h $(DESTDIR)$(includedir)/sys/
