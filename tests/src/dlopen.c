@@ -17,9 +17,12 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* argv[1] is the shim.  RSEQ_EXPECT says what must happen:
-   refused     glibc that does not register (tunable off): dlopen
-               succeeds, one line on stderr, mode "refused",
-               __rseq_size 0, nothing registered;
+   refused     glibc that does not register (2.35+ with the tunable
+               off, or any glibc before 2.35): dlopen succeeds, one line
+               on stderr, mode "refused", __rseq_size 0, nothing
+               registered, __rseq_offset designating glibc's area
+               (cpu_id -2) where glibc has the ABI, else the shim's
+               (cpu_id -1);
    libc-owned  glibc that registers: dlopen succeeds silently and the
                shim mirrors glibc;
    rejected    musl: the loader refuses the initial-exec TLS, dlopen
@@ -149,7 +152,10 @@ main (int argc, char **argv)
 
   const unsigned int *gsize = rt_glibc_size ();
   const ptrdiff_t *goffset = rt_glibc_offset ();
-  CHECK (gsize != NULL && goffset != NULL, "no glibc __rseq_*");
+  int libc_abi = rt_libc_has_abi ();
+  /* Only a glibc with the ABI (2.35+) can own the registration.  */
+  if (rt_expect_is ("libc-owned"))
+    CHECK (libc_abi, "mode libc-owned, but no glibc __rseq_*");
 
   if (rt_expect_is ("refused"))
     {
@@ -163,8 +169,27 @@ main (int argc, char **argv)
              && strstr (captured, "-lrseq-compat") != NULL,
              "the message does not say what to do: %s", captured);
       CHECK (*size == 0, "__rseq_size %u", *size);
-      if (gsize != NULL)
-        CHECK (*gsize == 0, "glibc's __rseq_size %u", *gsize);
+      CHECK (*offset != 0, "__rseq_offset is 0");
+      struct rseq *area = (struct rseq *) (rseq_compat_thread_pointer ()
+                                           + *offset);
+      int cpu_id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
+      CHECK ((uintptr_t) area % 32 == 0, "area %p is not 32-aligned",
+             (void *) area);
+      if (libc_abi)
+        {
+          /* glibc 2.35+ with the tunable off (or a kernel without
+             rseq): the shim mirrors glibc's unregistered area.  */
+          CHECK (*gsize == 0, "glibc's __rseq_size %u", *gsize);
+          CHECK (*offset == *goffset, "__rseq_offset %td, glibc's %td",
+                 *offset, *goffset);
+          CHECK (cpu_id == RSEQ_CPU_ID_REGISTRATION_FAILED,
+                 "glibc's cpu_id %d, expected -2", cpu_id);
+        }
+      else
+        /* glibc before 2.35: the shim's own area, never registered,
+           still holds its initial image.  */
+        CHECK (cpu_id == RSEQ_CPU_ID_UNINITIALIZED,
+               "the shim's cpu_id %d, expected -1", cpu_id);
       check_nothing_registered ();
     }
   else
@@ -172,7 +197,7 @@ main (int argc, char **argv)
       CHECK (rt_expect_is ("libc-owned"), "unknown RSEQ_EXPECT %s",
              rt_expect ());
       CHECK (captured[0] == '\0', "stderr: %s", captured);
-      if (gsize != NULL && goffset != NULL)
+      if (libc_abi)
         {
           CHECK (*gsize != 0, "glibc did not register");
           CHECK (*size == (*gsize == 32 ? 20 : *gsize),

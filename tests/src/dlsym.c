@@ -18,7 +18,8 @@
 
 /* The program is not linked with the shim.  It checks that
    - its weak references to __rseq_* find definitions at run time, with
-     the expected values, in every configuration (the shim's on musl);
+     the expected values, in every configuration (the shim's where the C
+     library has none: musl, glibc before 2.35);
    - dlsym (RTLD_DEFAULT) finds the same;
    - dlsym (RTLD_NEXT, "__rseq_*") from libnext.so, a DT_NEEDED library
      loaded after the preloaded shim, finds a definition with the
@@ -91,12 +92,10 @@ main (int argc, char **argv)
          "expected %u", *abi.size, expected);
   CHECK (*abi.flags == 0, "dlsym (RTLD_DEFAULT): __rseq_flags %u",
          *abi.flags);
-#ifdef __GLIBC__
-  const ptrdiff_t *goffset = rt_glibc_offset ();
-  CHECK (goffset != NULL && *abi.offset == *goffset,
-         "dlsym (RTLD_DEFAULT): __rseq_offset %td, glibc's %td", *abi.offset,
-         goffset != NULL ? *goffset : (ptrdiff_t) -1);
-#endif
+  /* glibc's offset where glibc has the ABI (2.35+), else the shim's own
+     area (glibc 2.31, musl).  */
+  rt_check_offset ("dlsym (RTLD_DEFAULT)", *abi.offset);
+  int libc_abi = rt_libc_has_abi ();
 
   /* Weak references of the program and of libnext.so.  */
   const ptrdiff_t *w_offset = &__rseq_offset;
@@ -110,9 +109,7 @@ main (int argc, char **argv)
       { w_offset, w_size, w_flags },
       { next_weak (0), next_weak (1), next_weak (2) },
     };
-#ifndef __GLIBC__
   const void *dflt[3] = { abi.offset, abi.size, abi.flags };
-#endif
   for (int who = 0; who < 2; who++)
     {
       const char *name = who ? "libnext.so" : "program";
@@ -120,14 +117,14 @@ main (int argc, char **argv)
         {
           CHECK (weak[who][i] != NULL, "%s: weak reference %d is null", name,
                  i);
-#ifndef __GLIBC__
-          /* musl has none of its own: they must be the shim's.  On glibc
-             an unversioned reference may bind to the shim's or, from a
-             link that saw ld.so's, to glibc's: the values decide.  */
-          CHECK (weak[who][i] == dflt[i],
-                 "%s: weak reference %d at %p, dlsym (RTLD_DEFAULT) %p",
-                 name, i, weak[who][i], dflt[i]);
-#endif
+          /* musl and glibc 2.31 have none of their own: they must be
+             the shim's.  On glibc 2.35+ an unversioned reference may
+             bind to the shim's or, from a link that saw ld.so's, to
+             glibc's: the values decide.  */
+          if (!libc_abi)
+            CHECK (weak[who][i] == dflt[i],
+                   "%s: weak reference %d at %p, dlsym (RTLD_DEFAULT) %p",
+                   name, i, weak[who][i], dflt[i]);
         }
       const ptrdiff_t *o = weak[who][0];
       const unsigned int *z = weak[who][1];
@@ -158,19 +155,19 @@ main (int argc, char **argv)
              "\"__rseq_offset\") %td, expected %td", *n_offset, *abi.offset);
       CHECK (*n_flags == 0, "libnext.so: dlsym (RTLD_NEXT, "
              "\"__rseq_flags\") %u", *n_flags);
-#ifdef __GLIBC__
-      /* Nothing after libnext.so but glibc defines them.  */
-      CHECK ((const void *) n_size == (const void *) rt_glibc_size (),
-             "libnext.so: dlsym (RTLD_NEXT, \"__rseq_size\") %p, glibc's %p",
-             (void *) n_size, (void *) rt_glibc_size ());
-#else
-      /* The shim answers for the C library, which has none.  */
-      CHECK (n_offset == abi.offset && n_size == abi.size
-             && n_flags == abi.flags,
-             "libnext.so: dlsym (RTLD_NEXT) %p %p %p, the shim's %p %p %p",
-             (void *) n_offset, (void *) n_size, (void *) n_flags,
-             (void *) abi.offset, (void *) abi.size, (void *) abi.flags);
-#endif
+      if (libc_abi)
+        /* Nothing after libnext.so but glibc defines them.  */
+        CHECK ((const void *) n_size == (const void *) rt_glibc_size (),
+               "libnext.so: dlsym (RTLD_NEXT, \"__rseq_size\") %p, "
+               "glibc's %p", (void *) n_size, (void *) rt_glibc_size ());
+      else
+        /* The shim answers for the C library, which has none (musl,
+           glibc 2.31).  */
+        CHECK (n_offset == abi.offset && n_size == abi.size
+               && n_flags == abi.flags,
+               "libnext.so: dlsym (RTLD_NEXT) %p %p %p, the shim's %p %p %p",
+               (void *) n_offset, (void *) n_size, (void *) n_flags,
+               (void *) abi.offset, (void *) abi.size, (void *) abi.flags);
     }
 
   /* The shim's prefix alone answers nothing.  */

@@ -124,6 +124,19 @@ main (int argc, char **argv)
           ref != NULL ? "defined" : "null", oref != NULL ? "defined" : "null");
   CHECK ((ref == NULL) == (oref == NULL), "__rseq_size at %p, "
          "__rseq_offset at %p", (void *) ref, (void *) oref);
+  if (strcmp (argv[1], "noshim") == 0)
+    {
+      /* Without the shim only the C library can define them: glibc
+         2.35+ does, glibc before 2.35 and musl do not.  */
+      int libc_abi = rt_libc_has_abi ();
+      CHECK ((ref != NULL) == libc_abi, "without the shim: weak reference "
+             "%p, C library's __rseq_* %s", (void *) ref,
+             libc_abi ? "present" : "absent");
+      CHECK ((dlsym (RTLD_DEFAULT, "__rseq_size") != NULL) == libc_abi,
+             "without the shim: dlsym (RTLD_DEFAULT, \"__rseq_size\") %p, "
+             "C library's __rseq_* %s", dlsym (RTLD_DEFAULT, "__rseq_size"),
+             libc_abi ? "present" : "absent");
+    }
   if (strcmp (argv[2], "defined") == 0)
     CHECK (ref != NULL, "the weak reference to __rseq_size is null");
   else if (strcmp (argv[2], "undefined") == 0)

@@ -23,7 +23,14 @@
    finds, whether glibc's area is registered with length 32 and the
    sign of its cpu_id, in the main thread and in threads created with
    pthread_create.  RSEQ_EXPECT (libc-owned or disabled) adds a few
-   checks of its own.  */
+   checks of its own.
+
+   On a glibc without the ABI (before 2.35: bullseye's 2.31) there is
+   nothing of glibc's to mirror; what glibc reports is that it has no
+   __rseq_*@GLIBC_2.35, and that must stay so with the shim (which must
+   never pretend to be glibc 2.35).  RSEQ_EXPECT is then "none" without
+   the shim, checked to register nothing and define nothing, and the
+   shim's mode (shim-owned or disabled) with it.  */
 
 #include "rtest.h"
 
@@ -81,12 +88,102 @@ print_seen (const char *who, const struct seen *s)
           s->registered, sign (s->cpu_id), s->getcpu_ok ? "ok" : "error");
 }
 
-int
-main (void)
+/* Whether the calling thread can register a 32-byte area of its own:
+   nobody registered it.  */
+static int
+own_registration_ok (void)
 {
+  static __thread struct rseq own __attribute__ ((aligned (32)));
+  own.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+  if (syscall (RSEQ_COMPAT_NR_rseq, &own, 32, 0, RSEQ_SIG) != 0)
+    return 0;
+  int ok = (int) own.cpu_id >= 0;
+  syscall (RSEQ_COMPAT_NR_rseq, &own, 32, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
+  return ok;
+}
+
+struct no_abi_seen
+{
+  int own_ok;
+  int getcpu_ok;
+};
+
+static void *
+no_abi_thread (void *arg)
+{
+  struct no_abi_seen *s = arg;
+  s->own_ok = own_registration_ok ();
+  s->getcpu_ok = sched_getcpu () >= 0;
+  return NULL;
+}
+
+/* glibc before 2.35.  */
+static int
+no_abi_main (void)
+{
+  CHECK (goffset == NULL && gsize == NULL && gflags == NULL,
+         "__rseq_*@GLIBC_2.35 in mode %s: %p %p %p", rt_expect (),
+         (void *) goffset, (void *) gsize, (void *) gflags);
+  printf ("glibc: no __rseq_*@GLIBC_2.35\n");
+
+  const char *mode = rt_shim_mode ();
+  int alone = rt_expect_is ("none");
+  CHECK (alone || rt_expect_is ("shim-owned") || rt_expect_is ("disabled"),
+         "RSEQ_EXPECT %s", rt_expect ());
+  CHECK (strcmp (mode, rt_expect ()) == 0, "mode %s, expected %s", mode,
+         rt_expect ());
+  struct rt_abi abi = rt_abi ();
+  if (alone)
+    CHECK (abi.offset == NULL && abi.size == NULL && abi.flags == NULL,
+           "without the shim, dlsym (RTLD_DEFAULT) finds %p %p %p",
+           (void *) abi.offset, (void *) abi.size, (void *) abi.flags);
+  else
+    CHECK (abi.offset != NULL && abi.size != NULL && abi.flags != NULL,
+           "with the shim, dlsym (RTLD_DEFAULT) finds %p %p %p",
+           (void *) abi.offset, (void *) abi.size, (void *) abi.flags);
+
+  struct no_abi_seen seen[THREADS + 1];
+  no_abi_thread (&seen[0]);
+  pthread_t t[THREADS];
+  for (int i = 0; i < THREADS; i++)
+    CHECK (pthread_create (&t[i], NULL, no_abi_thread, &seen[i + 1]) == 0,
+           "pthread_create %d", i);
+  for (int i = 0; i < THREADS; i++)
+    pthread_join (t[i], NULL);
+  for (int i = 0; i <= THREADS; i++)
+    {
+      /* glibc registers nothing: without the shim every thread is free
+         to register its own area.  */
+      if (alone)
+        CHECK (seen[i].own_ok, "thread %d: cannot register its own area",
+               i - 1);
+      CHECK (seen[i].getcpu_ok, "thread %d: sched_getcpu failed", i - 1);
+      printf ("%s %d: sched_getcpu=%s\n", i == 0 ? "main" : "thread", i - 1,
+              seen[i].getcpu_ok ? "ok" : "error");
+    }
+
+  /* Still nothing of glibc's after threads ran.  */
+  CHECK (dlvsym (RTLD_DEFAULT, "__rseq_size", "GLIBC_2.35") == NULL,
+         "__rseq_size@GLIBC_2.35 appeared");
+  fflush (stdout);
+  return rt_exit_status ();
+}
+
+/* argv[1]: "abi" for glibc 2.35+, "noabi" for an older glibc (the
+   harness's probe of the host).  */
+int
+main (int argc, char **argv)
+{
+  CHECK (argc == 2 && (strcmp (argv[1], "abi") == 0
+                       || strcmp (argv[1], "noabi") == 0),
+         "usage: host-glibc abi|noabi");
+  if (rt_failures != 0)
+    return rt_exit_status ();
   goffset = dlvsym (RTLD_DEFAULT, "__rseq_offset", "GLIBC_2.35");
   gsize = dlvsym (RTLD_DEFAULT, "__rseq_size", "GLIBC_2.35");
   gflags = dlvsym (RTLD_DEFAULT, "__rseq_flags", "GLIBC_2.35");
+  if (strcmp (argv[1], "noabi") == 0)
+    return no_abi_main ();
   CHECK (goffset != NULL && gsize != NULL && gflags != NULL,
          "no __rseq_*@GLIBC_2.35: %p %p %p", (void *) goffset,
          (void *) gsize, (void *) gflags);

@@ -19,13 +19,22 @@
 /* Prints "libc-owned" when the C library exports __rseq_size and
    registered this thread, "unavailable" when it has the ABI but did not
    register or the kernel lacks rseq, and "shim-owned" when the shim has
-   to do the work (glibc before 2.35).  Run without the shim.  */
+   to do the work (glibc before 2.35).  Run without the shim.
+
+   "libc-probe abi" prints "abi" when the C library exports
+   __rseq_offset and __rseq_size (glibc 2.35+), registering or not, and
+   "none" when it does not (glibc before 2.35).  */
 
 #include "rtest.h"
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  if (argc == 2 && strcmp (argv[1], "abi") == 0)
+    {
+      puts (rt_libc_has_abi () ? "abi" : "none");
+      return 0;
+    }
   const unsigned int *size = rt_glibc_size ();
   if (size != NULL)
     puts (*size != 0 ? "libc-owned" : "unavailable");

@@ -27,6 +27,7 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -124,6 +125,16 @@ rt_glibc_offset (void)
 #endif
 }
 
+/* Whether the C library has an rseq ABI of its own: glibc 2.35+ (and
+   RHEL 9's 2.34) export __rseq_*@GLIBC_2.35 from ld.so, registering or
+   not; glibc 2.31 and musl export nothing, and then every definition a
+   program finds is the shim's.  */
+static inline int
+rt_libc_has_abi (void)
+{
+  return rt_glibc_size () != NULL && rt_glibc_offset () != NULL;
+}
+
 /* What __rseq_size must be in the expected mode, derived from auxv and
    glibc, not from the shim.  */
 static inline unsigned int
@@ -168,6 +179,85 @@ static inline struct rseq *
 rt_area (const struct rt_abi *abi)
 {
   return (struct rseq *) (rseq_compat_thread_pointer () + *abi->offset);
+}
+
+/* The calling thread's TLS block of the loaded librseq-compat, found
+   by name through dl_iterate_phdr, not through the shim: START is 0
+   when the shim is not loaded or has no block for this thread.  */
+struct rt_tls_block
+{
+  uintptr_t start;
+  size_t size;
+  size_t modid;
+};
+
+static int
+rt_shim_tls_cb (struct dl_phdr_info *info, size_t info_size, void *data)
+{
+  struct rt_tls_block *b = data;
+  (void) info_size;
+  if (info->dlpi_name == NULL
+      || strstr (info->dlpi_name, "librseq-compat") == NULL)
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_TLS)
+      b->size = info->dlpi_phdr[i].p_memsz;
+  b->modid = info->dlpi_tls_modid;
+  b->start = (uintptr_t) info->dlpi_tls_data;
+  return 1;
+}
+
+static inline struct rt_tls_block
+rt_shim_tls_block (void)
+{
+  struct rt_tls_block b = { 0, 0, 0 };
+  dl_iterate_phdr (rt_shim_tls_cb, &b);
+#ifndef __GLIBC__
+  /* musl before 1.2.3 reports the TLS initialisation image as
+     dlpi_tls_data, the same in every thread; ask the general-dynamic
+     TLS entry point, which every musl exports, for the thread's
+     block.  */
+  void *(*tga) (size_t *) = (void *(*) (size_t *))
+    dlsym (RTLD_DEFAULT, "__tls_get_addr");
+  b.start = 0;
+  if (tga != NULL && b.modid != 0)
+    {
+      size_t v[2] = { b.modid, 0 };
+      b.start = (uintptr_t) tga (v);
+    }
+#endif
+  return b;
+}
+
+/* OFFSET, a published __rseq_offset, must designate the C library's
+   area where the C library has the ABI (the shim mirrors glibc 2.35+ in
+   every mode), else an area of 32 bytes or more, 32-aligned, inside the
+   calling thread's TLS block of the shim (glibc 2.31, musl).  */
+static inline void
+rt_check_offset (const char *who, ptrdiff_t offset)
+{
+  const ptrdiff_t *g = rt_glibc_offset ();
+  if (rt_libc_has_abi ())
+    {
+      CHECK (offset == *g, "%s: __rseq_offset %td, glibc's %td", who, offset,
+             *g);
+      return;
+    }
+  CHECK (!rt_expect_is ("libc-owned"),
+         "%s: mode libc-owned, but the C library has no __rseq_*", who);
+  struct rt_tls_block b = rt_shim_tls_block ();
+  uintptr_t area = (uintptr_t) (rseq_compat_thread_pointer () + offset);
+  CHECK (b.start != 0 && b.size >= 32,
+         "%s: no TLS block of librseq-compat found (%#lx, %zu bytes)", who,
+         (unsigned long int) b.start, b.size);
+  if (b.start != 0)
+    CHECK (area >= b.start && area + 32 <= b.start + b.size,
+           "%s: __rseq_offset %td designates %#lx, outside the shim's TLS "
+           "block [%#lx, %#lx)", who, offset, (unsigned long int) area,
+           (unsigned long int) b.start,
+           (unsigned long int) (b.start + b.size));
+  CHECK (area % 32 == 0, "%s: area %#lx is not 32-aligned", who,
+         (unsigned long int) area);
 }
 
 static inline int

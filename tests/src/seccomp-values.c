@@ -105,17 +105,11 @@ main (void)
          rt_shim_mode (), rt_expect ());
   CHECK (*abi.size == 0, "__rseq_size %u, expected 0", *abi.size);
   CHECK (*abi.flags == 0, "__rseq_flags %u", *abi.flags);
-#ifdef __GLIBC__
   const unsigned int *gsize = rt_glibc_size ();
-  const ptrdiff_t *goffset = rt_glibc_offset ();
-  if (gsize != NULL)
-    {
-      CHECK (*gsize == 0, "glibc's __rseq_size %u under the filter", *gsize);
-      CHECK (goffset != NULL && *goffset == *abi.offset,
-             "glibc's __rseq_offset %td, the shim's %td",
-             goffset ? *goffset : 0, *abi.offset);
-    }
-#endif
+  if (rt_libc_has_abi ())
+    CHECK (*gsize == 0, "glibc's __rseq_size %u under the filter", *gsize);
+  /* glibc's area where glibc has the ABI, else the shim's own.  */
+  rt_check_offset ("main", *abi.offset);
   CHECK (sched_getaffinity (0, sizeof allowed, &allowed) == 0,
          "sched_getaffinity: %s", strerror (errno));
 

@@ -41,6 +41,9 @@ observe (struct seen *s)
   s->area = (uintptr_t) rt_area (&abi);
   s->cpu_id = rt_cpu_id (&abi);
   s->registered = rt_registered (rt_area (&abi), rt_expected_len ());
+  /* glibc's area where glibc has the ABI, else one in this thread's TLS
+     block of the shim.  */
+  rt_check_offset ("observe", s->offset);
 }
 
 static void *
