@@ -59,7 +59,9 @@ $(eval $(call shim_variant,clang,$(CLANG),$(ARCH),$(ARCH_BITS),$(SHIM_LIBS),$(B)
 CHECK_LIBS += $(B)/clang/$(SONAME)
 endif
 ifneq ($(CROSS_CC_AARCH64),)
-$(eval $(call shim_variant,aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,,$(B)/aarch64))
+# dlvsym is in libdl before glibc 2.34; on newer cross libraries libdl is
+# an empty stub, so asking for it is harmless.
+$(eval $(call shim_variant,aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,-ldl,$(B)/aarch64))
 CHECK_LIBS += $(B)/aarch64/$(SONAME)
 endif
 
