@@ -28,9 +28,12 @@
 #ifndef _RSEQ_COMPAT_H
 #define _RSEQ_COMPAT_H 1
 
+#include <fcntl.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -131,6 +134,267 @@ rseq_compat_mm_cid (void)
       && __rseq_compat_load32 (24, &cid))
     return cid;
   return -1;
+}
+
+/* ------------------------------------------------------------------
+   Per-CPU counters.
+
+     struct rseq_compat_counter c;
+     if (rseq_compat_counter_init (&c) != 0)
+       ...;                             (out of memory)
+     rseq_compat_counter_add (&c, 1);   (any thread, signal handlers too)
+     int64_t total = rseq_compat_counter_read (&c);
+     rseq_compat_counter_destroy (&c);
+
+   Every possible CPU owns one slot, on a cache line of its own (64
+   bytes, 128 on AArch64).  A thread with a registered rseq area adds to
+   its CPU's slot with a restartable sequence (x86-64 and AArch64): it
+   stores the address of the sequence's descriptor in the area's
+   rseq_cs, checks that cpu_id still names the CPU whose slot it chose,
+   and commits with one store; if the kernel preempts or migrates the
+   thread or delivers a signal to it in between, the kernel resumes it
+   at the abort handler instead, and the add starts again.  No atomic
+   instruction, no lock.
+
+   Threads without a registration (no __rseq_* in the process,
+   __rseq_size 0, a negative cpu_id: the disabled and unavailable modes,
+   vfork children, threads started by raw clone), other architectures,
+   and adds whose sequence aborted RSEQ_COMPAT_COUNTER_RETRIES times in
+   a row use an atomic add instead.  It goes to a second word of the
+   same slot that only atomic adds write, so the two kinds of add never
+   race: the rseq word of a slot is written only by threads running on
+   that slot's CPU.
+
+   rseq_compat_counter_read sums every slot.  It is exact once the
+   adders are done; while they run it returns a value that every add
+   finished before the call is part of.
+
+   The descriptors go to the section __rseq_cs (32-byte aligned
+   struct rseq_cs), pointers to them to __rseq_cs_ptr_array, and the
+   abort handlers, each preceded by the 4-byte RSEQ_SIG, to
+   __rseq_failure: where librseq and the kernel's selftests put theirs,
+   so tools that list critical sections find these too.  */
+
+#if defined __aarch64__
+# define RSEQ_COMPAT_COUNTER_ALIGN 128
+#else
+# define RSEQ_COMPAT_COUNTER_ALIGN 64
+#endif
+
+/* How many times an add retries its restartable sequence after an
+   abort before it falls back to the atomic add.  */
+#ifndef RSEQ_COMPAT_COUNTER_RETRIES
+# define RSEQ_COMPAT_COUNTER_RETRIES 8
+#endif
+
+struct rseq_compat_counter_slot
+{
+  /* Written only by restartable sequences running on this CPU.  */
+  int64_t rseq;
+  /* Written only by atomic adds, from any CPU.  */
+  int64_t atomic;
+} __attribute__ ((__aligned__ (RSEQ_COMPAT_COUNTER_ALIGN)));
+
+struct rseq_compat_counter
+{
+  struct rseq_compat_counter_slot *slots;
+  unsigned int nslots;		/* Highest possible CPU number + 1.  */
+};
+
+/* Highest possible CPU number + 1, from /sys (sysconf on musl counts
+   the CPUs the process may run on, not the highest number).  */
+static __inline__ unsigned int
+__rseq_compat_possible_cpus (void)
+{
+  char buf[512];
+  unsigned int max = 0, n = 0;
+  int digits = 0, any = 0;
+#ifdef O_CLOEXEC
+  int fd = open ("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
+#else
+  int fd = open ("/sys/devices/system/cpu/possible", O_RDONLY);
+#endif
+  if (fd >= 0)
+    {
+      ssize_t len = read (fd, buf, sizeof buf);
+      close (fd);
+      for (ssize_t i = 0; i <= len; i++)
+        if (i < len && buf[i] >= '0' && buf[i] <= '9')
+          {
+            if (n < 1000000)
+              n = n * 10 + (unsigned int) (buf[i] - '0');
+            digits = 1;
+          }
+        else
+          {
+            if (digits && n >= max)
+              {
+                max = n;
+                any = 1;
+              }
+            n = 0;
+            digits = 0;
+          }
+      if (any && max < 65536)
+        return max + 1;
+    }
+  long int conf = sysconf (_SC_NPROCESSORS_CONF);
+  return conf > 0 && conf < 65536 ? (unsigned int) conf : 1;
+}
+
+/* Returns 0, or -1 when memory is short.  */
+static __inline__ int
+rseq_compat_counter_init (struct rseq_compat_counter *c)
+{
+  unsigned int n = __rseq_compat_possible_cpus ();
+  size_t bytes = (size_t) n * sizeof (struct rseq_compat_counter_slot);
+  c->slots = (struct rseq_compat_counter_slot *)
+    aligned_alloc (RSEQ_COMPAT_COUNTER_ALIGN, bytes);
+  if (c->slots == NULL)
+    {
+      c->nslots = 0;
+      return -1;
+    }
+  memset (c->slots, 0, bytes);
+  c->nslots = n;
+  return 0;
+}
+
+static __inline__ void
+rseq_compat_counter_destroy (struct rseq_compat_counter *c)
+{
+  free (c->slots);
+  c->slots = NULL;
+  c->nslots = 0;
+}
+
+/* The add of threads the restartable sequence cannot serve.  */
+static __inline__ void
+__rseq_compat_counter_add_atomic (struct rseq_compat_counter *c, int64_t v)
+{
+  int cpu = rseq_compat_cpu ();
+  unsigned int i = cpu > 0 ? (unsigned int) cpu % c->nslots : 0;
+  __atomic_fetch_add (&c->slots[i].atomic, v, __ATOMIC_RELAXED);
+}
+
+#if defined __GNUC__ && (defined __x86_64__ || defined __aarch64__)
+# define RSEQ_COMPAT_COUNTER_RSEQ 1
+
+/* The descriptor (struct rseq_cs: version 0, flags 0, start_ip,
+   post_commit_offset, abort_ip) for the sequence from local label 1 to
+   2 with its abort handler at 4, a pointer to it in
+   __rseq_cs_ptr_array; the descriptor itself is local label 3.  */
+# define __RSEQ_COMPAT_CS_DESCRIPTOR					\
+  ".pushsection __rseq_cs, \"aw\"\n\t"					\
+  ".balign 32\n"							\
+  "3:\n\t"								\
+  ".long 0, 0\n\t"							\
+  ".quad 1f, (2f - 1f), 4f\n\t"						\
+  ".popsection\n\t"							\
+  ".pushsection __rseq_cs_ptr_array, \"aw\"\n\t"			\
+  ".balign 8\n\t"							\
+  ".quad 3b\n\t"							\
+  ".popsection\n\t"
+#endif
+
+/* Add V to the counter.  Async-signal-safe.  */
+static __inline__ void
+rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
+{
+#ifdef RSEQ_COMPAT_COUNTER_RSEQ
+  const ptrdiff_t *po = &__rseq_offset;
+  const unsigned int *ps = &__rseq_size;
+  __RSEQ_COMPAT_LAUNDER (po);
+  __RSEQ_COMPAT_LAUNDER (ps);
+  if (__builtin_expect (po != NULL && ps != NULL && *ps != 0, 1))
+    {
+      ptrdiff_t off = *po;
+      for (int tries = 0; tries < RSEQ_COMPAT_COUNTER_RETRIES; tries++)
+        {
+          int32_t cpu;
+# if defined __x86_64__
+          __asm__ __volatile__ ("movl %%fs:4(%1), %0"
+                                : "=r" (cpu) : "r" (off));
+# else
+          char *area;
+          __asm__ __volatile__ ("mrs %0, tpidr_el0" : "=r" (area));
+          area += off;
+          cpu = *(volatile int32_t *) (area + 4);
+# endif
+          if (__builtin_expect (cpu < 0 || (uint32_t) cpu >= c->nslots, 0))
+            break;
+          int64_t *slot = &c->slots[cpu].rseq;
+# if defined __x86_64__
+          /* rseq_cs = &descriptor; then, inside the sequence, compare
+             cpu_id with the CPU of the slot and commit with one add to
+             memory (a single store).  The abort handler is preceded by
+             RSEQ_SIG, as the immediate of a ud1 instruction so that
+             disassemblers stay in step.  */
+          __asm__ __volatile__ goto (
+            __RSEQ_COMPAT_CS_DESCRIPTOR
+            "leaq 3b(%%rip), %%rax\n\t"
+            "movq %%rax, %%fs:8(%[off])\n"
+            "1:\n\t"
+            "cmpl %[cpu], %%fs:4(%[off])\n\t"
+            "jnz %l[aborted]\n\t"
+            "addq %[v], (%[slot])\n"
+            "2:\n\t"
+            ".pushsection __rseq_failure, \"ax\"\n\t"
+            ".byte 0x0f, 0xb9, 0x3d\n\t"
+            ".long 0x53053053\n"
+            "4:\n\t"
+            "jmp %l[aborted]\n\t"
+            ".popsection\n"
+            : /* asm goto: no outputs */
+            : [off] "r" (off), [cpu] "r" (cpu), [v] "er" (v),
+              [slot] "r" (slot)
+            : "memory", "cc", "rax"
+            : aborted);
+# else
+          /* The same with a load, an add and the committing store; the
+             signature is the brk instruction RSEQ_SIG encodes.  */
+          __asm__ __volatile__ goto (
+            __RSEQ_COMPAT_CS_DESCRIPTOR
+            "adrp x15, 3b\n\t"
+            "add x15, x15, :lo12:3b\n\t"
+            "str x15, [%[area], #8]\n"
+            "1:\n\t"
+            "ldr w15, [%[area], #4]\n\t"
+            "cmp w15, %w[cpu]\n\t"
+            "b.ne %l[aborted]\n\t"
+            "ldr x15, [%[slot]]\n\t"
+            "add x15, x15, %[v]\n\t"
+            "str x15, [%[slot]]\n"
+            "2:\n\t"
+            ".pushsection __rseq_failure, \"ax\"\n\t"
+            ".inst 0xd428bc00\n"
+            "4:\n\t"
+            "b %l[aborted]\n\t"
+            ".popsection\n"
+            : /* asm goto: no outputs */
+            : [area] "r" (area), [cpu] "r" (cpu), [v] "r" (v),
+              [slot] "r" (slot)
+            : "memory", "cc", "x15"
+            : aborted);
+# endif
+          return;
+        aborted:;
+        }
+    }
+#endif
+  __rseq_compat_counter_add_atomic (c, v);
+}
+
+/* The sum of every slot.  */
+static __inline__ int64_t
+rseq_compat_counter_read (const struct rseq_compat_counter *c)
+{
+  uint64_t sum = 0;
+  for (unsigned int i = 0; i < c->nslots; i++)
+    sum += (uint64_t) __atomic_load_n (&c->slots[i].rseq, __ATOMIC_RELAXED)
+           + (uint64_t) __atomic_load_n (&c->slots[i].atomic,
+                                         __ATOMIC_RELAXED);
+  return (int64_t) sum;
 }
 
 #ifdef __cplusplus
