@@ -17,7 +17,8 @@ config.mk: config.mk.in configure
 	$(srcdir)/configure
 
 SONAME := librseq-compat.so.1
-SHIM_SRCS := early.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.c init.c
+SHIM_SRCS := early.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.c init.c \
+	query.c
 SHIM_HDRS := $(wildcard shim/*.h shim/arch/*/*.h sysdeps/unix/sysv/linux/*.h \
 		sysdeps/unix/sysv/linux/*/*.h sysdeps/unix/sysv/linux/*/bits/*.h)
 WARN := -Wall -Wextra
@@ -68,11 +69,18 @@ endif
 %/:
 	mkdir -p $@
 
+# The command: one file per job (shim/cmd.h), and the shim's parser of
+# GLIBC_TUNABLES so that both read the knob alike.
 PROGRAM := $(B)/rseq-compat
-$(PROGRAM): shim/rseq-compat.c | $(B)/
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(CPPFLAGS) \
-	  -DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
-	  -DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -o $@ $< $(LDFLAGS)
+CMD_SRCS := rseq-compat.c cmd-run.c cmd-info.c cmd-self.c cmd-proc.c \
+	cmd-ptrace.c cmd-print.c tunables.c
+CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o)
+$(B)/obj/cmd/%.o: shim/%.c shim/cmd.h $(SHIM_HDRS) | $(B)/obj/cmd/
+	$(CC) -std=gnu11 $(WARN) $(call shim_cppflags,$(ARCH),$(ARCH_BITS)) \
+	  $(CFLAGS) -DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
+	  -DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
+$(PROGRAM): $(CMD_OBJS) | $(B)/
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
 
 # Written again by install, so that a prefix given to make install lands
 # in the installed copy.

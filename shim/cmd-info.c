@@ -1,0 +1,346 @@
+/* rseq-compat info: options, and what the collected facts mean.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The mode names are the shim's (rseq_compat_mode), applied to any
+   process, with or without the shim:
+     libc-owned   the C library registered (glibc 2.35+)
+     shim-owned   librseq-compat registered
+     disabled     GLIBC_TUNABLES glibc.pthread.rseq=0
+     unavailable  registration failed (seccomp, rr, valgrind, old kernel)
+     refused      librseq-compat was loaded by dlopen
+     none         no C library registration and no librseq-compat
+   The calling process with the shim loaded takes the shim's word.  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rseq-layout.h>
+#include <sys/rseq.h>
+
+#include "cmd.h"
+
+const char *
+errno_name (int err)
+{
+  switch (err)
+    {
+    case 0: return "0";
+    case EPERM: return "EPERM";
+    case ENOSYS: return "ENOSYS";
+    case EINVAL: return "EINVAL";
+    case EACCES: return "EACCES";
+    case EFAULT: return "EFAULT";
+    case EBUSY: return "EBUSY";
+    case ESRCH: return "ESRCH";
+    case EIO: return "EIO";
+    case ENOMEM: return "ENOMEM";
+    default: return "unknown error";
+    }
+}
+
+static const char *
+why_refused (int err)
+{
+  switch (err)
+    {
+    case ENOSYS:
+      return "a seccomp filter, rr, valgrind, qemu-user or gVisor, or a "
+             "kernel before 4.18 or built without CONFIG_RSEQ";
+    case EPERM:
+      return "a seccomp filter or a security module";
+    default:
+      return "an unexpected answer";
+    }
+}
+
+/* Whether the sched_getcpu that T's calls reach answers with one load
+   of cpu_id from T's area.  */
+static int
+thread_fast (const struct info_report *r, const struct info_thread *t)
+{
+  int reads_rseq = strcmp (r->getcpu_impl, "librseq-compat") == 0
+                   || (strcmp (r->getcpu_impl, "glibc") == 0 && r->libc_abi);
+  if (!reads_rseq || t->state != TS_REGISTERED)
+    return 0;
+  /* It reads the published area: glibc's, or the shim's.  */
+  return t->owner != NULL && strcmp (t->owner, "other") != 0;
+}
+
+static const char *
+derive_mode (const struct info_report *r)
+{
+  int shim = r->shim[0] != '\0';
+  if (r->self && r->shim_mode != NULL)
+    return r->shim_mode;
+  if (r->libc_abi && r->libc_size != 0)
+    return "libc-owned";
+  if (shim && r->shim_abi && r->shim_size != 0)
+    return "shim-owned";
+  if (r->libc_abi || (shim && r->shim_abi))
+    {
+      if (r->tunable_off)
+        return "disabled";
+      /* A shim that stepped aside for good marks cpu_id -2, as glibc
+         does; a dlopened one leaves the -1 of its TLS image.  */
+      if (!r->self && shim && !r->libc_abi && r->nthreads > 0
+          && r->threads[0].tid == r->pid && r->threads[0].have_fields
+          && r->threads[0].cpu_id == RSEQ_CPU_ID_UNINITIALIZED)
+        return "refused";
+      return "unavailable";
+    }
+  return "none";
+}
+
+static void
+describe_libc (const struct info_report *r, char *out, size_t len)
+{
+  if (strcmp (r->libc, "unknown") == 0)
+    snprintf (out, len, "the C library");
+  else if (r->libc_version[0] != '\0')
+    snprintf (out, len, "%s %s", r->libc, r->libc_version);
+  else
+    snprintf (out, len, "%s", r->libc);
+}
+
+static void
+derive_reason (struct info_report *r)
+{
+  char libc[64];
+  describe_libc (r, libc, sizeof libc);
+  int shim = r->shim[0] != '\0';
+  const char *m = r->mode;
+  size_t others = 0;
+  for (size_t i = 0; i < r->nthreads; i++)
+    others += r->threads[i].state == TS_REGISTERED
+              && r->threads[i].owner != NULL
+              && strcmp (r->threads[i].owner, "other") == 0;
+
+  if (strcmp (m, "libc-owned") == 0)
+    snprintf (r->reason, sizeof r->reason, "%s registers rseq for every "
+              "thread itself%s", libc, shim ? "; librseq-compat is loaded "
+              "and steps aside" : "");
+  else if (strcmp (m, "shim-owned") == 0)
+    snprintf (r->reason, sizeof r->reason, "%s does not register rseq; "
+              "librseq-compat registers the main thread and every thread "
+              "created with pthread_create%s", libc, r->shim_fallback > 0
+              ? " (with the legacy 32-byte length: the kernel asks for more "
+              "than the shim's 64-byte area)" : "");
+  else if (strcmp (m, "disabled") == 0)
+    snprintf (r->reason, sizeof r->reason, "GLIBC_TUNABLES=%s turns "
+              "registration off (glibc.pthread.rseq=0), so the program may "
+              "register an area of its own", r->tunables);
+  else if (strcmp (m, "unavailable") == 0)
+    {
+      if (r->self && r->probe_errno != 0)
+        snprintf (r->reason, sizeof r->reason, "the kernel refuses the rseq "
+                  "system call with %s: %s", errno_name (r->probe_errno),
+                  why_refused (r->probe_errno));
+      else if (r->seccomp == 2)
+        snprintf (r->reason, sizeof r->reason, "registration failed at "
+                  "start-up; the process runs under a seccomp filter "
+                  "(Seccomp: 2 in /proc/%d/status), which likely refuses "
+                  "rseq", (int) r->pid);
+      else
+        snprintf (r->reason, sizeof r->reason, "registration failed at "
+                  "start-up (rr, valgrind, qemu-user, or a kernel without "
+                  "rseq)");
+    }
+  else if (strcmp (m, "refused") == 0)
+    snprintf (r->reason, sizeof r->reason, "librseq-compat was loaded by "
+              "dlopen, too late to register the threads that already run; "
+              "preload it (rseq-compat run, LD_PRELOAD) or link the program "
+              "with -lrseq-compat");
+  else if (strcmp (r->libc, "unknown") == 0)
+    snprintf (r->reason, sizeof r->reason, "no C library that registers "
+              "rseq and no librseq-compat (a static program?)%s",
+              others ? "; some threads registered an area of their own" : "");
+  else
+    snprintf (r->reason, sizeof r->reason, "%s does not register rseq and "
+              "librseq-compat is not loaded; start the program with "
+              "'rseq-compat run'%s", libc,
+              others ? "; some threads registered an area of their own" : "");
+}
+
+static uint32_t
+derive_reg_len (const struct info_report *r)
+{
+  const char *owner;
+  if (strcmp (r->mode, "libc-owned") == 0)
+    owner = "libc";
+  else if (strcmp (r->mode, "shim-owned") == 0)
+    owner = "librseq-compat";
+  else
+    return 0;
+  /* What the kernel says, where it says it.  */
+  for (size_t i = 0; i < r->nthreads; i++)
+    if (r->threads[i].state == TS_REGISTERED && r->threads[i].length != 0
+        && r->threads[i].owner != NULL
+        && strcmp (r->threads[i].owner, owner) == 0)
+      return r->threads[i].length;
+  if (r->shim_reg_len > 0)
+    return (uint32_t) r->shim_reg_len;
+  if (r->libc_abi && r->libc_size != 0)
+    return r->libc_size > RSEQ_LAYOUT_LEGACY_LEN ? r->libc_size
+                                                 : RSEQ_LAYOUT_LEGACY_LEN;
+  /* The shim's rules (sysdeps/unix/sysv/linux/rseq-layout.h).  */
+  struct rseq_layout l;
+  rseq_layout_compute (&l, r->at_feature_size, r->at_align);
+  rseq_layout_fit (&l, 64, 64);
+  return l.reg_len;
+}
+
+void
+info_derive (struct info_report *r)
+{
+  r->mode = derive_mode (r);
+  if (r->getcpu_impl == NULL)
+    r->getcpu_impl = r->shim[0] != '\0' && strcmp (r->mode, "refused") != 0
+                     ? "librseq-compat" : r->libc;
+  derive_reason (r);
+  r->reg_len = derive_reg_len (r);
+
+  size_t live = 0, fast = 0;
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      struct info_thread *t = &r->threads[i];
+      t->fast = thread_fast (r, t);
+      if (t->state == TS_REGISTERED || t->state == TS_UNREGISTERED)
+        {
+          live++;
+          fast += t->fast;
+        }
+    }
+  r->sched_getcpu_fast = live > 0 && fast == live;
+  const char *slow =
+#if defined __aarch64__
+    "the getcpu system call";
+#else
+    "the vDSO's getcpu";
+#endif
+  if (r->sched_getcpu_fast)
+    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "fast path: one "
+              "load of cpu_id (%s's sched_getcpu)", r->getcpu_impl);
+  else if (fast > 0)
+    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "fast path in %zu "
+              "of %zu threads (%s's sched_getcpu); the others ask %s", fast,
+              live, r->getcpu_impl, slow);
+  else
+    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "slow path: %s's "
+              "sched_getcpu asks %s", r->getcpu_impl, slow);
+}
+
+static void
+info_usage (FILE *out)
+{
+  fputs ("Usage: rseq-compat info [--json]\n"
+         "       rseq-compat info -p PID [--json]\n"
+         "\n"
+         "Without -p, report the rseq state of this process: run it as\n"
+         "'rseq-compat run rseq-compat info' to see what the shim does.\n"
+         "-p PID, --pid PID  report every thread of process PID (ptrace;\n"
+         "                   each thread is held for microseconds).\n"
+         "--json             one JSON object instead of text; the fields\n"
+         "                   are listed in rseq-compat(1).\n",
+         out);
+}
+
+int
+cmd_info (int argc, char **argv)
+{
+  int json = 0;
+  long int pid = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      const char *a = argv[i], *value = NULL;
+      if (strcmp (a, "--json") == 0)
+        json = 1;
+      else if (strcmp (a, "--help") == 0 || strcmp (a, "-h") == 0)
+        {
+          info_usage (stdout);
+          return 0;
+        }
+      else if (strcmp (a, "-p") == 0 || strcmp (a, "--pid") == 0)
+        {
+          if (i + 1 >= argc)
+            {
+              fprintf (stderr, "rseq-compat info: %s needs a process ID\n", a);
+              info_usage (stderr);
+              return EXIT_CANNOT_RUN;
+            }
+          value = argv[++i];
+        }
+      else if (strncmp (a, "--pid=", 6) == 0)
+        value = a + 6;
+      else if (strncmp (a, "-p", 2) == 0)
+        value = a + 2;
+      else
+        {
+          fprintf (stderr, "rseq-compat info: unknown argument '%s'\n", a);
+          info_usage (stderr);
+          return EXIT_CANNOT_RUN;
+        }
+      if (value != NULL)
+        {
+          char *end;
+          errno = 0;
+          pid = strtol (value, &end, 10);
+          if (*value == '\0' || *end != '\0' || errno != 0 || pid <= 0
+              || pid > INT_MAX)
+            {
+              fprintf (stderr, "rseq-compat info: '%s' is not a process ID "
+                       "(a positive number)\n", value);
+              return EXIT_CANNOT_RUN;
+            }
+        }
+    }
+
+  struct info_report *r = calloc (1, sizeof *r);
+  if (r == NULL)
+    {
+      perror ("rseq-compat info");
+      return EXIT_INFO_FAILED;
+    }
+  char err[1024];
+  int ret = pid != 0 ? info_pid ((pid_t) pid, r, err, sizeof err)
+                     : info_self (r);
+  if (ret != 0)
+    {
+      fprintf (stderr, "rseq-compat: %s\n", err);
+      free (r->threads);
+      free (r);
+      return EXIT_INFO_FAILED;
+    }
+  if (r->warning[0] != '\0')
+    fprintf (stderr, "rseq-compat: warning: %s\n", r->warning);
+  if (json)
+    print_json (stdout, r);
+  else
+    print_text (stdout, r);
+  free (r->threads);
+  free (r);
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      perror ("rseq-compat info: writing the report");
+      return EXIT_INFO_FAILED;
+    }
+  return 0;
+}

@@ -1,0 +1,389 @@
+/* rseq-compat info: the report as text and as JSON.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The JSON field names are an interface: rseq-compat(1) lists them, and
+   a field once published keeps its name, type and meaning.  New fields
+   may be added; "format" changes only if one ever has to change.  */
+
+#define _GNU_SOURCE 1
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <rseq-layout.h>
+#include <sys/rseq.h>
+
+#include "cmd.h"
+
+#define JSON_FORMAT 1
+
+static const char *
+state_name (enum thread_state s)
+{
+  switch (s)
+    {
+    case TS_REGISTERED: return "registered";
+    case TS_UNREGISTERED: return "unregistered";
+    case TS_EXITED: return "exited";
+    default: return "unknown";
+    }
+}
+
+static const char *
+kernel_mode (uint32_t len)
+{
+  if (len == 0)
+    return NULL;
+  return len > RSEQ_LAYOUT_LEGACY_LEN ? "optimized" : "legacy";
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void
+row (FILE *f, const char *label, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+static void
+row (FILE *f, const char *label, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf (f, "  %-16s ", label);
+  va_start (ap, fmt);
+  vfprintf (f, fmt, ap);
+  va_end (ap);
+  fputc ('\n', f);
+}
+
+void
+print_text (FILE *f, const struct info_report *r)
+{
+  fprintf (f, "process %d (%s)%s\n", (int) r->pid, r->comm,
+           r->self ? ", the calling process" : "");
+  if (r->libc_version[0] != '\0')
+    row (f, "C library", "%s %s", r->libc, r->libc_version);
+  else
+    row (f, "C library", "%s", r->libc);
+  row (f, "librseq-compat", "%s", r->shim[0] != '\0' ? r->shim : "not loaded");
+  row (f, "mode", "%s: %s", r->mode, r->reason);
+  row (f, "kernel", "Linux %s, AT_RSEQ_FEATURE_SIZE %lu, AT_RSEQ_ALIGN %lu",
+       r->kernel, r->at_feature_size, r->at_align);
+  if (r->reg_len == 0)
+    row (f, "registration", "none");
+  else if (r->reg_len > RSEQ_LAYOUT_LEGACY_LEN)
+    row (f, "registration", "length %u: optimized mode (IDs written only "
+         "when they change; user writes to them kill the process)",
+         r->reg_len);
+  else
+    row (f, "registration", "length %u: legacy mode (IDs rewritten after "
+         "every preemption)", r->reg_len);
+  if (r->abi_source != NULL)
+    {
+      row (f, "__rseq_offset", "%" PRId64 " (%s's)", r->offset,
+           r->abi_source);
+      if (r->size == RSEQ_LAYOUT_LEGACY_LEN)
+        row (f, "__rseq_size", "32 (the legacy value of glibc 2.35 to 2.39: "
+             "20 usable bytes)");
+      else
+        row (f, "__rseq_size", "%" PRIu32, r->size);
+      row (f, "__rseq_flags", "%" PRIu32, r->flags);
+    }
+  else
+    row (f, "__rseq_*", "not defined in this process");
+  if (r->self && r->have_cpu)
+    {
+      char node[32] = "unknown", cid[64];
+      if (r->have_node)
+        snprintf (node, sizeof node, "%d", r->node);
+      if (r->have_mm_cid)
+        snprintf (cid, sizeof cid, "%d", r->mm_cid);
+      else
+        snprintf (cid, sizeof cid, "none (__rseq_size %u does not cover it)",
+                  rseq_layout_effective_size (r->size));
+      row (f, "cpu", "%d, node %s, mm_cid %s", r->cpu, node, cid);
+    }
+  row (f, "sched_getcpu", "%s", r->sched_getcpu);
+  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables : "(unset)");
+
+  size_t reg = 0;
+  for (size_t i = 0; i < r->nthreads; i++)
+    reg += r->threads[i].state == TS_REGISTERED;
+  fprintf (f, "threads (%s): %zu, %zu registered\n",
+           strcmp (r->threads_source, "self") == 0 ? "the calling thread"
+           : strcmp (r->threads_source, "ptrace") == 0 ? "read with ptrace"
+           : "read from memory", r->nthreads, reg);
+  fprintf (f, "  %8s %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
+           "TID", "STATE", "AREA", "LEN", "SIGNATURE", "FLAGS", "OWNER",
+           "CPU_ID", "NODE", "MM_CID", "NAME");
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      const struct info_thread *t = &r->threads[i];
+      char area[24] = "-", len[12] = "-", sig[16] = "-", flags[12] = "-";
+      char cpu[12] = "-", node[12] = "-", cid[12] = "-";
+      if (t->state == TS_REGISTERED)
+        {
+          snprintf (area, sizeof area, "%#" PRIx64, t->area);
+          if (t->length != 0)
+            snprintf (len, sizeof len, "%" PRIu32, t->length);
+          if (t->have_signature)
+            {
+              snprintf (sig, sizeof sig, "%#" PRIx32 "%s", t->signature,
+                        t->signature == RSEQ_SIG ? "" : "!");
+              snprintf (flags, sizeof flags, "%" PRIu32, t->flags);
+            }
+        }
+      if (t->have_fields)
+        snprintf (cpu, sizeof cpu, "%" PRId32, t->cpu_id);
+      if (t->have_fields && t->have_node)
+        {
+          snprintf (node, sizeof node, "%" PRId32, t->node_id);
+          snprintf (cid, sizeof cid, "%" PRId32, t->mm_cid);
+        }
+      fprintf (f, "  %8d %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
+               (int) t->tid, state_name (t->state), area, len, sig, flags,
+               t->owner != NULL ? t->owner : "-", cpu, node, cid, t->name);
+    }
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      const struct info_thread *t = &r->threads[i];
+      if (t->owner != NULL && strcmp (t->owner, "other") == 0)
+        fprintf (f, "  %8d owner: %s\n", (int) t->tid, t->owner_detail);
+      if (t->have_signature && t->signature != RSEQ_SIG)
+        fprintf (f, "  %8d signature %#" PRIx32 " is not this architecture's "
+                 "RSEQ_SIG %#x\n", (int) t->tid, t->signature,
+                 (unsigned int) RSEQ_SIG);
+      if (t->state != TS_REGISTERED && t->state != TS_UNREGISTERED
+          && t->note[0] != '\0')
+        fprintf (f, "  %8d %s\n", (int) t->tid, t->note);
+    }
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+struct json
+{
+  FILE *f;
+  int depth;
+  int first[8];
+};
+
+static void
+j_sep (struct json *j)
+{
+  if (!j->first[j->depth])
+    fputc (',', j->f);
+  j->first[j->depth] = 0;
+  fprintf (j->f, "\n%*s", 2 * j->depth, "");
+}
+
+static void
+j_string (FILE *f, const char *s)
+{
+  fputc ('"', f);
+  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
+    if (*p == '"' || *p == '\\')
+      fprintf (f, "\\%c", *p);
+    else if (*p == '\n')
+      fputs ("\\n", f);
+    else if (*p == '\t')
+      fputs ("\\t", f);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf (f, "\\u%04x", *p);
+    else
+      fputc (*p, f);
+  fputc ('"', f);
+}
+
+static void
+j_key (struct json *j, const char *key)
+{
+  j_sep (j);
+  j_string (j->f, key);
+  fputs (": ", j->f);
+}
+
+static void
+j_str (struct json *j, const char *key, const char *value)
+{
+  j_key (j, key);
+  if (value == NULL)
+    fputs ("null", j->f);
+  else
+    j_string (j->f, value);
+}
+
+static void
+j_int (struct json *j, const char *key, long long int value)
+{
+  j_key (j, key);
+  fprintf (j->f, "%lld", value);
+}
+
+static void
+j_null (struct json *j, const char *key)
+{
+  j_key (j, key);
+  fputs ("null", j->f);
+}
+
+static void
+j_bool (struct json *j, const char *key, int value)
+{
+  j_key (j, key);
+  fputs (value ? "true" : "false", j->f);
+}
+
+static void
+j_open (struct json *j, char c)
+{
+  fputc (c, j->f);
+  j->first[++j->depth] = 1;
+}
+
+static void
+j_close (struct json *j, char c)
+{
+  int empty = j->first[j->depth];
+  j->depth--;
+  if (!empty)
+    fprintf (j->f, "\n%*s", 2 * j->depth, "");
+  fputc (c, j->f);
+}
+
+void
+print_json (FILE *f, const struct info_report *r)
+{
+  struct json j = { .f = f, .depth = 0 };
+  j_open (&j, '{');
+  j_int (&j, "format", JSON_FORMAT);
+  j_int (&j, "pid", r->pid);
+  j_bool (&j, "self", r->self);
+  j_str (&j, "command", r->comm);
+  j_str (&j, "exe", r->exe[0] != '\0' ? r->exe : NULL);
+  j_str (&j, "libc", r->libc);
+  j_str (&j, "libc_version", r->libc_version[0] != '\0' ? r->libc_version
+                                                         : NULL);
+  j_str (&j, "kernel", r->kernel);
+  j_int (&j, "at_rseq_feature_size", (long long int) r->at_feature_size);
+  j_int (&j, "at_rseq_align", (long long int) r->at_align);
+  j_str (&j, "shim", r->shim[0] != '\0' ? r->shim : NULL);
+  j_str (&j, "mode", r->mode);
+  j_str (&j, "reason", r->reason);
+  if (r->self && r->probe_errno != 0)
+    j_str (&j, "probe_errno", errno_name (r->probe_errno));
+  else
+    j_null (&j, "probe_errno");
+  j_str (&j, "glibc_tunables", r->have_tunables ? r->tunables : NULL);
+  j_str (&j, "abi_source", r->abi_source);
+  if (r->abi_source != NULL)
+    {
+      j_int (&j, "rseq_offset", r->offset);
+      j_int (&j, "rseq_size", r->size);
+      j_int (&j, "rseq_usable_size", rseq_layout_effective_size (r->size));
+      j_int (&j, "rseq_flags", r->flags);
+    }
+  else
+    {
+      j_null (&j, "rseq_offset");
+      j_null (&j, "rseq_size");
+      j_null (&j, "rseq_usable_size");
+      j_null (&j, "rseq_flags");
+    }
+  if (r->reg_len != 0)
+    j_int (&j, "registration_length", r->reg_len);
+  else
+    j_null (&j, "registration_length");
+  j_str (&j, "kernel_mode", kernel_mode (r->reg_len));
+  j_str (&j, "sched_getcpu_impl", r->getcpu_impl);
+  j_bool (&j, "sched_getcpu_fast", r->sched_getcpu_fast);
+  j_str (&j, "sched_getcpu", r->sched_getcpu);
+  if (r->self && r->have_cpu)
+    j_int (&j, "cpu", r->cpu);
+  else
+    j_null (&j, "cpu");
+  if (r->self && r->have_node)
+    j_int (&j, "node", r->node);
+  else
+    j_null (&j, "node");
+  if (r->self && r->have_mm_cid)
+    j_int (&j, "mm_cid", r->mm_cid);
+  else
+    j_null (&j, "mm_cid");
+  j_str (&j, "threads_source", r->threads_source);
+  j_str (&j, "warning", r->warning[0] != '\0' ? r->warning : NULL);
+
+  j_key (&j, "threads");
+  j_open (&j, '[');
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      const struct info_thread *t = &r->threads[i];
+      j_sep (&j);
+      j_open (&j, '{');
+      j_int (&j, "tid", t->tid);
+      j_str (&j, "name", t->name);
+      j_str (&j, "state", state_name (t->state));
+      j_str (&j, "note", t->note[0] != '\0' ? t->note : NULL);
+      int reg = t->state == TS_REGISTERED;
+      if (reg)
+        {
+          char area[24];
+          snprintf (area, sizeof area, "%#" PRIx64, t->area);
+          j_str (&j, "area", area);
+        }
+      else
+        j_null (&j, "area");
+      if (reg && t->length != 0)
+        j_int (&j, "length", t->length);
+      else
+        j_null (&j, "length");
+      if (reg && t->have_signature)
+        {
+          j_int (&j, "signature", t->signature);
+          j_bool (&j, "signature_ok", t->signature == RSEQ_SIG);
+          j_int (&j, "flags", t->flags);
+        }
+      else
+        {
+          j_null (&j, "signature");
+          j_null (&j, "signature_ok");
+          j_null (&j, "flags");
+        }
+      j_str (&j, "kernel_mode", reg ? kernel_mode (t->length) : NULL);
+      j_str (&j, "owner", reg ? t->owner : NULL);
+      j_str (&j, "owner_detail", reg && t->owner_detail[0] != '\0'
+                                 ? t->owner_detail : NULL);
+      if (t->have_fields)
+        j_int (&j, "cpu_id", t->cpu_id);
+      else
+        j_null (&j, "cpu_id");
+      if (t->have_fields && t->have_node)
+        {
+          j_int (&j, "node_id", t->node_id);
+          j_int (&j, "mm_cid", t->mm_cid);
+        }
+      else
+        {
+          j_null (&j, "node_id");
+          j_null (&j, "mm_cid");
+        }
+      j_bool (&j, "sched_getcpu_fast", t->fast);
+      j_close (&j, '}');
+    }
+  j_close (&j, ']');
+  j_close (&j, '}');
+  fputc ('\n', f);
+}

@@ -1,0 +1,1021 @@
+/* rseq-compat info against processes that say what they know of themselves.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Usage:
+     info-check remote RC CHILD [CHILD-ARG...] -- PREFIX... @
+     info-check self RC CHILD -- PREFIX... @
+     info-check SCENARIO RC CHILD [HOOK]
+
+   PREFIX... @ is how a program is started in the configuration under
+   test (env with LD_PRELOAD and GLIBC_TUNABLES, seccomp-run); @ stands
+   for the program.  "remote" starts "CHILD serve", reads its report of
+   itself (info-child.c) and compares rseq-compat info -p PID --json,
+   the text output and info -p TID with it, then checks that the child
+   still runs untraced.  "self" runs "CHILD report" and "RC info --json"
+   the same way and compares the two.
+
+   Scenarios (errors and awkward targets): zombie, perm, traced,
+   stopped, oldkernel, exited, signal.  HOOK is libinfo-hook.so
+   (info-hook.c) for the last three.  */
+
+#include "rtest.h"
+#include "info-json.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#define MAX_THREADS 16
+
+struct cthread
+{
+  int tid;
+  unsigned long int tp, area;
+  int registered;
+  unsigned int len;
+  char owner[32];
+  int have_cpu_id, cpu_id;
+};
+
+/* What the child says of itself.  */
+struct creport
+{
+  int pid;
+  char mode[32], libc[16], libc_version[32], shim[PATH_MAX], abi[32];
+  char tunables[256];
+  long long int offset;
+  unsigned int size, flags;
+  unsigned long int feature, align;
+  long int ncpu;
+  int nthreads;
+  struct cthread t[MAX_THREADS];
+};
+
+struct child
+{
+  pid_t pid;
+  FILE *in, *out;
+  struct creport rep;
+};
+
+static const char *rc, *child_bin, *hook;
+static char child_path[PATH_MAX];
+
+/* ------------------------------------------------------------ processes */
+
+/* argv of PREFIX with "@" replaced by PROG... (NULL-terminated).  */
+static char **
+substitute (char **prefix, int nprefix, char **prog)
+{
+  int nprog = 0;
+  while (prog[nprog] != NULL)
+    nprog++;
+  char **argv = calloc (nprefix + nprog + 1, sizeof *argv);
+  int n = 0;
+  for (int i = 0; i < nprefix; i++)
+    if (strcmp (prefix[i], "@") == 0)
+      for (int k = 0; k < nprog; k++)
+        argv[n++] = prog[k];
+    else
+      argv[n++] = prefix[i];
+  argv[n] = NULL;
+  return argv;
+}
+
+static pid_t
+spawn (char **argv, int *to, int *from)
+{
+  int in[2], out[2];
+  if (pipe (in) != 0 || pipe (out) != 0)
+    return -1;
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      dup2 (in[0], 0);
+      dup2 (out[1], 1);
+      close (in[0]);
+      close (in[1]);
+      close (out[0]);
+      close (out[1]);
+      execvp (argv[0], argv);
+      fprintf (stderr, "FAIL exec %s: %s\n", argv[0], strerror (errno));
+      _exit (127);
+    }
+  close (in[0]);
+  close (out[1]);
+  *to = in[1];
+  *from = out[0];
+  return pid;
+}
+
+struct result
+{
+  int status;
+  char *out, *err;
+};
+
+enum { AS_IS, AS_NOBODY };
+
+/* Runs ARGV with ENV (NAME=VALUE, NULL-terminated, may be NULL) added,
+   and collects its output.  */
+static struct result
+run (char **argv, char **env, int who)
+{
+  struct result res = { -1, NULL, NULL };
+  int out[2], err[2];
+  if (pipe (out) != 0 || pipe (err) != 0)
+    return res;
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      dup2 (out[1], 1);
+      dup2 (err[1], 2);
+      close (out[0]);
+      close (err[0]);
+      for (int i = 0; env != NULL && env[i] != NULL; i++)
+        putenv (env[i]);
+      if (who == AS_NOBODY
+          && (setgroups (0, NULL) != 0 || setgid (65534) != 0
+              || setuid (65534) != 0))
+        {
+          fprintf (stderr, "cannot become nobody: %s\n", strerror (errno));
+          _exit (124);
+        }
+      execvp (argv[0], argv);
+      fprintf (stderr, "exec %s: %s\n", argv[0], strerror (errno));
+      _exit (127);
+    }
+  close (out[1]);
+  close (err[1]);
+  size_t cap[2] = { 4096, 4096 }, len[2] = { 0, 0 };
+  char *buf[2] = { malloc (cap[0]), malloc (cap[1]) };
+  struct pollfd pf[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
+  int open_fds = 2;
+  while (open_fds > 0)
+    {
+      if (poll (pf, 2, 30000) <= 0)
+        break;
+      for (int k = 0; k < 2; k++)
+        if (pf[k].fd >= 0 && pf[k].revents != 0)
+          {
+            if (len[k] + 4096 > cap[k])
+              buf[k] = realloc (buf[k], cap[k] *= 2);
+            ssize_t n = read (pf[k].fd, buf[k] + len[k], cap[k] - len[k] - 1);
+            if (n <= 0)
+              {
+                close (pf[k].fd);
+                pf[k].fd = -1;
+                open_fds--;
+              }
+            else
+              len[k] += n;
+          }
+    }
+  buf[0][len[0]] = '\0';
+  buf[1][len[1]] = '\0';
+  waitpid (pid, &res.status, 0);
+  res.out = buf[0];
+  res.err = buf[1];
+  return res;
+}
+
+static void
+show (const char *what, const struct result *r)
+{
+  fprintf (stderr, "--- %s: status %#x\n--- stdout:\n%s--- stderr:\n%s---\n",
+           what, r->status, r->out, r->err);
+}
+
+static int
+exited_with (const struct result *r, int code)
+{
+  return WIFEXITED (r->status) && WEXITSTATUS (r->status) == code;
+}
+
+/* Reads the child's report up to "ready".  */
+static int
+read_report (FILE *f, struct creport *rep)
+{
+  char line[512];
+  memset (rep, 0, sizeof *rep);
+  while (fgets (line, sizeof line, f) != NULL)
+    {
+      line[strcspn (line, "\n")] = '\0';
+      if (strcmp (line, "ready") == 0)
+        return 0;
+      char *eq = strchr (line, '=');
+      if (strncmp (line, "thread ", 7) == 0 && rep->nthreads < MAX_THREADS)
+        {
+          struct cthread *t = &rep->t[rep->nthreads++];
+          char cpu[32];
+          if (sscanf (line, "thread tid=%d tp=%lx registered=%d area=%lx "
+                      "len=%u owner=%31s cpu_id=%31s", &t->tid, &t->tp,
+                      &t->registered, &t->area, &t->len, t->owner, cpu) != 7)
+            {
+              fprintf (stderr, "FAIL bad report line: %s\n", line);
+              return -1;
+            }
+          t->have_cpu_id = strncmp (cpu, "none", 4) != 0;
+          t->cpu_id = atoi (cpu);
+          continue;
+        }
+      if (eq == NULL)
+        continue;
+      *eq = '\0';
+      const char *k = line, *v = eq + 1;
+#define FIELD(name, fmt, dst) \
+      if (strcmp (k, name) == 0) { snprintf (dst, sizeof dst, fmt, v); continue; }
+      FIELD ("mode", "%s", rep->mode);
+      FIELD ("libc", "%s", rep->libc);
+      FIELD ("libc_version", "%s", rep->libc_version);
+      FIELD ("shim", "%s", rep->shim);
+      FIELD ("abi", "%s", rep->abi);
+      FIELD ("tunables", "%s", rep->tunables);
+#undef FIELD
+      if (strcmp (k, "pid") == 0)
+        rep->pid = atoi (v);
+      else if (strcmp (k, "offset") == 0)
+        rep->offset = strtoll (v, NULL, 10);
+      else if (strcmp (k, "size") == 0)
+        rep->size = strtoul (v, NULL, 10);
+      else if (strcmp (k, "flags") == 0)
+        rep->flags = strtoul (v, NULL, 10);
+      else if (strcmp (k, "feature") == 0)
+        rep->feature = strtoul (v, NULL, 10);
+      else if (strcmp (k, "align") == 0)
+        rep->align = strtoul (v, NULL, 10);
+      else if (strcmp (k, "ncpu") == 0)
+        rep->ncpu = strtol (v, NULL, 10);
+    }
+  fprintf (stderr, "FAIL the child ended before it was ready\n");
+  return -1;
+}
+
+static int
+start_child (struct child *c, char **prefix, int nprefix, char **args)
+{
+  char *prog[16];
+  int n = 0;
+  prog[n++] = (char *) child_bin;
+  prog[n++] = "serve";
+  for (int i = 0; args != NULL && args[i] != NULL && n < 15; i++)
+    prog[n++] = args[i];
+  prog[n] = NULL;
+  char *fallback[] = { "@" };
+  char **argv = nprefix > 0 ? substitute (prefix, nprefix, prog)
+                            : substitute (fallback, 1, prog);
+  int to = -1, from = -1;
+  c->pid = spawn (argv, &to, &from);
+  free (argv);
+  if (c->pid < 0)
+    return -1;
+  c->in = fdopen (to, "w");
+  c->out = fdopen (from, "r");
+  if (read_report (c->out, &c->rep) != 0)
+    return -1;
+  CHECK (c->rep.pid == c->pid, "child reports pid %d, started %d",
+         c->rep.pid, (int) c->pid);
+  return 0;
+}
+
+/* The state letters of every thread of PID.  */
+static void
+thread_states (pid_t pid, char *out, size_t len)
+{
+  char dir[64];
+  snprintf (dir, sizeof dir, "/proc/%d/task", (int) pid);
+  size_t n = 0;
+  DIR *d = opendir (dir);
+  struct dirent *e;
+  while (d != NULL && (e = readdir (d)) != NULL && n + 1 < len)
+    {
+      char path[400], buf[512];
+      if (e->d_name[0] < '0' || e->d_name[0] > '9')
+        continue;
+      snprintf (path, sizeof path, "%s/%s/stat", dir, e->d_name);
+      int fd = open (path, O_RDONLY);
+      if (fd < 0)
+        continue;
+      ssize_t r = read (fd, buf, sizeof buf - 1);
+      close (fd);
+      if (r <= 0)
+        continue;
+      buf[r] = '\0';
+      char *p = strrchr (buf, ')');
+      if (p != NULL && p[1] == ' ')
+        out[n++] = p[2];
+    }
+  if (d != NULL)
+    closedir (d);
+  out[n] = '\0';
+}
+
+static int
+tracer_of (pid_t pid)
+{
+  char path[64], line[256];
+  snprintf (path, sizeof path, "/proc/%d/status", (int) pid);
+  FILE *f = fopen (path, "r");
+  int tracer = -1;
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, "TracerPid:", 10) == 0)
+      tracer = atoi (line + 10);
+  if (f != NULL)
+    fclose (f);
+  return tracer;
+}
+
+/* The child runs, is traced by nobody and answers.  */
+static void
+check_alive (struct child *c, const char *when)
+{
+  char states[MAX_THREADS * 4];
+  thread_states (c->pid, states, sizeof states);
+  CHECK (strpbrk (states, "tT") == NULL, "%s: thread states '%s': a thread "
+         "is stopped", when, states);
+  CHECK (tracer_of (c->pid) == 0, "%s: TracerPid %d", when,
+         tracer_of (c->pid));
+  fprintf (c->in, "ping\n");
+  fflush (c->in);
+  struct pollfd pf = { fileno (c->out), POLLIN, 0 };
+  char line[64] = "";
+  int ready = poll (&pf, 1, 10000) == 1;
+  CHECK (ready && fgets (line, sizeof line, c->out) != NULL
+         && strcmp (line, "pong\n") == 0, "%s: the child does not answer "
+         "(got '%s')", when, line);
+}
+
+static void
+finish_child (struct child *c)
+{
+  int status;
+  fclose (c->in);
+  waitpid (c->pid, &status, 0);
+  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+         "the child ended with status %#x", status);
+  fclose (c->out);
+}
+
+static char **
+info_argv (const char *pid_or_null, int json)
+{
+  static char *argv[6];
+  int n = 0;
+  argv[n++] = (char *) rc;
+  argv[n++] = "info";
+  if (pid_or_null != NULL)
+    {
+      argv[n++] = "-p";
+      argv[n++] = (char *) pid_or_null;
+    }
+  if (json)
+    argv[n++] = "--json";
+  argv[n] = NULL;
+  return argv;
+}
+
+/* ----------------------------------------------------------- JSON checks */
+
+static const struct jval *
+field (const struct jval *o, const char *key)
+{
+  const struct jval *v = json_get (o, key);
+  CHECK (v != NULL, "no field \"%s\"", key);
+  return v;
+}
+
+static void
+want_str (const struct jval *o, const char *key, const char *want)
+{
+  const struct jval *v = field (o, key);
+  if (v == NULL)
+    return;
+  if (want == NULL)
+    CHECK (v->type == J_NULL, "\"%s\" is %s, expected null", key,
+           v->type == J_STR ? v->s : "not a string");
+  else
+    CHECK (v->type == J_STR && strcmp (v->s, want) == 0,
+           "\"%s\" is \"%s\", expected \"%s\"", key,
+           v->type == J_STR ? v->s : "(not a string)", want);
+}
+
+static void
+want_int (const struct jval *o, const char *key, long long int want)
+{
+  const struct jval *v = field (o, key);
+  if (v != NULL)
+    CHECK (v->type == J_INT && v->i == want, "\"%s\" is %lld (type %d), "
+           "expected %lld", key, v->i, (int) v->type, want);
+}
+
+static void
+want_null (const struct jval *o, const char *key)
+{
+  const struct jval *v = field (o, key);
+  if (v != NULL)
+    CHECK (v->type == J_NULL, "\"%s\" is not null", key);
+}
+
+static void
+want_bool (const struct jval *o, const char *key, int want)
+{
+  const struct jval *v = field (o, key);
+  if (v != NULL)
+    CHECK (v->type == J_BOOL && v->i == want, "\"%s\" is %s, expected %s",
+           key, v->type != J_BOOL ? "not a boolean" : v->i ? "true" : "false",
+           want ? "true" : "false");
+}
+
+static long long int
+get_int (const struct jval *o, const char *key, long long int absent)
+{
+  const struct jval *v = json_get (o, key);
+  return v != NULL && v->type == J_INT ? v->i : absent;
+}
+
+static const char *
+get_str (const struct jval *o, const char *key)
+{
+  const struct jval *v = json_get (o, key);
+  return v != NULL && v->type == J_STR ? v->s : NULL;
+}
+
+static struct jval *
+parse_output (const struct result *r, const char *what)
+{
+  const char *err = NULL;
+  struct jval *j = json_parse (r->out, &err);
+  CHECK (j != NULL && j->type == J_OBJ, "%s: not a JSON object: %s", what,
+         err != NULL ? err : "not an object");
+  if (j == NULL || j->type != J_OBJ)
+    show (what, r);
+  return j != NULL && j->type == J_OBJ ? j : NULL;
+}
+
+static int
+owned_mode (const char *mode)
+{
+  return strcmp (mode, "libc-owned") == 0 || strcmp (mode, "shim-owned") == 0;
+}
+
+/* What is the same for info and info -p: the process-wide facts.  */
+static void
+check_process (const struct jval *j, const struct creport *rep, int self)
+{
+  struct utsname u;
+  uname (&u);
+  want_int (j, "format", 1);
+  want_bool (j, "self", self);
+  want_str (j, "mode", rep->mode);
+  const char *reason = get_str (j, "reason");
+  CHECK (reason != NULL && strlen (reason) > 10, "no reason given");
+  want_str (j, "libc", rep->libc);
+  if (strcmp (rep->libc, "glibc") == 0)
+    want_str (j, "libc_version", rep->libc_version);
+  else
+    CHECK (get_str (j, "libc_version") != NULL, "no musl version");
+  want_str (j, "kernel", u.release);
+  want_int (j, "at_rseq_feature_size", rep->feature);
+  want_int (j, "at_rseq_align", rep->align);
+  want_str (j, "shim", strcmp (rep->shim, "-") == 0 ? NULL : rep->shim);
+  want_str (j, "glibc_tunables",
+            strcmp (rep->tunables, "-") == 0 ? NULL : rep->tunables);
+  if (strcmp (rep->abi, "none") == 0)
+    {
+      want_null (j, "abi_source");
+      want_null (j, "rseq_offset");
+      want_null (j, "rseq_size");
+      want_null (j, "rseq_flags");
+    }
+  else
+    {
+      want_str (j, "abi_source", rep->abi);
+      want_int (j, "rseq_size", rep->size);
+      want_int (j, "rseq_usable_size", rep->size == 32 ? 20 : rep->size);
+      want_int (j, "rseq_flags", rep->flags);
+      /* glibc's area is at a fixed place in its thread descriptor; the
+         shim's depends on the program's TLS layout.  */
+      if (!self || (strcmp (rep->libc, "glibc") == 0 && rt_libc_has_abi ()))
+        want_int (j, "rseq_offset", rep->offset);
+      else
+        CHECK (get_int (j, "rseq_offset", 1) % 32 == 0,
+               "rseq_offset %lld not a multiple of 32",
+               get_int (j, "rseq_offset", 1));
+    }
+  if (owned_mode (rep->mode) && rep->t[0].registered)
+    {
+      want_int (j, "registration_length", rep->t[0].len);
+      want_str (j, "kernel_mode", rep->t[0].len > 32 ? "optimized" : "legacy");
+    }
+  else
+    {
+      want_null (j, "registration_length");
+      want_null (j, "kernel_mode");
+    }
+  want_null (j, "warning");
+}
+
+static const struct jval *
+thread_by_tid (const struct jval *threads, int tid)
+{
+  for (size_t i = 0; threads != NULL && i < threads->n; i++)
+    if (get_int (&threads->items[i], "tid", -1) == tid)
+      return &threads->items[i];
+  return NULL;
+}
+
+static void
+check_thread (const struct jval *t, const struct cthread *c,
+              const struct creport *rep, int self)
+{
+  if (c->registered)
+    {
+      want_str (t, "state", "registered");
+      char area[32];
+      snprintf (area, sizeof area, "%#lx", c->area);
+      if (!self)
+        want_str (t, "area", area);
+      want_int (t, "length", c->len);
+      want_int (t, "signature", RSEQ_SIG);
+      want_bool (t, "signature_ok", 1);
+      want_int (t, "flags", 0);
+      want_str (t, "kernel_mode", c->len > 32 ? "optimized" : "legacy");
+      want_str (t, "owner", c->owner);
+      long long int cpu = get_int (t, "cpu_id", -100);
+      CHECK (cpu >= 0 && cpu < rep->ncpu, "thread %d: cpu_id %lld", c->tid,
+             cpu);
+      if (rep->feature >= 28)
+        {
+          long long int cid = get_int (t, "mm_cid", -100);
+          CHECK (cid >= 0 && cid < rep->ncpu, "thread %d: mm_cid %lld",
+                 c->tid, cid);
+          CHECK (get_int (t, "node_id", -100) >= 0, "thread %d: node_id",
+                 c->tid);
+        }
+      else
+        {
+          want_null (t, "mm_cid");
+          want_null (t, "node_id");
+        }
+      const char *detail = get_str (t, "owner_detail");
+      CHECK (detail != NULL, "thread %d: no owner_detail", c->tid);
+      if (detail != NULL && strcmp (c->owner, "other") == 0)
+        {
+          int tls = c->area != (uintptr_t) 0
+                    && strstr (detail, "__rseq_abi") != NULL;
+          int stat = strstr (detail, "static data of") != NULL;
+          CHECK ((tls || stat) && strstr (detail, child_path) != NULL,
+                 "thread %d: owner_detail \"%s\" names neither the "
+                 "program's __rseq_abi nor its static data (%s)", c->tid,
+                 detail, child_path);
+        }
+      want_bool (t, "sched_getcpu_fast",
+                 owned_mode (rep->mode) && strcmp (c->owner, "other") != 0);
+    }
+  else
+    {
+      want_str (t, "state", "unregistered");
+      want_null (t, "area");
+      want_null (t, "length");
+      want_null (t, "owner");
+      want_bool (t, "sched_getcpu_fast", 0);
+      if (c->have_cpu_id)
+        want_int (t, "cpu_id", c->cpu_id);
+      else
+        want_null (t, "cpu_id");
+    }
+}
+
+/* ------------------------------------------------------------- scenarios */
+
+static int
+remote (char **args, char **prefix, int nprefix)
+{
+  struct child c;
+  if (start_child (&c, prefix, nprefix, args) != 0)
+    return rt_exit_status () | 1;
+  int exit_main = 0;
+  for (int i = 0; args[i] != NULL; i++)
+    exit_main |= strcmp (args[i], "exit-main") == 0;
+
+  char pid[16];
+  snprintf (pid, sizeof pid, "%d", (int) c.pid);
+  if (exit_main)
+    for (int i = 0; i < 5000; i++)
+      {
+        char path[64], buf[512] = "";
+        snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) c.pid,
+                  (int) c.pid);
+        int fd = open (path, O_RDONLY);
+        ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0)
+          close (fd);
+        buf[n > 0 ? n : 0] = '\0';
+        char *p = strrchr (buf, ')');
+        if (p == NULL || p[2] == 'Z')
+          break;
+        usleep (1000);
+      }
+  struct result r = run (info_argv (pid, 1), NULL, AS_IS);
+  CHECK (exited_with (&r, 0), "info -p %s --json: status %#x", pid, r.status);
+  struct jval *j = parse_output (&r, "info -p --json");
+  if (!exited_with (&r, 0) || j == NULL)
+    show ("info -p --json", &r);
+  if (j != NULL)
+    {
+      check_process (j, &c.rep, 0);
+      want_int (j, "pid", c.pid);
+      want_str (j, "threads_source", "ptrace");
+      want_null (j, "cpu");
+      want_null (j, "node");
+      want_null (j, "mm_cid");
+      const struct jval *threads = field (j, "threads");
+      int live = 0, fast = 0;
+      for (int i = 0; i < c.rep.nthreads; i++)
+        {
+          const struct jval *t = thread_by_tid (threads, c.rep.t[i].tid);
+          CHECK (t != NULL, "thread %d not listed", c.rep.t[i].tid);
+          if (t == NULL)
+            continue;
+          if (exit_main && c.rep.t[i].tid == c.pid)
+            {
+              want_str (t, "state", "exited");
+              continue;
+            }
+          check_thread (t, &c.rep.t[i], &c.rep, 0);
+          live++;
+          fast += owned_mode (c.rep.mode) && c.rep.t[i].registered
+                  && strcmp (c.rep.t[i].owner, "other") != 0;
+        }
+      /* exit-main adds the thread that serves stdin.  */
+      CHECK (threads != NULL
+             && (int) threads->n == c.rep.nthreads + exit_main,
+             "%zu threads listed, the child has %d",
+             threads != NULL ? threads->n : 0, c.rep.nthreads + exit_main);
+      if (!exit_main)
+        want_bool (j, "sched_getcpu_fast", live > 0 && fast == live);
+      if (rt_failures != 0)
+        show ("info -p --json", &r);
+    }
+  check_alive (&c, "after info -p --json");
+
+  /* The text says the same.  */
+  struct result t = run (info_argv (pid, 0), NULL, AS_IS);
+  char want[128];
+  snprintf (want, sizeof want, "\n  mode             %s: ", c.rep.mode);
+  /* The JSON, checked above, says how many.  */
+  int registered = 0;
+  const struct jval *jt = json_get (j, "threads");
+  for (size_t i = 0; jt != NULL && i < jt->n; i++)
+    registered += get_str (&jt->items[i], "state") != NULL
+                  && strcmp (get_str (&jt->items[i], "state"),
+                             "registered") == 0;
+  char count[96];
+  snprintf (count, sizeof count, "threads (read with ptrace): %d, %d "
+            "registered\n", c.rep.nthreads + exit_main, registered);
+  CHECK (exited_with (&t, 0) && strstr (t.out, want) != NULL
+         && strstr (t.out, count) != NULL,
+         "text: no '%s' or no '%s'", want + 1, count);
+  for (int i = 0; i < c.rep.nthreads; i++)
+    {
+      char line[64];
+      snprintf (line, sizeof line, "\n  %8d %s ", c.rep.t[i].tid,
+                exit_main && c.rep.t[i].tid == c.pid ? "exited      "
+                : c.rep.t[i].registered ? "registered  " : "unregistered");
+      CHECK (strstr (t.out, line) != NULL, "text: no line '%s'", line + 1);
+    }
+  if (rt_failures != 0)
+    show ("info -p (text)", &t);
+
+  /* A thread's id stands for its process.  */
+  char tid[16];
+  snprintf (tid, sizeof tid, "%d", c.rep.t[1].tid);
+  struct result tr = run (info_argv (tid, 1), NULL, AS_IS);
+  struct jval *tj = parse_output (&tr, "info -p TID --json");
+  if (tj != NULL)
+    want_int (tj, "pid", c.pid);
+
+  check_alive (&c, "at the end");
+  finish_child (&c);
+  return rt_exit_status ();
+}
+
+static int
+self (char **prefix, int nprefix)
+{
+  char *prog[] = { (char *) child_bin, "report", NULL };
+  char **argv = substitute (prefix, nprefix, prog);
+  struct result cr = run (argv, NULL, AS_IS);
+  free (argv);
+  struct creport rep;
+  FILE *f = fmemopen (cr.out, strlen (cr.out), "r");
+  if (!exited_with (&cr, 0) || f == NULL || read_report (f, &rep) != 0)
+    {
+      show ("the child's report", &cr);
+      CHECK (0, "no report from the child");
+      return rt_exit_status ();
+    }
+  fclose (f);
+
+  /* seccomp-run ERRNO ...: the kernel's answer to the probe.  */
+  const char *seccomp = NULL;
+  for (int i = 0; i + 1 < nprefix; i++)
+    if (strstr (prefix[i], "seccomp-run") != NULL)
+      seccomp = prefix[i + 1];
+
+  char **info = info_argv (NULL, 1);
+  argv = substitute (prefix, nprefix, info);
+  struct result r = run (argv, NULL, AS_IS);
+  free (argv);
+  CHECK (exited_with (&r, 0), "info --json: status %#x", r.status);
+  struct jval *j = parse_output (&r, "info --json");
+  if (j != NULL)
+    {
+      check_process (j, &rep, 1);
+      want_str (j, "threads_source", "self");
+      if (strcmp (rep.mode, "unavailable") == 0 && seccomp != NULL)
+        want_str (j, "probe_errno", seccomp);
+      else
+        want_null (j, "probe_errno");
+      const struct jval *threads = field (j, "threads");
+      CHECK (threads != NULL && threads->type == J_ARR && threads->n == 1,
+             "one thread expected");
+      if (threads != NULL && threads->n == 1)
+        {
+          check_thread (&threads->items[0], &rep.t[0], &rep, 1);
+          want_int (&threads->items[0], "tid", get_int (j, "pid", -1));
+        }
+      long long int cpu = get_int (j, "cpu", -100);
+      CHECK (cpu >= 0 && cpu < rep.ncpu, "cpu %lld", cpu);
+      CHECK (get_int (j, "node", -100) >= 0, "node");
+      unsigned int usable = rep.size == 32 ? 20 : rep.size;
+      if (rep.t[0].registered && usable >= 28)
+        CHECK (get_int (j, "mm_cid", -100) >= 0, "mm_cid");
+      else
+        want_null (j, "mm_cid");
+      want_bool (j, "sched_getcpu_fast",
+                 owned_mode (rep.mode) && rep.t[0].registered);
+      if (rt_failures != 0)
+        show ("info --json", &r);
+    }
+
+  argv = substitute (prefix, nprefix, info_argv (NULL, 0));
+  struct result t = run (argv, NULL, AS_IS);
+  free (argv);
+  char want[128];
+  snprintf (want, sizeof want, "\n  mode             %s: ", rep.mode);
+  CHECK (exited_with (&t, 0) && strstr (t.out, ", the calling process\n")
+         && strstr (t.out, want) != NULL, "text: no '%s'", want + 1);
+  if (rt_failures != 0)
+    show ("info (text)", &t);
+  return rt_exit_status ();
+}
+
+/* An error: status 1, nothing on stdout, every PATTERN on stderr.  */
+static void
+want_error (const struct result *r, const char *what, ...)
+{
+  va_list ap;
+  va_start (ap, what);
+  int ok = exited_with (r, 1) && r->out[0] == '\0';
+  for (const char *p = va_arg (ap, const char *); p != NULL;
+       p = va_arg (ap, const char *))
+    if (strstr (r->err, p) == NULL)
+      {
+        fprintf (stderr, "FAIL %s: stderr lacks \"%s\"\n", what, p);
+        ok = 0;
+      }
+  va_end (ap);
+  CHECK (ok, "%s: expected status 1 and the messages", what);
+  if (!ok)
+    show (what, r);
+}
+
+static int
+scenario (const char *name)
+{
+  struct child c;
+  char pid[16];
+
+  if (strcmp (name, "zombie") == 0)
+    {
+      pid_t z = fork ();
+      if (z == 0)
+        _exit (0);
+      for (int i = 0; i < 5000; i++)
+        {
+          char s[4];
+          thread_states (z, s, sizeof s);
+          if (s[0] == 'Z')
+            break;
+          usleep (1000);
+        }
+      snprintf (pid, sizeof pid, "%d", (int) z);
+      struct result r = run (info_argv (pid, 0), NULL, AS_IS);
+      want_error (&r, "zombie", "has exited (a zombie", "parent", NULL);
+      waitpid (z, NULL, 0);
+      r = run (info_argv (pid, 1), NULL, AS_IS);
+      want_error (&r, "reaped", "no process with PID", NULL);
+      return rt_exit_status ();
+    }
+
+  /* Everything else looks at a live child.  */
+  char *args[3] = { NULL, NULL, NULL };
+  int root = geteuid () == 0;
+  if (strcmp (name, "perm") == 0 && !root)
+    args[0] = "nodump";
+  if (start_child (&c, NULL, 0, args) != 0)
+    return rt_exit_status () | 1;
+  snprintf (pid, sizeof pid, "%d", (int) c.pid);
+
+  if (strcmp (name, "perm") == 0)
+    {
+      struct result r;
+      if (root)
+        {
+          /* Another user: a copy of the command that nobody may run.  */
+          char dir[] = "/tmp/info-check-XXXXXX", copy[64];
+          CHECK (mkdtemp (dir) != NULL && chmod (dir, 0755) == 0, "mkdtemp");
+          snprintf (copy, sizeof copy, "%s/rseq-compat", dir);
+          char *cp[] = { "cp", (char *) rc, copy, NULL };
+          struct result cpr = run (cp, NULL, AS_IS);
+          CHECK (exited_with (&cpr, 0), "cp %s %s", rc, copy);
+          char *argv[] = { copy, "info", "-p", pid, NULL };
+          r = run (argv, NULL, AS_NOBODY);
+          want_error (&r, "another user", "cannot read process", pid,
+                      "permission denied", "belongs to user root",
+                      "run rseq-compat as that user or as root", NULL);
+          unlink (copy);
+          rmdir (dir);
+        }
+      else
+        {
+          r = run (info_argv (pid, 0), NULL, AS_IS);
+          want_error (&r, "not dumpable", "permission denied",
+                      "not dumpable", NULL);
+        }
+    }
+  else if (strcmp (name, "traced") == 0)
+    {
+      CHECK (ptrace (PTRACE_SEIZE, c.pid, NULL, NULL) == 0, "seize: %s",
+             strerror (errno));
+      struct result r = run (info_argv (pid, 1), NULL, AS_IS);
+      char who[64];
+      snprintf (who, sizeof who, "already traced by process %d",
+                (int) getpid ());
+      want_error (&r, "traced", "permission denied", who, "detach", NULL);
+      int status;
+      ptrace (PTRACE_INTERRUPT, c.pid, NULL, NULL);
+      waitpid (c.pid, &status, __WALL);
+      CHECK (ptrace (PTRACE_DETACH, c.pid, NULL, NULL) == 0, "detach: %s",
+             strerror (errno));
+    }
+  else if (strcmp (name, "stopped") == 0)
+    {
+      /* A stopped process stays stopped, and is read all the same.  */
+      kill (c.pid, SIGSTOP);
+      int status;
+      waitpid (c.pid, &status, WUNTRACED);
+      struct result r = run (info_argv (pid, 1), NULL, AS_IS);
+      CHECK (exited_with (&r, 0), "info -p of a stopped process: %#x",
+             r.status);
+      struct jval *j = parse_output (&r, "stopped");
+      if (j != NULL)
+        {
+          const struct jval *threads = field (j, "threads");
+          for (int i = 0; i < c.rep.nthreads; i++)
+            {
+              const struct jval *t = thread_by_tid (threads, c.rep.t[i].tid);
+              CHECK (t != NULL, "thread %d missing", c.rep.t[i].tid);
+              if (t != NULL)
+                check_thread (t, &c.rep.t[i], &c.rep, 0);
+            }
+        }
+      char states[MAX_THREADS * 4];
+      thread_states (c.pid, states, sizeof states);
+      CHECK (strspn (states, "T") == strlen (states) && states[0] != '\0',
+             "thread states '%s' after info -p: not all stopped", states);
+      CHECK (tracer_of (c.pid) == 0, "still traced");
+      kill (c.pid, SIGCONT);
+    }
+  else if (strcmp (name, "oldkernel") == 0)
+    {
+      char *env[] = { NULL, "INFO_HOOK=eio", NULL };
+      char pre[PATH_MAX + 16];
+      snprintf (pre, sizeof pre, "LD_PRELOAD=%s", hook);
+      env[0] = pre;
+      struct result r = run (info_argv (pid, 1), env, AS_IS);
+      CHECK (exited_with (&r, 0), "status %#x", r.status);
+      CHECK (strstr (r.err, "warning:") != NULL
+             && strstr (r.err, "PTRACE_GET_RSEQ_CONFIGURATION") != NULL
+             && strstr (r.err, "Linux 5.13") != NULL
+             && strstr (r.err, "rseq-compat run rseq-compat info") != NULL,
+             "no warning naming the kernel and the way out");
+      struct jval *j = parse_output (&r, "oldkernel");
+      if (j != NULL)
+        {
+          want_str (j, "threads_source", "memory");
+          CHECK (get_str (j, "warning") != NULL, "no warning field");
+          want_str (j, "mode", c.rep.mode);
+          const struct jval *threads = field (j, "threads");
+          for (int i = 0; i < c.rep.nthreads; i++)
+            {
+              const struct jval *t = thread_by_tid (threads, c.rep.t[i].tid);
+              CHECK (t != NULL, "thread %d missing", c.rep.t[i].tid);
+              if (t == NULL)
+                continue;
+              want_str (t, "state", c.rep.t[i].registered ? "registered"
+                                                          : "unregistered");
+              want_null (t, "length");
+              want_null (t, "signature");
+              if (c.rep.t[i].registered)
+                want_str (t, "owner", c.rep.t[i].owner);
+            }
+        }
+      if (rt_failures != 0)
+        show ("oldkernel", &r);
+    }
+  else if (strcmp (name, "exited") == 0)
+    {
+      char pre[PATH_MAX + 16], hpid[32];
+      snprintf (pre, sizeof pre, "LD_PRELOAD=%s", hook);
+      snprintf (hpid, sizeof hpid, "INFO_HOOK_PID=%d", (int) c.pid);
+      char *env[] = { pre, "INFO_HOOK=kill", hpid, NULL };
+      struct result r = run (info_argv (pid, 1), env, AS_IS);
+      want_error (&r, "exited", "exited while it was being read", NULL);
+      int status;
+      waitpid (c.pid, &status, 0);
+      CHECK (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL,
+             "the child was not killed: %#x", status);
+      return rt_exit_status ();
+    }
+  else if (strcmp (name, "signal") == 0)
+    {
+      char pre[PATH_MAX + 16];
+      snprintf (pre, sizeof pre, "LD_PRELOAD=%s", hook);
+      char *env[] = { pre, "INFO_HOOK=term", NULL };
+      struct result r = run (info_argv (pid, 1), env, AS_IS);
+      CHECK (WIFSIGNALED (r.status) && WTERMSIG (r.status) == SIGTERM,
+             "rseq-compat was not ended by its SIGTERM: %#x", r.status);
+    }
+  else
+    CHECK (0, "unknown scenario %s", name);
+
+  check_alive (&c, name);
+  finish_child (&c);
+  return rt_exit_status ();
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 4)
+    {
+      fprintf (stderr, "FAIL usage: info-check remote|self|SCENARIO RC "
+               "CHILD ...\n");
+      return 2;
+    }
+  /* The child's pipe may close under a write.  */
+  signal (SIGPIPE, SIG_IGN);
+  rc = argv[2];
+  child_bin = argv[3];
+  if (realpath (child_bin, child_path) == NULL)
+    snprintf (child_path, sizeof child_path, "%s", child_bin);
+  int dash = 4;
+  while (dash < argc && strcmp (argv[dash], "--") != 0)
+    dash++;
+  char **prefix = dash < argc ? argv + dash + 1 : NULL;
+  int nprefix = dash < argc ? argc - dash - 1 : 0;
+
+  if (strcmp (argv[1], "remote") == 0)
+    {
+      argv[dash < argc ? dash : argc] = NULL;
+      return remote (argv + 4, prefix, nprefix);
+    }
+  if (strcmp (argv[1], "self") == 0)
+    return self (prefix, nprefix);
+  hook = argc > 4 ? argv[4] : NULL;
+  return scenario (argv[1]);
+}

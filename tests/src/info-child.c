@@ -1,0 +1,266 @@
+/* The process rseq-compat info looks at: it says what it knows of itself.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Usage: info-child report|serve [own] [exit-main] [nodump]
+
+   Prints, one "key=value" line each, what it finds about itself
+   without rseq-compat's help: the mode (the shim's, or derived from
+   glibc's own symbols), the published values, auxv, and for every
+   thread its thread pointer, its area and whether the kernel has it
+   registered, with which length (EBUSY on re-registering the same area
+   proves it).  "report" does that for the main thread and exits;
+   "serve" starts THREADS threads first, prints "ready" and answers
+   "ping" with "pong" on stdin until end of file.
+
+   own        where nothing is registered for the program (disabled,
+              none), thread 1 registers a thread-local __rseq_abi of the
+              program's own (exported, as tcmalloc's is) and thread 2 a
+              static area: rseq-compat must call both "other".
+   exit-main  the main thread exits (pthread_exit) once ready.
+   nodump     prctl (PR_SET_DUMPABLE, 0): only root may attach.  */
+
+#include "rtest.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
+
+#define THREADS 3
+
+/* What tcmalloc and librseq define.  Exported with -rdynamic.  */
+__thread struct rseq __rseq_abi __attribute__ ((aligned (32)))
+  = { .cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED };
+static struct rseq static_area __attribute__ ((aligned (32)));
+
+struct seen
+{
+  pid_t tid;
+  uintptr_t tp;
+  uintptr_t area;
+  int registered;
+  unsigned int len;
+  const char *owner;
+  int have_cpu_id;
+  int cpu_id;
+};
+
+static struct rt_abi abi;
+static int have_abi, own;
+static const char *mode;
+static struct seen seen[THREADS + 1];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int observed, quit;
+
+static int
+tunable_off (void)
+{
+  const char *t = getenv ("GLIBC_TUNABLES");
+  return t != NULL && strstr (t, "glibc.pthread.rseq=0") != NULL;
+}
+
+/* The mode as rseq-compat names it: the shim's where it is loaded.  */
+static const char *
+info_mode (void)
+{
+  const char *m = rt_shim_mode ();
+  if (strcmp (m, "none") != 0)
+    return m;
+  const unsigned int *gs = rt_glibc_size ();
+  if (gs == NULL)
+    return "none";
+  if (*gs != 0)
+    return "libc-owned";
+  return tunable_off () ? "disabled" : "unavailable";
+}
+
+static void
+observe (struct seen *s, int index)
+{
+  s->tid = (pid_t) syscall (SYS_gettid);
+  s->tp = (uintptr_t) rseq_compat_thread_pointer ();
+  s->owner = "-";
+  int nobody = strcmp (mode, "disabled") == 0 || strcmp (mode, "none") == 0;
+  /* Under seccomp nobody can register.  */
+  int kernel_ok = syscall (RSEQ_COMPAT_NR_rseq, NULL, 0, 0, 0) != 0
+                  && errno == EINVAL;
+  if (own && nobody && kernel_ok && (index == 1 || index == 2))
+    {
+      struct rseq *mine = index == 1 ? &__rseq_abi : &static_area;
+      mine->cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+      long int ret = syscall (RSEQ_COMPAT_NR_rseq, mine, 32, 0, RSEQ_SIG);
+      CHECK (ret == 0, "thread %d: own registration: %s", index,
+             strerror (errno));
+      if (ret == 0)
+        {
+          s->registered = 1;
+          s->area = (uintptr_t) mine;
+          s->len = 32;
+          s->owner = "other";
+          s->have_cpu_id = 1;
+          s->cpu_id = (int) mine->cpu_id;
+          return;
+        }
+    }
+  if (!have_abi)
+    return;
+  struct rseq *area = rt_area (&abi);
+  s->area = (uintptr_t) area;
+  s->have_cpu_id = 1;
+  s->cpu_id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
+  unsigned int lens[3] = { 32, *abi.size, (unsigned int) getauxval (27) };
+  for (int i = 0; i < 3 && !s->registered; i++)
+    if (lens[i] >= 32 && rt_registered (area, lens[i]))
+      {
+        s->registered = 1;
+        s->len = lens[i];
+      }
+  if (s->registered)
+    {
+      const ptrdiff_t *g = rt_glibc_offset ();
+      s->owner = g != NULL && *g == *abi.offset ? "libc" : "librseq-compat";
+      s->cpu_id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
+    }
+}
+
+static void *
+thread_main (void *arg)
+{
+  int index = (int) (intptr_t) arg;
+  observe (&seen[index], index);
+  pthread_mutex_lock (&lock);
+  observed++;
+  pthread_cond_broadcast (&cond);
+  while (!quit)
+    pthread_cond_wait (&cond, &lock);
+  pthread_mutex_unlock (&lock);
+  return NULL;
+}
+
+static void
+print_thread (const struct seen *s)
+{
+  printf ("thread tid=%d tp=%#lx registered=%d area=%#lx len=%u owner=%s "
+          "cpu_id=%s%d\n", (int) s->tid, (unsigned long int) s->tp,
+          s->registered, (unsigned long int) s->area, s->len, s->owner,
+          s->have_cpu_id ? "" : "none", s->have_cpu_id ? s->cpu_id : 0);
+}
+
+/* Answers "ping" until end of file on stdin.  */
+static void *
+serve_stdin (void *arg)
+{
+  (void) arg;
+  char line[64];
+  while (fgets (line, sizeof line, stdin) != NULL)
+    if (strncmp (line, "ping", 4) == 0)
+      {
+        printf ("pong\n");
+        fflush (stdout);
+      }
+  pthread_mutex_lock (&lock);
+  quit = 1;
+  pthread_cond_broadcast (&cond);
+  pthread_mutex_unlock (&lock);
+  return NULL;
+}
+
+int
+main (int argc, char **argv)
+{
+  int serve = argc > 1 && strcmp (argv[1], "serve") == 0;
+  int exit_main = 0;
+  for (int i = 2; i < argc; i++)
+    if (strcmp (argv[i], "own") == 0)
+      own = 1;
+    else if (strcmp (argv[i], "exit-main") == 0)
+      exit_main = 1;
+    else if (strcmp (argv[i], "nodump") == 0)
+      CHECK (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) == 0, "PR_SET_DUMPABLE: %s",
+             strerror (errno));
+  abi = rt_abi ();
+  have_abi = abi.offset != NULL && abi.size != NULL && abi.flags != NULL;
+  mode = info_mode ();
+  if (getenv ("RSEQ_EXPECT") != NULL && *getenv ("RSEQ_EXPECT") != '\0')
+    CHECK (rt_expect_is (mode), "mode %s, expected %s", mode, rt_expect ());
+
+  printf ("pid=%d\nmode=%s\n", (int) getpid (), mode);
+#ifdef __GLIBC__
+  printf ("libc=glibc\nlibc_version=%s\n", gnu_get_libc_version ());
+#else
+  printf ("libc=musl\nlibc_version=-\n");
+#endif
+  Dl_info dli;
+  void *fn = dlsym (RTLD_DEFAULT, "rseq_compat_mode");
+  char *shim = NULL;
+  if (fn != NULL && dladdr (fn, &dli) != 0 && dli.dli_fname != NULL)
+    shim = realpath (dli.dli_fname, NULL);
+  printf ("shim=%s\n", shim != NULL ? shim : "-");
+  const char *source = "none";
+  if (fn != NULL && have_abi)
+    source = "librseq-compat";
+  else if (have_abi)
+    source = "glibc";
+  printf ("abi=%s\n", source);
+  if (have_abi)
+    printf ("offset=%td\nsize=%u\nflags=%u\n", *abi.offset, *abi.size,
+            *abi.flags);
+  printf ("feature=%lu\nalign=%lu\n", getauxval (27), getauxval (28));
+  printf ("tunables=%s\n", getenv ("GLIBC_TUNABLES") ? getenv ("GLIBC_TUNABLES")
+                                                     : "-");
+  printf ("ncpu=%ld\n", sysconf (_SC_NPROCESSORS_CONF));
+
+  observe (&seen[0], 0);
+  if (!serve)
+    {
+      print_thread (&seen[0]);
+      printf ("ready\n");
+      return rt_exit_status ();
+    }
+
+  pthread_t t[THREADS];
+  for (int i = 1; i <= THREADS; i++)
+    CHECK (pthread_create (&t[i - 1], NULL, thread_main,
+                           (void *) (intptr_t) i) == 0, "pthread_create");
+  pthread_mutex_lock (&lock);
+  while (observed < THREADS)
+    pthread_cond_wait (&cond, &lock);
+  pthread_mutex_unlock (&lock);
+  for (int i = 0; i <= THREADS; i++)
+    print_thread (&seen[i]);
+  printf ("ready\n");
+  fflush (stdout);
+  if (rt_failures != 0)
+    return rt_exit_status ();
+
+  if (exit_main)
+    {
+      pthread_t server;
+      pthread_create (&server, NULL, serve_stdin, NULL);
+      /* The process lives on in its other threads; they exit with
+         status 0 when stdin ends.  */
+      pthread_exit (NULL);
+    }
+  serve_stdin (NULL);
+  for (int i = 0; i < THREADS; i++)
+    pthread_join (t[i], NULL);
+  return rt_exit_status ();
+}

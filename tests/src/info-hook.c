@@ -1,0 +1,109 @@
+/* Preloaded into rseq-compat info -p: the failures that cannot be staged.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Interposes ptrace.  At the first PTRACE_GET_RSEQ_CONFIGURATION, with
+   INFO_HOOK set to
+     eio    the request fails with EIO, as on Linux before 5.13, for
+            every thread;
+     kill   the target (INFO_HOOK_PID) gets SIGKILL and the hook waits
+            until it is a zombie before the real request: the process
+            exits while it is being read;
+     term   rseq-compat sends itself SIGTERM while it holds a thread
+            stopped.
+   Everything else goes to the system call unchanged (rseq-compat uses
+   no PTRACE_PEEK* request, the only ones glibc's wrapper treats
+   differently).  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fired;
+
+static char
+state_of (int pid)
+{
+  char path[64], buf[512];
+  snprintf (path, sizeof path, "/proc/%d/stat", pid);
+  int fd = open (path, O_RDONLY);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  char *p = strrchr (buf, ')');
+  return p != NULL && p[1] == ' ' ? p[2] : 0;
+}
+
+#ifdef __GLIBC__
+long int
+ptrace (enum __ptrace_request request, ...)
+#else
+long int
+ptrace (int request, ...)
+#endif
+{
+  va_list ap;
+  va_start (ap, request);
+  pid_t pid = va_arg (ap, pid_t);
+  void *addr = va_arg (ap, void *);
+  void *data = va_arg (ap, void *);
+  va_end (ap);
+
+  const char *hook = getenv ("INFO_HOOK");
+  if ((int) request == 0x420f && hook != NULL)
+    {
+      if (strcmp (hook, "eio") == 0)
+        {
+          errno = EIO;
+          return -1;
+        }
+      if (!fired && strcmp (hook, "kill") == 0)
+        {
+          int target = atoi (getenv ("INFO_HOOK_PID") ? getenv ("INFO_HOOK_PID")
+                                                      : "0");
+          fired = 1;
+          if (target > 0 && kill (target, SIGKILL) == 0)
+            for (int i = 0; i < 5000; i++)
+              {
+                char s = state_of (target);
+                if (s == 0 || s == 'Z' || s == 'X')
+                  break;
+                struct timespec ms = { 0, 1000000 };
+                nanosleep (&ms, NULL);
+              }
+        }
+      if (!fired && strcmp (hook, "term") == 0)
+        {
+          fired = 1;
+          kill (getpid (), SIGTERM);
+        }
+    }
+  return syscall (SYS_ptrace, request, pid, addr, data);
+}
