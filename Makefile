@@ -118,6 +118,14 @@ check-run:
 	  echo $$? > runtest.status
 	@$(srcdir)/build-aux/summarize $(TESTDIR)
 
+# make bench: tests/bench, on the host C library, musl and (when the
+# matrix chroot exists, as root) bullseye, with and without the shim;
+# writes build/bench.md and build/bench-*.png.  Not part of check or CI.
+.PHONY: bench
+bench: all
+	@CC="$(CC)" MUSL_CC="$(MUSL_CC)" ARCH=$(ARCH) ARCH_BITS=$(ARCH_BITS) \
+	  $(srcdir)/tests/bench/run $(abspath $(B))
+
 demo: all
 	@$(srcdir)/build-aux/ensure-deps --check
 	@CC="$(CC)" MUSL_CC="$(MUSL_CC)" ARCH=$(ARCH) ARCH_BITS=$(ARCH_BITS) \

@@ -1,0 +1,32 @@
+/* getcpu-count.so: counts the sched_getcpu calls of a process and
+   prints the count at exit (benchmark 6's explanation).  Preloaded
+   first; passes every call on to the next definition (the shim's or
+   the C library's).
+   Copyright (C) 2026 The rseq-compat developers.
+   SPDX-License-Identifier: LGPL-2.1-or-later  */
+
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <stdio.h>
+
+static unsigned long int calls;
+static int (*next) (void);
+
+int
+sched_getcpu (void)
+{
+  __atomic_add_fetch (&calls, 1, __ATOMIC_RELAXED);
+  int (*fn) (void) = __atomic_load_n (&next, __ATOMIC_RELAXED);
+  if (fn == NULL)
+    {
+      fn = (int (*) (void)) dlsym (RTLD_NEXT, "sched_getcpu");
+      __atomic_store_n (&next, fn, __ATOMIC_RELAXED);
+    }
+  return fn != NULL ? fn () : -1;
+}
+
+__attribute__ ((destructor)) static void
+report (void)
+{
+  printf ("GETCPU_CALLS\t%lu\n", calls);
+}
