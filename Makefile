@@ -79,7 +79,7 @@ $(B)/obj/cmd/%.o: shim/%.c shim/cmd.h $(SHIM_HDRS) | $(B)/obj/cmd/
 	$(CC) -std=gnu11 $(WARN) $(call shim_cppflags,$(ARCH),$(ARCH_BITS)) \
 	  $(CFLAGS) -DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
 	  -DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
-$(PROGRAM): $(CMD_OBJS) | $(B)/
+$(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
 
 # Written again by install, so that a prefix given to make install lands
@@ -150,6 +150,11 @@ ifeq ($(HAVE_SYS_RSEQ_H),no)
 	$(INSTALL) -m 644 sysdeps/unix/sysv/linux/sys/rseq.h $(DESTDIR)$(includedir)/sys/
 	$(INSTALL) -m 644 sysdeps/unix/sysv/linux/$(ARCH_BITS)/bits/rseq.h $(DESTDIR)$(includedir)/bits/
 endif
+	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 \
+	  $(DESTDIR)$(mandir)/man7
+	$(INSTALL) -m 644 shim/man/rseq-compat.1 $(DESTDIR)$(mandir)/man1/
+	$(INSTALL) -m 644 shim/man/rseq-compat.h.3 $(DESTDIR)$(mandir)/man3/
+	$(INSTALL) -m 644 shim/man/rseq-compat.7 $(DESTDIR)$(mandir)/man7/
 ifneq ($(filter $(B)/musl/$(SONAME),$(VARIANT_LIBS)),)
 	$(INSTALL) -d $(DESTDIR)$(pkglibdir)/musl
 	$(INSTALL) -m 755 $(B)/musl/$(SONAME) $(DESTDIR)$(pkglibdir)/musl/$(SONAME)
@@ -159,7 +164,10 @@ uninstall:
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
 	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
-	  $(DESTDIR)$(pkglibdir)/musl/$(SONAME)
+	  $(DESTDIR)$(pkglibdir)/musl/$(SONAME) \
+	  $(DESTDIR)$(mandir)/man1/rseq-compat.1 \
+	  $(DESTDIR)$(mandir)/man3/rseq-compat.h.3 \
+	  $(DESTDIR)$(mandir)/man7/rseq-compat.7
 	-rmdir $(DESTDIR)$(pkglibdir)/musl $(DESTDIR)$(pkglibdir) 2>/dev/null
 ifeq ($(HAVE_SYS_RSEQ_H),no)
 	rm -f $(DESTDIR)$(includedir)/sys/rseq.h $(DESTDIR)$(includedir)/bits/rseq.h

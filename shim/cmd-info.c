@@ -178,6 +178,15 @@ derive_reason (struct info_report *r)
               "librseq-compat is not loaded; start the program with "
               "'rseq-compat run'%s", libc,
               others ? "; some threads registered an area of their own" : "");
+
+  /* Whatever the mode, say when the kernel refuses rseq here.  */
+  if (r->self && r->probe_errno != 0 && strcmp (m, "unavailable") != 0)
+    {
+      size_t len = strlen (r->reason);
+      snprintf (r->reason + len, sizeof r->reason - len, "; the kernel "
+                "answers %s to rseq here (%s)", errno_name (r->probe_errno),
+                why_refused (r->probe_errno));
+    }
 }
 
 static uint32_t
