@@ -153,9 +153,17 @@ print_text (FILE *f, const struct info_report *r)
           snprintf (node, sizeof node, "%" PRId32, t->node_id);
           snprintf (cid, sizeof cid, "%" PRId32, t->mm_cid);
         }
+      char name[sizeof t->name];
+      for (size_t k = 0; k < sizeof name; k++)
+        {
+          unsigned char ch = (unsigned char) t->name[k];
+          name[k] = ch == 0 ? 0 : ch < 0x20 || ch == 0x7f ? '?' : (char) ch;
+          if (ch == 0)
+            break;
+        }
       fprintf (f, "  %8d %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
                (int) t->tid, state_name (t->state), area, len, sig, flags,
-               t->owner != NULL ? t->owner : "-", cpu, node, cid, t->name);
+               t->owner != NULL ? t->owner : "-", cpu, node, cid, name);
     }
   for (size_t i = 0; i < r->nthreads; i++)
     {
@@ -190,6 +198,35 @@ j_sep (struct json *j)
   fprintf (j->f, "\n%*s", 2 * j->depth, "");
 }
 
+/* Length of the valid UTF-8 sequence at P, or 0.  */
+static int
+utf8_length (const unsigned char *p)
+{
+  int n;
+  unsigned int min, c;
+  if (*p < 0x80)
+    return 1;
+  else if ((*p & 0xe0) == 0xc0)
+    n = 2, min = 0x80, c = *p & 0x1f;
+  else if ((*p & 0xf0) == 0xe0)
+    n = 3, min = 0x800, c = *p & 0x0f;
+  else if ((*p & 0xf8) == 0xf0)
+    n = 4, min = 0x10000, c = *p & 0x07;
+  else
+    return 0;
+  for (int i = 1; i < n; i++)
+    {
+      if ((p[i] & 0xc0) != 0x80)
+        return 0;
+      c = (c << 6) | (p[i] & 0x3f);
+    }
+  if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+    return 0;
+  return n;
+}
+
+/* Thread names and paths are bytes: what is not UTF-8 becomes U+FFFD,
+   so that the output stays valid JSON.  */
 static void
 j_string (FILE *f, const char *s)
 {
@@ -203,8 +240,19 @@ j_string (FILE *f, const char *s)
       fputs ("\\t", f);
     else if (*p < 0x20 || *p == 0x7f)
       fprintf (f, "\\u%04x", *p);
-    else
+    else if (*p < 0x80)
       fputc (*p, f);
+    else
+      {
+        int n = utf8_length (p);
+        if (n == 0)
+          fputs ("\\ufffd", f);
+        else
+          {
+            fwrite (p, 1, n, f);
+            p += n - 1;
+          }
+      }
   fputc ('"', f);
 }
 

@@ -203,9 +203,16 @@ open_target_file (const char *dir, const char *path)
   if (path[0] != '/')
     return -1;
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
-  int fd = open (rooted, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO of that name must not block us.  */
+  int fd = open (rooted, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
-    fd = open (path, O_RDONLY | O_CLOEXEC);
+    fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st;
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
+    {
+      close (fd);
+      fd = -1;
+    }
   return fd;
 }
 
@@ -331,6 +338,7 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
 {
   p->pid = pid;
   snprintf (p->dir, sizeof p->dir, "%s", dir);
+  p->rseq_abi_definer = -1;
   p->maps = NULL;
   p->nmaps = 0;
   char path[128];
@@ -620,7 +628,7 @@ permission_hint (pid_t pid, char *out, size_t outlen)
    Anything else was registered by someone else: tcmalloc and librseq
    register a thread-local __rseq_abi of their own.  */
 void
-owner_of (const struct proc *p, const struct info_report *r,
+owner_of (struct proc *p, const struct info_report *r,
           struct info_thread *t, uint64_t tp)
 {
   t->owner_detail[0] = '\0';
@@ -649,18 +657,27 @@ owner_of (const struct proc *p, const struct info_report *r,
 #else
   int in_tls = tp != 0 && t->area < tp && tp - t->area < (1u << 20);
 #endif
-  const char *definer = NULL;
-  for (size_t i = 0; in_tls && i < p->nmaps && definer == NULL; i++)
+  /* The object that defines a thread-local __rseq_abi, looked for once
+     per process.  */
+  if (in_tls && p->rseq_abi_definer < 0)
     {
-      if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
-          || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
-        continue;
-      int is_tls = 0;
-      proc_symbol ((struct proc *) p, p->maps[i].path, "__rseq_abi", &is_tls,
-                   NULL);
-      if (is_tls)
-        definer = p->maps[i].path;
+      p->rseq_abi_definer = p->nmaps;
+      for (size_t i = 0; i < p->nmaps; i++)
+        {
+          if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
+              || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
+            continue;
+          int is_tls = 0;
+          proc_symbol (p, p->maps[i].path, "__rseq_abi", &is_tls, NULL);
+          if (is_tls)
+            {
+              p->rseq_abi_definer = i;
+              break;
+            }
+        }
     }
+  const char *definer = in_tls && (size_t) p->rseq_abi_definer < p->nmaps
+                        ? p->maps[p->rseq_abi_definer].path : NULL;
   if (definer != NULL)
     snprintf (t->owner_detail, sizeof t->owner_detail,
               "thread-local __rseq_abi, defined by %.150s (tcmalloc and "
@@ -705,6 +722,26 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   snprintf (path, sizeof path, "%s/exe", p->dir);
   ssize_t n = readlink (path, r->exe, sizeof r->exe - 1);
   r->exe[n > 0 ? n : 0] = '\0';
+
+  /* Symbols and thread pointers are read the way of this command's own
+     architecture and word size.  */
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  Elf64_Ehdr eh;
+  if (fd >= 0 && pread_full (fd, &eh, sizeof eh, 0) == 0
+      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+      && (eh.e_ident[EI_CLASS] != ELFCLASS64
+#if defined __x86_64__
+          || eh.e_machine != EM_X86_64
+#elif defined __aarch64__
+          || eh.e_machine != EM_AARCH64
+#endif
+          ))
+    snprintf (r->warning, sizeof r->warning, "process %d is not a 64-bit "
+              "program of this architecture: the published values and the "
+              "owners of its areas cannot be read, only the registrations",
+              (int) r->pid);
+  if (fd >= 0)
+    close (fd);
 
   struct utsname u;
   if (uname (&u) == 0)

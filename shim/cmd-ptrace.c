@@ -295,8 +295,10 @@ read_thread (struct proc *p, struct info_report *r, struct info_thread *t,
       else
         {
           /* Still running (uninterruptible sleep): it cannot be
-             detached before it stops; rseq-compat's exit detaches it,
-             and the pending stop is dropped with the tracer.  */
+             detached before it stops.  read_threads tries again at the
+             end; rseq-compat's exit detaches it in any case, and the
+             pending stop goes with the tracer.  */
+          t->held = 1;
           t->state = TS_UNKNOWN;
           snprintf (t->note, sizeof t->note, "did not stop within %d s "
                     "(uninterruptible sleep?)", STOP_TIMEOUT_S);
@@ -468,6 +470,22 @@ read_threads (struct proc *p, struct info_report *r, char *err,
             read_any = 1;
           if (o == READ_GONE)
             lost = 1;
+        }
+    }
+
+  /* Threads that were slow to stop may have stopped since.  */
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      struct info_thread *t = &r->threads[i];
+      int status;
+      if (t->held && waitpid (t->tid, &status, __WALL | WNOHANG) == t->tid)
+        {
+          int inject = WIFSTOPPED (status) && (status >> 16) == 0
+                       ? WSTOPSIG (status) : 0;
+          if (!WIFSTOPPED (status)
+              || trace (PTRACE_DETACH, t->tid, NULL,
+                        (void *) (uintptr_t) inject) == 0)
+            t->held = 0;
         }
     }
 

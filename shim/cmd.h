@@ -88,6 +88,8 @@ struct info_thread
   int32_t mm_cid;
   /* sched_getcpu answers from this thread's area.  */
   int fast;
+  /* Still attached: it did not stop in time (cmd-ptrace.c).  */
+  int held;
 };
 
 struct info_report
@@ -173,6 +175,9 @@ struct proc
      thread has exited (its mm-related files are gone).  */
   char dir[64];
   int mem_fd;
+  /* Index in MAPS of the object defining a thread-local __rseq_abi,
+     NMAPS when none does, -1 before it was looked for.  */
+  long int rseq_abi_definer;
   struct proc_map *maps;
   size_t nmaps;
 };
@@ -198,7 +203,7 @@ int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
 int proc_status_field (const char *dir, const char *key, char *out,
                        size_t outlen);
-void owner_of (const struct proc *, const struct info_report *,
+void owner_of (struct proc *, const struct info_report *,
                struct info_thread *, uint64_t tp);
 int tunables_from_environ (const char *dir, char *out, size_t outlen);
 int permission_hint (pid_t pid, char *out, size_t outlen);

@@ -669,6 +669,11 @@ remote (char **args, char **prefix, int nprefix)
           fast += owned_mode (c.rep.mode) && c.rep.t[i].registered
                   && strcmp (c.rep.t[i].owner, "other") != 0;
         }
+      /* Thread 3's name is "w\xffk\x01er": U+FFFD for the stray byte,
+         the control character escaped.  */
+      const struct jval *t3 = thread_by_tid (threads, c.rep.t[3].tid);
+      if (t3 != NULL)
+        want_str (t3, "name", "w?k\001er");
       /* exit-main adds the thread that serves stdin.  */
       CHECK (threads != NULL
              && (int) threads->n == c.rep.nthreads + exit_main,

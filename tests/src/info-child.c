@@ -145,6 +145,10 @@ static void *
 thread_main (void *arg)
 {
   int index = (int) (intptr_t) arg;
+  /* A name that is neither UTF-8 nor printable: the JSON must stay
+     valid, the text readable.  */
+  if (index == 3)
+    prctl (PR_SET_NAME, (unsigned long int) "w\xffk\x01" "er", 0, 0, 0);
   observe (&seen[index], index);
   pthread_mutex_lock (&lock);
   observed++;

@@ -17,7 +17,8 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* Strict RFC 8259 syntax (no trailing commas, no comments, no bare
-   words, nothing after the value, no duplicate keys), so that a test
+   words, nothing after the value, no duplicate keys, strings in
+   well-formed UTF-8 with non-ASCII characters read as '?'), so that a test
    passing here means any JSON parser reads the output.  Integers are
    kept exactly.  */
 
@@ -81,6 +82,33 @@ jp_string (struct jparser *jp, char **out)
         {
           free (s);
           return jp_fail (jp, "control character in a string");
+        }
+      if (c >= 0x80)
+        {
+          /* Well-formed UTF-8 only: 2 to 4 bytes, no overlong form,
+             no surrogate, nothing above U+10FFFF.  */
+          int n = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+                  : (c & 0xf8) == 0xf0 ? 4 : 0;
+          unsigned int u = n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+          for (int k = 1; k < n; k++)
+            {
+              unsigned char cc = (unsigned char) *jp->p;
+              if ((cc & 0xc0) != 0x80)
+                n = 0;
+              else
+                {
+                  u = (u << 6) | (cc & 0x3f);
+                  jp->p++;
+                }
+            }
+          unsigned int min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+          if (n == 0 || u < min || u > 0x10ffff || (u >= 0xd800 && u <= 0xdfff))
+            {
+              free (s);
+              return jp_fail (jp, "invalid UTF-8 in a string");
+            }
+          s[len++] = '?';
+          continue;
         }
       if (c != '\\')
         {
