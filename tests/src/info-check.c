@@ -919,11 +919,24 @@ scenario (const char *name, char **prefix, int nprefix)
                 check_thread (t, &c.rep.t[i], &c.rep, 0);
             }
         }
+      /* Detaching wakes a thread that was in a group stop so that it
+         stops again by itself: it may show R for a moment.  */
       char states[MAX_THREADS * 4];
-      thread_states (c.pid, states, sizeof states);
+      for (int i = 0; i < 5000; i++)
+        {
+          thread_states (c.pid, states, sizeof states);
+          if (strspn (states, "T") == strlen (states) && states[0] != '\0')
+            break;
+          usleep (1000);
+        }
       CHECK (strspn (states, "T") == strlen (states) && states[0] != '\0',
              "thread states '%s' after info -p: not all stopped", states);
       CHECK (tracer_of (c.pid) == 0, "still traced");
+      /* Stopped means it does not answer until SIGCONT.  */
+      fprintf (c.in, "ping\n");
+      fflush (c.in);
+      struct pollfd pf = { fileno (c.out), POLLIN, 0 };
+      CHECK (poll (&pf, 1, 300) == 0, "a stopped process answered");
       kill (c.pid, SIGCONT);
     }
   else if (strcmp (name, "oldkernel") == 0)
