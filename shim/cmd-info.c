@@ -145,9 +145,9 @@ derive_reason (struct info_report *r)
               ? " (with the legacy 32-byte length: the kernel asks for more "
               "than the shim's 64-byte area)" : "");
   else if (strcmp (m, "disabled") == 0)
-    snprintf (r->reason, sizeof r->reason, "GLIBC_TUNABLES=%s turns "
-              "registration off (glibc.pthread.rseq=0), so the program may "
-              "register an area of its own", r->tunables);
+    snprintf (r->reason, sizeof r->reason, "GLIBC_TUNABLES sets "
+              "glibc.pthread.rseq=0: registration is off, so the program "
+              "may register an area of its own");
   else if (strcmp (m, "unavailable") == 0)
     {
       if (r->self && r->probe_errno != 0)

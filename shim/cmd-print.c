@@ -111,6 +111,10 @@ print_text (FILE *f, const struct info_report *r)
         snprintf (node, sizeof node, "%d", r->node);
       if (r->have_mm_cid)
         snprintf (cid, sizeof cid, "%d", r->mm_cid);
+      else if (r->abi_source == NULL)
+        snprintf (cid, sizeof cid, "none (no rseq area)");
+      else if (r->nthreads == 0 || r->threads[0].state != TS_REGISTERED)
+        snprintf (cid, sizeof cid, "none (not registered)");
       else
         snprintf (cid, sizeof cid, "none (__rseq_size %u does not cover it)",
                   rseq_layout_effective_size (r->size));
