@@ -44,11 +44,33 @@ __rseq_compat_getcpu_slow (unsigned int *cpu, unsigned int *node)
   return 0;
 }
 
+/* cpu_id of the calling thread's area.  On x86-64 the thread pointer
+   is the %fs base, so on glibc, where the area is at a run-time offset
+   from it, one %fs-relative load replaces reading the thread pointer
+   from %fs:0 and then the area (the initial-exec TLS pattern); musl's
+   build reads its own initial-exec TLS variable, which is already one
+   load.  */
+static inline int
+current_cpu_id (void)
+{
+#if RSEQ_COMPAT_GLIBC && defined __x86_64__
+  _Static_assert (offsetof (struct rseq, cpu_id) == 4, "cpu_id at 4");
+  int id;
+  /* volatile, like the relaxed atomic load it replaces: never merged
+     with another read.  */
+  __asm__ __volatile__ ("movl %%fs:4(%1), %0"
+                        : "=r" (id) : "r" (__rseq_compat_offset));
+  return id;
+#else
+  return (int) __atomic_load_n (&rseq_compat_current_area ()->cpu_id,
+                                __ATOMIC_RELAXED);
+#endif
+}
+
 attribute_public int
 sched_getcpu (void)
 {
-  int cpu = (int) __atomic_load_n (&rseq_compat_current_area ()->cpu_id,
-                                   __ATOMIC_RELAXED);
+  int cpu = current_cpu_id ();
   if (__builtin_expect (cpu >= 0, 1))
     return cpu;
 
