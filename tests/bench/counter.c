@@ -19,6 +19,11 @@
 /* T threads, thread i pinned to the i-th allowed CPU, each add 1 to a
    counter N times; the row is "<variant> <T>" and the value the wall
    time divided by N: nanoseconds per increment as each thread sees it.
+   The contended variants cost what they cost only while the threads
+   really run at the same time, so on a shared machine a repetition in
+   which some thread had its CPU for less than 90% of the wall time
+   (its CPU time says) is run again, up to 5 times, and the one with
+   the most overlap counts.
      rseq               rseq_compat_counter_add: per-CPU slot, restartable
                         sequence, no atomic instruction
      percpu lock add    CPU from rseq_compat_cpu (), then a lock add on
@@ -117,7 +122,16 @@ struct worker_arg
 {
   struct job *job;
   int index;
+  double cpu_ns;
 };
+
+static double
+timed_work (enum variant v, long int n)
+{
+  double t0 = bench_thread_cpu ();
+  work (v, n);
+  return bench_thread_cpu () - t0;
+}
 
 static void *
 worker (void *p)
@@ -125,16 +139,17 @@ worker (void *p)
   struct worker_arg *a = p;
   bench_pin (cpus[a->index % ncpus]);
   pthread_barrier_wait (&a->job->start);
-  work (a->job->v, a->job->n);
+  a->cpu_ns = timed_work (a->job->v, a->job->n);
   pthread_barrier_wait (&a->job->end);
   return NULL;
 }
 
-/* Thread 0 is the caller, pinned like the others.  */
+/* Thread 0 is the caller, pinned like the others.  Returns the wall
+   time and stores the smallest CPU time / wall time of the threads in
+   *OVERLAP.  */
 static double
-run_job (long int n, void *p)
+run_once (struct job *job, long int n, double *overlap)
 {
-  struct job *job = p;
   pthread_t tids[CPU_SETSIZE];
   struct worker_arg args[CPU_SETSIZE];
   job->n = n;
@@ -153,14 +168,37 @@ run_job (long int n, void *p)
   bench_pin (cpus[0]);
   pthread_barrier_wait (&job->start);
   double t0 = bench_now ();
-  work (job->v, n);
+  double cpu = timed_work (job->v, n);
   pthread_barrier_wait (&job->end);
-  double t = bench_now () - t0;
+  double wall = bench_now () - t0;
   for (int i = 1; i < job->threads; i++)
-    pthread_join (tids[i], NULL);
+    {
+      pthread_join (tids[i], NULL);
+      if (args[i].cpu_ns < cpu)
+        cpu = args[i].cpu_ns;
+    }
   pthread_barrier_destroy (&job->start);
   pthread_barrier_destroy (&job->end);
-  return t;
+  *overlap = wall > 0 ? cpu / wall : 1;
+  return wall;
+}
+
+static double
+run_job (long int n, void *p)
+{
+  struct job *job = p;
+  double best = 0, best_overlap = -1;
+  for (int attempt = 0; attempt < 5 && best_overlap < 0.9; attempt++)
+    {
+      double overlap;
+      double t = run_once (job, n, &overlap);
+      if (overlap > best_overlap)
+        {
+          best = t;
+          best_overlap = overlap;
+        }
+    }
+  return best;
 }
 
 int

@@ -20,8 +20,9 @@
 /* Two threads per allowed CPU, not pinned (so that jemalloc's per-CPU
    arenas, chosen with sched_getcpu, matter), each allocate a batch of
    64 blocks of mixed small sizes and free them, over and over.  The
-   value is the wall time per malloc+free pair of one thread; throughput
-   is its inverse.  jemalloc is brought in by LD_PRELOAD
+   value is the threads' mean CPU time per malloc+free pair (CPU time:
+   with twice as many threads as CPUs, waiting for a CPU is not the
+   allocator's cost); throughput is its inverse.  jemalloc is brought in by LD_PRELOAD
    (tests/bench/run), after the shim when the shim is used.
 
    With BENCH_COUNT_GETCPU=1 in the environment the program also counts
@@ -40,9 +41,11 @@ struct job
   long int n;
   int threads;
   pthread_barrier_t start;
+  double cpu_ns;		/* sum over the threads */
 };
 
 static long int total_pairs;
+static pthread_mutex_t job_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *
 worker (void *p)
@@ -50,6 +53,7 @@ worker (void *p)
   struct job *job = p;
   void *blocks[BATCH];
   pthread_barrier_wait (&job->start);
+  double t0 = bench_thread_cpu ();
   for (long int i = 0; i < job->n; i += BATCH)
     {
       for (int j = 0; j < BATCH; j++)
@@ -62,6 +66,10 @@ worker (void *p)
       for (int j = 0; j < BATCH; j++)
         free (blocks[j]);
     }
+  double t = bench_thread_cpu () - t0;
+  pthread_mutex_lock (&job_lock);
+  job->cpu_ns += t;
+  pthread_mutex_unlock (&job_lock);
   return NULL;
 }
 
@@ -71,6 +79,7 @@ loop_alloc (long int n, void *arg)
   struct job *job = arg;
   pthread_t t[CPU_SETSIZE];
   job->n = n;
+  job->cpu_ns = 0;
   pthread_barrier_init (&job->start, NULL, (unsigned int) job->threads + 1);
   for (int i = 0; i < job->threads; i++)
     if (pthread_create (&t[i], NULL, worker, job) != 0)
@@ -79,13 +88,11 @@ loop_alloc (long int n, void *arg)
         exit (1);
       }
   pthread_barrier_wait (&job->start);
-  double t0 = bench_now ();
   for (int i = 0; i < job->threads; i++)
     pthread_join (t[i], NULL);
-  double t1 = bench_now ();
   pthread_barrier_destroy (&job->start);
   total_pairs += (n + BATCH - 1) / BATCH * BATCH * job->threads;
-  return t1 - t0;
+  return job->cpu_ns / job->threads;
 }
 
 int
