@@ -132,8 +132,15 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
    cpu_id to -1, so the child's sched_getcpu asks the kernel) and
    registers again when it resumes.  In libc-owned mode the same is done
    to the C library's registration, with the C library's length: only
-   the kernel writes the area throughout.  */
+   the kernel writes the area throughout.
+
+   The parent's signals stay blocked from before it unregisters until it
+   has registered again, so that no handler ever runs on it
+   unregistered; the child takes the original mask back at once, before
+   any of its own code runs.  */
 static __thread unsigned char vfork_paused
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread sigset_t vfork_mask
   __attribute__ ((tls_model ("initial-exec")));
 
 enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
@@ -142,33 +149,51 @@ attribute_hidden void
 __rseq_compat_vfork_prepare (void)
 {
   const struct rseq_compat_state *st = &__rseq_compat_state;
-  if (__rseq_compat_registered)
+  int libc = !__rseq_compat_registered
+             && st->mode == RSEQ_COMPAT_MODE_LIBC_OWNED
+             && (int) rseq_compat_current_area ()->cpu_id >= 0;
+  if (!__rseq_compat_registered && !libc)
+    return;
+
+  sigset_t all;
+  sigfillset (&all);
+  sigprocmask (SIG_SETMASK, &all, &vfork_mask);
+  if (libc)
     {
-      if (__rseq_compat_unregister_self () == 0)
-        vfork_paused = PAUSED_SHIM;
+      if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
+                                  st->libc_reg_len, RSEQ_FLAG_UNREGISTER) == 0)
+        vfork_paused = PAUSED_LIBC;
     }
-  else if (st->mode == RSEQ_COMPAT_MODE_LIBC_OWNED
-           && (int) rseq_compat_current_area ()->cpu_id >= 0
-           && __rseq_compat_sys_rseq (rseq_compat_current_area (),
-                                      st->libc_reg_len,
-                                      RSEQ_FLAG_UNREGISTER) == 0)
-    vfork_paused = PAUSED_LIBC;
+  else if (__rseq_compat_unregister_self () == 0)
+    vfork_paused = PAUSED_SHIM;
+  if (!vfork_paused)
+    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+}
+
+/* In the child, right after vfork returned there.  The shared TLS says
+   whether the parent blocked signals; the child must not change it.  */
+attribute_hidden void
+__rseq_compat_vfork_child (void)
+{
+  if (vfork_paused)
+    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
 }
 
 static void
 vfork_resume_registration (void)
 {
   int paused = vfork_paused;
+  if (!paused)
+    return;
   vfork_paused = 0;
   if (paused == PAUSED_SHIM)
     __rseq_compat_register_self ();
-  else if (paused == PAUSED_LIBC
-           && __rseq_compat_sys_rseq (rseq_compat_current_area (),
-                                      __rseq_compat_state.libc_reg_len,
-                                      0) != 0)
+  else if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
+                                   __rseq_compat_state.libc_reg_len, 0) != 0)
     /* Unregistered, so writing is allowed; glibc's own marker.  */
     rseq_compat_current_area ()->cpu_id
       = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
+  sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
 }
 
 /* RET is the raw system call result; returns vfork's.  */
@@ -182,6 +207,21 @@ __rseq_compat_vfork_resume (long int ret)
       return -1;
     }
   return ret;
+}
+
+struct clone_start
+{
+  int (*fn) (void *);
+  void *arg;
+};
+
+static int
+clone_child (void *p)
+{
+  /* The parent waits (CLONE_VFORK), so its frame holding P is alive.  */
+  const struct clone_start *start = p;
+  __rseq_compat_vfork_child ();
+  return start->fn (start->arg);
 }
 
 /* clone with CLONE_VM | CLONE_VFORK and no new TLS is a vfork with a
@@ -206,14 +246,15 @@ clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 
   int pause = (flags & (CLONE_VM | CLONE_VFORK | CLONE_SETTLS))
               == (CLONE_VM | CLONE_VFORK);
-  if (pause)
-    __rseq_compat_vfork_prepare ();
-  int ret = real (fn, stack, flags, arg, parent_tid, tls, child_tid);
-  if (pause)
-    {
-      int saved = errno;
-      vfork_resume_registration ();
-      errno = saved;
-    }
+  if (!pause)
+    return real (fn, stack, flags, arg, parent_tid, tls, child_tid);
+
+  struct clone_start start = { fn, arg };
+  __rseq_compat_vfork_prepare ();
+  int ret = real (clone_child, stack, flags, &start, parent_tid, tls,
+                  child_tid);
+  int saved = errno;
+  vfork_resume_registration ();
+  errno = saved;
   return ret;
 }

@@ -22,8 +22,8 @@
 
    vfork: AArch64 has no vfork system call; clone with CLONE_VM and
    CLONE_VFORK does the same.  The child borrows the parent's stack, so
-   nothing is kept there across the call.  Around it the parent's rseq
-   registration is paused: the child shares the parent's TLS.  */
+   nothing is kept there across the system call.  Around it the parent's
+   rseq registration is paused: the child shares the parent's TLS.  */
 
 	.text
 
@@ -76,18 +76,21 @@ vfork:
 	mov	x4, xzr
 	mov	x8, #220		/* __NR_clone */
 	svc	0
-	cbz	x0, 1f			/* Child: return 0 untouched.  */
 	stp	x29, x30, [sp, -16]!
 	.cfi_def_cfa_offset 16
 	.cfi_offset 29, -16
 	.cfi_offset 30, -8
 	mov	x29, sp
-	bl	__rseq_compat_vfork_resume
-	ldp	x29, x30, [sp], 16
+	cbnz	x0, 1f
+	bl	__rseq_compat_vfork_child	/* Child: restore its mask.  */
+	mov	x0, xzr
+	b	2f
+1:	bl	__rseq_compat_vfork_resume
+2:	ldp	x29, x30, [sp], 16
 	.cfi_restore 29
 	.cfi_restore 30
 	.cfi_def_cfa_offset 0
-1:	ret
+	ret
 	.cfi_endproc
 	.size	vfork, .-vfork
 

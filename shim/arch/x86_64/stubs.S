@@ -70,15 +70,18 @@ vfork:
 	push	%rdi
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rip, 0
-	test	%rax, %rax
-	jz	1f			/* Child: return 0 untouched.  */
-	mov	%rax, %rdi
 	sub	$8, %rsp
 	.cfi_adjust_cfa_offset 8
+	test	%rax, %rax
+	jnz	1f
+	call	__rseq_compat_vfork_child	/* Child: restore its mask.  */
+	xor	%eax, %eax
+	jmp	2f
+1:	mov	%rax, %rdi
 	call	__rseq_compat_vfork_resume
-	add	$8, %rsp
+2:	add	$8, %rsp
 	.cfi_adjust_cfa_offset -8
-1:	ret
+	ret
 	.cfi_endproc
 	.size	vfork, .-vfork
 
