@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -92,6 +92,7 @@ $(B)/rseq-compat.pc: shim/rseq-compat.pc.in config.mk | $(B)/
 
 .DEFAULT_GOAL := all
 .PHONY: all check check-build check-run demo deps install uninstall clean distclean dist
+.PHONY: check-matrix
 all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc
 
 deps:
@@ -117,6 +118,11 @@ check-run:
 	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) $(RUNTESTFLAGS) > runtest.log 2>&1; \
 	  echo $$? > runtest.status
 	@$(srcdir)/build-aux/summarize $(TESTDIR)
+
+# The shim on real Debian userlands (chroots) and kernels (qemu), as
+# root; writes build/matrix.md.  See build-aux/matrix/run.
+check-matrix:
+	@$(srcdir)/build-aux/matrix/run
 
 # make bench: tests/bench, on the host C library, musl and (when the
 # matrix chroot exists, as root) bullseye, with and without the shim;

@@ -1,0 +1,59 @@
+#!/bin/sh
+# build.sh USERLAND OUT: copy the current tree into USERLAND (a suite's
+# chroot made by chroot.sh, or "host"), build the shim and the matrix
+# test program there (inner-build.sh), and stage what a test run needs
+# as small root directories OUT/USERLAND-glibc and OUT/USERLAND-musl:
+# the program and the shim in /rc, the dynamic loader and libraries at
+# their usual paths, the C library's version in /.version.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -eu
+here=$(dirname "$0")
+. "$here/common.sh"
+name=$1
+out=$2
+top=$(cd "$here/../.." && pwd)
+log=$out/build-$name.log
+mkdir -p "$out"
+
+if [ "$name" = host ]; then
+  prefix=
+  work=$out/host-work
+else
+  prefix=$MATRIX_CACHE/chroot/$name
+  [ -e "$prefix/.rc-complete" ] || mx_die "$name: no chroot"
+  work=$prefix/rc
+fi
+
+# The working tree as it is, uncommitted changes included.
+rm -rf "$work" && mkdir -p "$work/src"
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+  (cd "$top" && git ls-files -z -c -o --exclude-standard |
+     tar --null -T - -cf -) | tar -xf - -C "$work/src"
+else
+  (cd "$top" && tar --exclude=./build --exclude=./config.mk \
+     --exclude=./config.status --exclude=./config.log -cf - .) | tar -xf - -C "$work/src"
+fi
+
+if [ "$name" = host ]; then
+  (cd "$work/src" && sh build-aux/matrix/inner-build.sh "$work/out") >"$log" 2>&1
+else
+  mx_in_chroot "$prefix" sh -c 'cd /rc/src && sh build-aux/matrix/inner-build.sh /rc/out' \
+    >"$log" 2>&1
+fi || { tail -n 15 "$log" >&2; mx_die "$name: build failed; see $log"; }
+
+for libc in glibc musl; do
+  src=$work/out/$libc
+  dst=$out/$name-$libc
+  rm -rf "$dst"
+  [ -d "$src" ] || continue
+  mkdir -p "$dst/rc" "$dst/proc" "$dst/sys"
+  cp "$src/mxcheck" "$src/librseq-compat.so.1" "$dst/rc/"
+  cp "$src/version" "$dst/.version"
+  tab=$(printf '\t')
+  while IFS=$tab read -r path real; do
+    mkdir -p "$dst$(dirname "$path")"
+    cp "$prefix$real" "$dst$path"
+  done < "$src/libs"
+done

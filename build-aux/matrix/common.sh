@@ -1,0 +1,33 @@
+# Shared settings for the make check-matrix scripts (sourced, not run).
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+# Downloads, chroots and kernels live outside the tree so that a rerun
+# (or another clone) reuses them.
+MATRIX_CACHE=${MATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rseq-compat}
+MATRIX_MIRROR=${MATRIX_MIRROR:-http://deb.debian.org/debian}
+# Package indexes older than this many seconds are fetched again.
+MATRIX_MAX_AGE=${MATRIX_MAX_AGE:-86400}
+
+mx_log() { printf 'matrix: %s\n' "$*" >&2; }
+mx_die() { printf 'matrix: %s\n' "$*" >&2; exit 1; }
+
+# mx_in_chroot DIR CMD...: run CMD as root in DIR with /proc and /dev,
+# in a private mount namespace, so the mounts go away with the command
+# however it ends.
+mx_in_chroot() {
+  _d=$1; shift
+  unshare --mount --propagation private -- /bin/sh -c '
+    d=$1; shift
+    mount -t proc proc "$d/proc" && mount --rbind /dev "$d/dev" || exit 125
+    exec chroot "$d" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+      HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"' \
+    sh "$_d" "$@"
+}
+
+# mx_age FILE: seconds since FILE was modified (a large number if absent).
+mx_age() {
+  if [ -e "$1" ]; then echo $(( $(date +%s) - $(stat -c %Y "$1") ))
+  else echo 999999999; fi
+}
