@@ -58,10 +58,10 @@ loop_floor (long int n, void *arg)
 {
   (void) arg;
   unsigned int sum = 0;
-  double t0 = bench_now ();
+  double t0 = bench_cpu_now ();
   for (long int i = 0; i < n; i++)
     sum += (unsigned int) bench_floor ();
-  double t = bench_now () - t0;
+  double t = bench_cpu_now () - t0;
   BENCH_KEEP (sum);
   return t;
 }
@@ -71,10 +71,10 @@ loop_sched_getcpu (long int n, void *arg)
 {
   (void) arg;
   unsigned int sum = 0;
-  double t0 = bench_now ();
+  double t0 = bench_cpu_now ();
   for (long int i = 0; i < n; i++)
     sum += (unsigned int) sched_getcpu ();
-  double t = bench_now () - t0;
+  double t = bench_cpu_now () - t0;
   BENCH_KEEP (sum);
   return t;
 }
@@ -85,14 +85,14 @@ loop_vdso (long int n, void *arg)
   (void) arg;
   unsigned int sum = 0;
   int (*fn) (unsigned int *, unsigned int *, void *) = vdso_getcpu;
-  double t0 = bench_now ();
+  double t0 = bench_cpu_now ();
   for (long int i = 0; i < n; i++)
     {
       unsigned int cpu;
       fn (&cpu, NULL, NULL);
       sum += cpu;
     }
-  double t = bench_now () - t0;
+  double t = bench_cpu_now () - t0;
   BENCH_KEEP (sum);
   return t;
 }
@@ -102,14 +102,14 @@ loop_syscall (long int n, void *arg)
 {
   (void) arg;
   unsigned int sum = 0;
-  double t0 = bench_now ();
+  double t0 = bench_cpu_now ();
   for (long int i = 0; i < n; i++)
     {
       unsigned int cpu;
       syscall (SYS_getcpu, &cpu, NULL, NULL);
       sum += cpu;
     }
-  double t = bench_now () - t0;
+  double t = bench_cpu_now () - t0;
   BENCH_KEEP (sum);
   return t;
 }
@@ -119,10 +119,10 @@ loop_accessor (long int n, void *arg)
 {
   (void) arg;
   unsigned int sum = 0;
-  double t0 = bench_now ();
+  double t0 = bench_cpu_now ();
   for (long int i = 0; i < n; i++)
     sum += (unsigned int) rseq_compat_cpu ();
-  double t = bench_now () - t0;
+  double t = bench_cpu_now () - t0;
   BENCH_KEEP (sum);
   return t;
 }
@@ -132,7 +132,7 @@ loop_raw (long int n, void *arg)
 {
   ptrdiff_t off = *(const ptrdiff_t *) arg + 4;
   unsigned int sum = 0;
-  double t0 = bench_now ();
+  double t0 = bench_cpu_now ();
   for (long int i = 0; i < n; i++)
     {
       unsigned int v;
@@ -147,7 +147,7 @@ loop_raw (long int n, void *arg)
 #endif
       sum += v;
     }
-  double t = bench_now () - t0;
+  double t = bench_cpu_now () - t0;
   BENCH_KEEP (sum);
   return t;
 }

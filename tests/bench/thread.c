@@ -35,7 +35,7 @@ static double
 loop_create_join (long int n, void *arg)
 {
   (void) arg;
-  double t0 = bench_now ();
+  double t0 = bench_cpu_now ();
   for (long int i = 0; i < n; i++)
     {
       pthread_t t;
@@ -46,7 +46,7 @@ loop_create_join (long int n, void *arg)
         }
       pthread_join (t, NULL);
     }
-  return bench_now () - t0;
+  return bench_cpu_now () - t0;
 }
 
 int
