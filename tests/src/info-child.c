@@ -169,10 +169,16 @@ print_thread (const struct seen *s)
 }
 
 /* Answers "ping" until end of file on stdin.  */
+static int server_started;
+
 static void *
 serve_stdin (void *arg)
 {
   (void) arg;
+  pthread_mutex_lock (&lock);
+  server_started = 1;
+  pthread_cond_broadcast (&cond);
+  pthread_mutex_unlock (&lock);
   char line[64];
   while (fgets (line, sizeof line, stdin) != NULL)
     if (strncmp (line, "ping", 4) == 0)
@@ -248,6 +254,19 @@ main (int argc, char **argv)
   while (observed < THREADS)
     pthread_cond_wait (&cond, &lock);
   pthread_mutex_unlock (&lock);
+  /* With exit-main, the thread that answers stdin must be running (and
+     so registered) before "ready": every info run then sees the same
+     set of registered threads.  */
+  pthread_t server;
+  if (exit_main)
+    {
+      CHECK (pthread_create (&server, NULL, serve_stdin, NULL) == 0,
+             "pthread_create");
+      pthread_mutex_lock (&lock);
+      while (!server_started)
+        pthread_cond_wait (&cond, &lock);
+      pthread_mutex_unlock (&lock);
+    }
   for (int i = 0; i <= THREADS; i++)
     print_thread (&seen[i]);
   printf ("ready\n");
@@ -256,13 +275,9 @@ main (int argc, char **argv)
     return rt_exit_status ();
 
   if (exit_main)
-    {
-      pthread_t server;
-      pthread_create (&server, NULL, serve_stdin, NULL);
-      /* The process lives on in its other threads; they exit with
-         status 0 when stdin ends.  */
-      pthread_exit (NULL);
-    }
+    /* The process lives on in its other threads; they exit with
+       status 0 when stdin ends.  */
+    pthread_exit (NULL);
   serve_stdin (NULL);
   for (int i = 0; i < THREADS; i++)
     pthread_join (t[i], NULL);
