@@ -22,7 +22,7 @@
    The contended variants cost what they cost only while the threads
    really run at the same time, so on a shared machine a repetition in
    which some thread had its CPU for less than 90% of the wall time
-   (its CPU time says) is run again, up to 5 times, and the one with
+   (its CPU time says) is run again, up to 10 times, and the one with
    the most overlap counts.
      rseq               rseq_compat_counter_add: per-CPU slot, restartable
                         sequence, no atomic instruction
@@ -188,7 +188,7 @@ run_job (long int n, void *p)
 {
   struct job *job = p;
   double best = 0, best_overlap = -1;
-  for (int attempt = 0; attempt < 5 && best_overlap < 0.9; attempt++)
+  for (int attempt = 0; attempt < 10 && best_overlap < 0.9; attempt++)
     {
       double overlap;
       double t = run_once (job, n, &overlap);
