@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set terminal pngcairo size 900,500 font ",10"
 set output outfile
-set title title
+set title title noenhanced
 set ylabel ylabel
 set datafile separator "\t"
 set datafile missing "?"
