@@ -46,6 +46,23 @@ extern "C" {
 extern const ptrdiff_t __rseq_offset __attribute__ ((__weak__));
 extern const unsigned int __rseq_size __attribute__ ((__weak__));
 
+/* The slow paths.  The C libraries declare these only under
+   _GNU_SOURCE or _DEFAULT_SOURCE, which a strict -std=c11 program lacks;
+   the declarations are compatible with theirs.  (g++ always defines
+   _GNU_SOURCE.)  */
+#ifndef __cplusplus
+extern int sched_getcpu (void);
+extern long int syscall (long int, ...);
+#endif
+
+/* Defined by librseq-compat only (weak: null without it).
+   rseq_compat_mode names the shim's mode: "libc-owned", "shim-owned",
+   "disabled", "unavailable" or "refused".  rseq_compat_query answers
+   "registration_length", "area_alignment", "legacy_fallback",
+   "probe_errno" and "thread_registered"; -1 for an unknown key.  */
+extern const char *rseq_compat_mode (void) __attribute__ ((__weak__));
+extern long int rseq_compat_query (const char *) __attribute__ ((__weak__));
+
 #define RSEQ_COMPAT_OFFSETOFEND_CPU_ID 8u
 #define RSEQ_COMPAT_OFFSETOFEND_NODE_ID 24u
 #define RSEQ_COMPAT_OFFSETOFEND_MM_CID 28u
