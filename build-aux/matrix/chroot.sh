@@ -41,10 +41,13 @@ Acquire::Check-Valid-Until "false";
 CONF
 echo "deb $MATRIX_MIRROR $suite main" > "$root/etc/apt/sources.list"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || :
+# Once a day (MATRIX_MAX_AGE), the suite's current packages.
 if [ "$(mx_age "$root/.rc-apt-updated")" -gt "$MATRIX_MAX_AGE" ]; then
-  mx_log "$suite: apt-get update"
+  mx_log "$suite: apt-get update and dist-upgrade"
   mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 ||
     mx_die "$suite: apt-get update failed in the chroot; see $log"
+  mx_in_chroot "$root" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
+    mx_die "$suite: apt-get dist-upgrade failed in the chroot; see $log"
   touch "$root/.rc-apt-updated"
 fi
 

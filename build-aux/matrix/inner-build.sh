@@ -30,7 +30,9 @@ mkdir -p "$out/glibc"
 $cc $cflags tests/matrix/mxcheck.c -o "$out/glibc/mxcheck" -ldl
 cp build/librseq-compat.so.1 "$out/glibc/"
 libs "$out/glibc/mxcheck" "$out/glibc/librseq-compat.so.1" > "$out/glibc/libs"
-echo "glibc $(getconf GNU_LIBC_VERSION | sed 's/^glibc //')" > "$out/glibc/version"
+# The C library's version, then its Debian package's.
+pkgver() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || :; }
+{ echo "glibc $(getconf GNU_LIBC_VERSION | sed 's/^glibc //')"; pkgver libc6; } > "$out/glibc/version"
 
 if [ -n "$musl_cc" ]; then
   mkdir -p "$out/musl"
@@ -39,5 +41,5 @@ if [ -n "$musl_cc" ]; then
   ldso=$(readelf -l "$out/musl/mxcheck" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
   printf '%s\t%s\n' "$ldso" "$(readlink -f "$ldso")" > "$out/musl/libs"
   v=$("$ldso" 2>&1 | sed -n 's/^Version //p')
-  echo "musl ${v:-unknown}" > "$out/musl/version"
+  { echo "musl ${v:-unknown}"; pkgver musl; } > "$out/musl/version"
 fi

@@ -13,8 +13,9 @@ nominal_release() {
 short_release() { echo "$1" | sed 's/^\([0-9]*\.[0-9x]*\).*/\1/'; }
 
 row_label() {
-  v=$(cat "$out/$1/.version" 2>/dev/null || echo "${1#*-}")
-  echo "$v (${1%-*})"
+  v=$(sed -n 1p "$out/$1/.version" 2>/dev/null)
+  pkg=$(sed -n 2p "$out/$1/.version" 2>/dev/null)
+  echo "${v:-${1#*-}} (${1%-*}${pkg:+ $pkg})"
 }
 
 # One cell's text; sets cell_ok (1/0) and appends details to $out/details.
@@ -23,7 +24,7 @@ cell() {  # ROW COLUMN
   key=row-$r; why=$(failed_why "$key")
   [ -n "$why" ] || { key=kernel-$c; why=$(failed_why "$key"); }
   if [ -n "$why" ]; then
-    text="FAIL: $why"
+    text="**FAIL**: $why"
     more=$(cat "$out/status/$key.more" 2>/dev/null)
     # One line per cause, not per cell.
     grep -qxF -- "- $why: $more" "$out/details" ||
@@ -40,9 +41,9 @@ cell() {  # ROW COLUMN
     "exit 0"*) [ "$bad" -eq 0 ] && [ "$ok" -gt 0 ] && cell_ok=1 ;;
   esac
   if [ $cell_ok -eq 1 ]; then
-    text="pass $ok/$ok"
+    text="$ok/$ok"
   else
-    text="FAIL $ok/$((ok + bad))"
+    text="$ok/$((ok + bad))"
     [ -z "$names" ] || text="$text: $names"
     case $end in
       "exit "*) ;;
@@ -65,7 +66,7 @@ cell() {  # ROW COLUMN
       text="$text; make check $p/$p"
     else
       cell_ok=0
-      text="$text; make check FAIL ${p:-?}/$(( ${p:-0} + ${f:-0} ))"
+      text="$text; make check ${p:-?}/$(( ${p:-0} + ${f:-0} ))"
       {
         printf -- '- %s: make check in the chroot: %s (%s, %s)\n' "${r%-*}" "$res" \
           "$out/check-${r%-*}.sum" "$out/check-${r%-*}.log"
@@ -74,7 +75,7 @@ cell() {  # ROW COLUMN
       } >> "$out/details"
     fi
   fi
-  [ $cell_ok -eq 1 ] || text=$(echo "$text" | sed 's/^pass/FAIL/')
+  if [ $cell_ok -eq 1 ]; then text="pass $text"; else text="**FAIL** $text"; fi
 }
 
 report() {
@@ -125,6 +126,8 @@ report() {
       echo "- $c: none ($(failed_why "kernel-$c"))"
   done
   echo "- host: $(uname -r)"
+  echo
+  echo "QEMU: $(cat "$out/qemu-version" 2>/dev/null || echo none) (TCG, -cpu max, 2 vCPUs); run time $(elapsed) s."
   if [ -s "$out/details" ]; then
     echo
     echo "Failures:"
