@@ -128,6 +128,12 @@ report() {
   echo "- host: $(uname -r)"
   echo
   echo "QEMU: $(cat "$out/qemu-version" 2>/dev/null || echo none) (TCG, -cpu max, 2 vCPUs); run time $(elapsed) s."
+  if [ -s "$out/notes" ]; then
+    echo
+    echo "Notes:"
+    echo
+    cat "$out/notes"
+  fi
   if [ -s "$out/details" ]; then
     echo
     echo "Failures:"

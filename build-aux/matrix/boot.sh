@@ -1,0 +1,53 @@
+#!/bin/sh
+# boot.sh SUITE KERNEL INITRD LIMIT LOG: boot KERNEL with INITRD under the
+# QEMU of SUITE's chroot (qemu.sh), TCG, serial console to LOG (escape
+# sequences dropped), for at most LIMIT seconds.  A guest that has not
+# reached its init's "@@ begin" after MATRIX_BOOT_WAIT seconds (a boot
+# that hangs under TCG, seen once in a few dozen boots) is killed and
+# booted again, up to MATRIX_BOOT_TRIES times; earlier attempts are kept
+# as LOG.1, LOG.2...  Prints the number of boots made.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+here=$(dirname "$0")
+. "$here/common.sh"
+suite=$1 kernel=$2 initrd=$3 limit=$4 log=$5
+wait_max=${MATRIX_BOOT_WAIT:-120}
+tries=${MATRIX_BOOT_TRIES:-2}
+qroot=$MATRIX_CACHE/chroot/$suite
+boot=$qroot/tmp/rc-boot-$$
+rm -rf "$boot" && mkdir -p "$boot"
+cp "$kernel" "$boot/vmlinuz" && cp "$initrd" "$boot/initrd" || exit 1
+
+clean() {
+  sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1b[A-Za-z]//g; s/\r$//; s/^.*@@ begin/@@ begin/' \
+    "$boot/serial" > "$1"
+}
+n=0
+while [ $n -lt "$tries" ]; do
+  n=$((n + 1))
+  [ $n -eq 1 ] || mv "$log" "$log.$((n - 1))"
+  : > "$boot/serial"
+  mx_in_chroot "$qroot" timeout "$limit" qemu-system-x86_64 -accel tcg -cpu max \
+    -smp 2 -m 1024 -nographic -no-reboot \
+    -kernel "/tmp/${boot##*/}/vmlinuz" -initrd "/tmp/${boot##*/}/initrd" \
+    -append 'console=ttyS0 panic=-1 loglevel=4' </dev/null >"$boot/serial" 2>&1 &
+  pid=$!
+  waited=0 started=0
+  while kill -0 $pid 2>/dev/null; do
+    if [ $started -eq 0 ] && grep -q '@@ begin' "$boot/serial"; then started=1; fi
+    if [ $started -eq 0 ] && [ $waited -ge "$wait_max" ]; then
+      echo "boot.sh: no '@@ begin' after $wait_max s: killed" >> "$boot/serial"
+      kill $pid
+      break
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  wait $pid
+  clean "$log"
+  grep -q '@@ begin' "$log" && break
+done
+rm -rf "$boot"
+echo $n
