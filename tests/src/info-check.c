@@ -515,9 +515,11 @@ check_process (const struct jval *j, const struct creport *rep, int self)
       want_int (j, "rseq_size", rep->size);
       want_int (j, "rseq_usable_size", rep->size == 32 ? 20 : rep->size);
       want_int (j, "rseq_flags", rep->flags);
-      /* glibc's area is at a fixed place in its thread descriptor; the
-         shim's depends on the program's TLS layout.  */
-      if (!self || (strcmp (rep->libc, "glibc") == 0 && rt_libc_has_abi ()))
+      /* glibc 2.35 to 2.40 keep the area at a fixed, positive place in
+         the thread descriptor; the shim's area and glibc 2.41's (static
+         TLS, negative offset) depend on the program's TLS layout.  */
+      if (!self || (strcmp (rep->libc, "glibc") == 0 && rt_libc_has_abi ()
+                    && rep->offset > 0))
         want_int (j, "rseq_offset", rep->offset);
       else
         CHECK (get_int (j, "rseq_offset", 1) % 32 == 0,

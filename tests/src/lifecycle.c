@@ -311,7 +311,9 @@ check_parent (const char *who, int parent_cpu)
 static int
 part_vfork_clone (int use_clone)
 {
-  const char *what = use_clone ? "clone" : "vfork";
+  /* volatile: the compiler must not keep it in a register that the
+     vfork child could clobber (GCC 16 warns, and -Werror fails).  */
+  const char *volatile what = use_clone ? "clone" : "vfork";
   if (!check_published ("parent"))
     return rt_exit_status ();
   getcpu_p = (getcpu_fn *) dlsym (RTLD_DEFAULT, "getcpu");
