@@ -36,6 +36,7 @@
 #include <rseq-layout.h>
 #include <sys/rseq.h>
 
+#include "area-size.h"
 #include "cmd.h"
 
 const char *
@@ -208,13 +209,33 @@ derive_reg_len (const struct info_report *r)
   if (r->shim_reg_len > 0)
     return (uint32_t) r->shim_reg_len;
   if (r->libc_abi && r->libc_size != 0)
-    return r->libc_size > RSEQ_LAYOUT_LEGACY_LEN ? r->libc_size
-                                                 : RSEQ_LAYOUT_LEGACY_LEN;
+    return rseq_layout_libc_reg_len (r->libc_size);
   /* The shim's rules (sysdeps/unix/sysv/linux/rseq-layout.h).  */
   struct rseq_layout l;
   rseq_layout_compute (&l, r->at_feature_size, r->at_align);
-  rseq_layout_fit (&l, 64, 64);
+  rseq_layout_fit (&l, RSEQ_COMPAT_AREA_SIZE, RSEQ_COMPAT_AREA_ALIGN);
   return l.reg_len;
+}
+
+/* The values a program sees: the shim's when it is loaded (they mirror
+   the C library's in libc-owned mode), else the C library's.  */
+void
+info_pick_abi (struct info_report *r)
+{
+  if (r->shim_abi)
+    {
+      r->abi_source = "librseq-compat";
+      r->offset = r->shim_offset;
+      r->size = r->shim_size;
+      r->flags = r->shim_flags;
+    }
+  else if (r->libc_abi)
+    {
+      r->abi_source = r->libc;
+      r->offset = r->libc_offset;
+      r->size = r->libc_size;
+      r->flags = r->libc_flags;
+    }
 }
 
 void

@@ -805,19 +805,6 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         }
     }
 
-  if (r->shim_abi)
-    {
-      r->abi_source = "librseq-compat";
-      r->offset = r->shim_offset;
-      r->size = r->shim_size;
-      r->flags = r->shim_flags;
-    }
-  else if (r->libc_abi)
-    {
-      r->abi_source = r->libc;
-      r->offset = r->libc_offset;
-      r->size = r->libc_size;
-      r->flags = r->libc_flags;
-    }
+  info_pick_abi (r);
   return 0;
 }

@@ -285,20 +285,7 @@ info_self (struct info_report *r)
         }
     }
 
-  if (r->shim_abi)
-    {
-      r->abi_source = "librseq-compat";
-      r->offset = r->shim_offset;
-      r->size = r->shim_size;
-      r->flags = r->shim_flags;
-    }
-  else if (r->libc_abi)
-    {
-      r->abi_source = r->libc;
-      r->offset = r->libc_offset;
-      r->size = r->libc_size;
-      r->flags = r->libc_flags;
-    }
+  info_pick_abi (r);
 
   /* What the kernel says to anyone here: EINVAL means rseq works.  */
   if (syscall (RSEQ_COMPAT_NR_rseq, NULL, 0, 0, 0) != 0 && errno != EINVAL)

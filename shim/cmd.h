@@ -154,6 +154,7 @@ struct info_report
 
 /* cmd-info.c: mode, reason, registration length and the sched_getcpu
    path from the collected facts.  */
+void info_pick_abi (struct info_report *);
 void info_derive (struct info_report *);
 const char *errno_name (int);
 

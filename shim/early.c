@@ -144,8 +144,7 @@ adopt_libc (const struct rseq_compat_boot *boot, int tunable_off)
     {
       st->mode = RSEQ_COMPAT_MODE_LIBC_OWNED;
       __rseq_compat_size = rseq_layout_effective_size (*libc_size);
-      st->libc_reg_len = *libc_size > RSEQ_LAYOUT_LEGACY_LEN
-                         ? *libc_size : RSEQ_LAYOUT_LEGACY_LEN;
+      st->libc_reg_len = rseq_layout_libc_reg_len (*libc_size);
     }
   else if (!boot->startup)
     /* glibc registers nothing, and the threads already run: the shim

@@ -85,7 +85,9 @@ rseq_compat_init (void)
       break;
     case RSEQ_COMPAT_MODE_DISABLED:
     case RSEQ_COMPAT_MODE_UNAVAILABLE:
-      __rseq_compat_mark_failed ();
+      /* Where the C library has an area of its own, it marked it.  */
+      if (__rseq_compat_state.own_area)
+        __rseq_compat_mark_failed ();
       break;
     case RSEQ_COMPAT_MODE_REFUSED:
       say ("librseq-compat: loaded by dlopen, too late to register rseq for "

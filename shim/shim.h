@@ -78,10 +78,7 @@ struct rseq_compat_state
   unsigned int libc_reg_len;
 };
 
-/* Bytes and alignment of the shim's own per-thread area.  A kernel that
-   wants more gets the 32-byte registration (rseq_layout_fit).  */
-#define RSEQ_COMPAT_AREA_SIZE 64u
-#define RSEQ_COMPAT_AREA_ALIGN 64u
+#include "area-size.h"
 
 struct rseq_compat_area
 {

@@ -75,6 +75,12 @@ main (void)
              l.reg_len);
     }
 
+  /* What glibc registered with, from what it published.  */
+  CHECK (rseq_layout_libc_reg_len (20) == 32, "glibc 2.40: 20 -> 32");
+  CHECK (rseq_layout_libc_reg_len (32) == 32, "glibc 2.35: 32 -> 32");
+  CHECK (rseq_layout_libc_reg_len (28) == 32, "glibc 2.41, 6.x: 28 -> 32");
+  CHECK (rseq_layout_libc_reg_len (33) == 33, "glibc 2.41, 7.x: 33 -> 33");
+
   CHECK (rseq_layout_effective_size (32) == 20, "legacy 32");
   CHECK (rseq_layout_effective_size (20) == 20, "20");
   CHECK (rseq_layout_effective_size (28) == 28, "28");

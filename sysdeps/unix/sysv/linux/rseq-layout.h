@@ -120,6 +120,16 @@ rseq_layout_fit (struct rseq_layout *l, unsigned int cap_size,
   return 1;
 }
 
+/* The length a C library that publishes PUBLISHED (non-zero) registered
+   with: glibc 2.35 to 2.40 always 32, glibc 2.41 and later the feature
+   size when it exceeds 32.  */
+static inline unsigned int
+rseq_layout_libc_reg_len (unsigned int published)
+{
+  return published > RSEQ_LAYOUT_LEGACY_LEN ? published
+                                             : RSEQ_LAYOUT_LEGACY_LEN;
+}
+
 /* The meaning of a published __rseq_size for a consumer: glibc 2.35 to
    2.39 published 32 for the original 20-byte feature set.  */
 static inline unsigned int
