@@ -85,25 +85,64 @@ rseq_compat_size (void)
   return *p == 32 ? 20 : *p;
 }
 
-/* Load the 32-bit field at OFFSET of the calling thread's rseq area.
-   Returns nonzero and stores it when the area exists.  */
+/* Offset from the thread pointer to the calling thread's rseq area.
+   When nothing in the process defines __rseq_offset, the offset of a
+   block of -1 words instead, so that callers reach their slow path
+   through the cpu_id test alone.  The asm is not volatile and reads no
+   declared memory: __rseq_offset is fixed before user code runs, so
+   the compiler may compute this once and hoist it out of a loop,
+   leaving one load per call.  The null test is inside the asm so that
+   hoisting can never move the load above it.  */
+static __inline__ ptrdiff_t
+__rseq_compat_offset (void)
+{
+  static const int32_t unset[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+  ptrdiff_t off;
+#if defined __x86_64__
+  /* %fs:0 holds the thread pointer itself (x86-64 TLS ABI).  */
+  __asm__ ("testq %1, %1\n\t"
+           "jz 1f\n\t"
+           "movq (%1), %0\n\t"
+           "jmp 2f\n"
+           "1:\n\t"
+           "movq %%fs:0, %0\n\t"
+           "negq %0\n\t"
+           "addq %2, %0\n"
+           "2:"
+           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset) : "cc");
+#elif defined __aarch64__
+  __asm__ ("cbz %1, 1f\n\t"
+           "ldr %0, [%1]\n\t"
+           "b 2f\n"
+           "1:\n\t"
+           "mrs %0, tpidr_el0\n\t"
+           "sub %0, %2, %0\n"
+           "2:"
+           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset));
+#else
+  off = 0;
+  (void) unset;
+#endif
+  return off;
+}
+
+/* Load the 32-bit field at OFFSET of the calling thread's rseq area
+   (-1 when there is none).  Returns nonzero where the architecture has
+   rseq.  */
 static __inline__ int
 __rseq_compat_load32 (unsigned int offset, int32_t *value)
 {
-  const ptrdiff_t *p = &__rseq_offset;
-  __RSEQ_COMPAT_LAUNDER (p);
-  if (p == NULL)
-    return 0;
 #if defined __x86_64__
   /* volatile: the CPU may change between two calls, so two loads must
      never be merged.  */
   __asm__ __volatile__ ("movl %%fs:(%1), %0"
-                        : "=r" (*value) : "r" (*p + (ptrdiff_t) offset));
+                        : "=r" (*value)
+                        : "r" (__rseq_compat_offset () + (ptrdiff_t) offset));
   return 1;
 #elif defined __aarch64__
   char *tp;
   __asm__ __volatile__ ("mrs %0, tpidr_el0" : "=r" (tp));
-  *value = *(volatile int32_t *) (tp + *p + offset);
+  *value = *(volatile int32_t *) (tp + __rseq_compat_offset () + offset);
   return 1;
 #else
   (void) offset;
