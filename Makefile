@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix readme-matrix,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -123,6 +123,11 @@ check-run:
 # root; writes build/matrix.md.  See build-aux/matrix/run.
 check-matrix:
 	@$(srcdir)/build-aux/matrix/run
+
+# README's "Tested on" table, from the last check-matrix run.
+.PHONY: readme-matrix
+readme-matrix:
+	@$(srcdir)/build-aux/matrix/readme.sh $(B)/matrix.md $(srcdir)/README.md
 
 # make bench: tests/bench, on the host C library, musl and (when the
 # matrix chroot exists, as root) bullseye, with and without the shim;
