@@ -69,6 +69,9 @@ endif
 %/:
 	mkdir -p $@
 
+# make fuzz, make check-sanitize.
+include $(srcdir)/build-aux/harden.mk
+
 # The command: one file per job (shim/cmd.h), and the shim's parser of
 # GLIBC_TUNABLES so that both read the knob alike.
 PROGRAM := $(B)/rseq-compat

@@ -163,12 +163,15 @@ fuzz_one (const uint8_t *data, size_t size, char *out, size_t outlen)
      33 on 7.0 and later when the alignment fits the area.  */
   unsigned long int expect = feature == 0 || feature > (1ul << 16) ? 20
                              : feature <= 20 ? 20 : feature;
-  if (expect <= 28
-      || (expect == 33 && align >= 32 && align <= RSEQ_COMPAT_AREA_ALIGN
-          && (align & (align - 1)) == 0))
-    FUZZ_CHECK (l.public_size == expect && !fell_back,
+  if (expect <= 28)
+    FUZZ_CHECK (l.public_size == expect,
                 "feature %lu align %lu: size %u, expected %lu", feature,
                 align, l.public_size, expect);
+  if (expect == 33 && align >= 32 && align <= RSEQ_COMPAT_AREA_ALIGN
+      && (align & (align - 1)) == 0)
+    FUZZ_CHECK (l.public_size == 33 && l.reg_len == 33 && !fell_back,
+                "feature 33 align %lu: size %u len %u", align,
+                l.public_size, l.reg_len);
 
   snprintf (out, outlen, "off=%d size=%u len=%u align=%u alloc=%u base=%#lx "
             "vdso=%#lx", off, l.public_size, l.reg_len, l.align, l.alloc_size,
