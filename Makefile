@@ -17,7 +17,7 @@ config.mk: config.mk.in configure
 	$(srcdir)/configure
 
 SONAME := librseq-compat.so.1
-SHIM_SRCS := early.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.c init.c \
+SHIM_SRCS := early.c boot.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.c init.c \
 	query.c
 SHIM_HDRS := $(wildcard shim/*.h shim/arch/*/*.h sysdeps/unix/sysv/linux/*.h \
 		sysdeps/unix/sysv/linux/*/*.h sysdeps/unix/sysv/linux/*/bits/*.h)
@@ -68,6 +68,9 @@ endif
 
 %/:
 	mkdir -p $@
+
+# make fuzz, make check-sanitize.
+include $(srcdir)/build-aux/harden.mk
 
 # The command: one file per job (shim/cmd.h), and the shim's parser of
 # GLIBC_TUNABLES so that both read the knob alike.

@@ -476,7 +476,7 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
 }
 
 int
-tunables_from_environ (const char *dir, char *out, size_t outlen)
+tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/environ", dir);
@@ -484,20 +484,24 @@ tunables_from_environ (const char *dir, char *out, size_t outlen)
   if (len < 0)
     return -1;
   static const char key[] = "GLIBC_TUNABLES=";
-  int found = 0;
-  /* As glibc and the shim: the first definition counts.  */
-  for (ssize_t i = 0; i < len && !found;)
+  int found = 0, rseq = 1;
+  /* As glibc and the shim: every definition, in order, read in full
+     (OUT may be too short for it); OUT shows the last one.  slurp ends
+     the buffer with a NUL, so a cut-off last entry is a string too.  */
+  for (ssize_t i = 0; i < len;)
     {
       size_t n = strnlen (buf + i, len - i);
       if (strncmp (buf + i, key, sizeof key - 1) == 0)
         {
-          snprintf (out, outlen, "%.*s", (int) (n - (sizeof key - 1)),
-                    buf + i + sizeof key - 1);
+          const char *value = buf + i + sizeof key - 1;
+          snprintf (out, outlen, "%s", value);
+          rseq = __rseq_compat_tunable_rseq (value, rseq);
           found = 1;
         }
       i += n + 1;
     }
   free (buf);
+  *off = rseq == 0;
   return found;
 }
 
@@ -754,9 +758,11 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       return e;
     }
 
-  int t = tunables_from_environ (p->dir, r->tunables, sizeof r->tunables);
+  int off;
+  int t = tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
+                                 &off);
   r->have_tunables = t > 0;
-  r->tunable_off = t > 0 && __rseq_compat_tunable_off (r->tunables);
+  r->tunable_off = t > 0 && off;
 
   char v[64];
   r->seccomp = proc_status_field (dir, "Seccomp", v, sizeof v) == 0

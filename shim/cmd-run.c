@@ -158,6 +158,7 @@ cmd_run (char **argv)
                musl ? "musl build of " : "", SONAME,
                getenv ("RSEQ_COMPAT_LIBRARY") ? getenv ("RSEQ_COMPAT_LIBRARY")
                                               : looked);
+      free (cmd);
       return EXIT_CANNOT_RUN;
     }
 
@@ -170,11 +171,16 @@ cmd_run (char **argv)
       || setenv ("LD_PRELOAD", preload, 1) != 0)
     {
       perror ("rseq-compat");
+      free (lib);
+      free (cmd);
       return EXIT_CANNOT_RUN;
     }
+  free (preload);		/* setenv copied it.  */
+  free (lib);
 
   execv (cmd, argv);
   int err = errno;
+  free (cmd);
   fprintf (stderr, "rseq-compat: %s: %s\n", argv[0], strerror (err));
   return err == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
 }

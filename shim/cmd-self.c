@@ -208,16 +208,18 @@ info_self (struct info_report *r)
   r->at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN);
 
   /* The environment the loader saw, as the shim and glibc read it.  */
+  int off;
   int t = tunables_from_environ ("/proc/self", r->tunables,
-                                 sizeof r->tunables);
+                                 sizeof r->tunables, &off);
   if (t < 0 && getenv ("GLIBC_TUNABLES") != NULL)
     {
       snprintf (r->tunables, sizeof r->tunables, "%s",
                 getenv ("GLIBC_TUNABLES"));
+      off = __rseq_compat_env_tunable_off (environ);
       t = 1;
     }
   r->have_tunables = t > 0;
-  r->tunable_off = t > 0 && __rseq_compat_tunable_off (r->tunables);
+  r->tunable_off = t > 0 && off;
   char v[64];
   r->seccomp = proc_status_field ("/proc/self", "Seccomp", v, sizeof v) == 0
                ? atoi (v) : -1;

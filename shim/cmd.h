@@ -206,7 +206,8 @@ int proc_status_field (const char *dir, const char *key, char *out,
                        size_t outlen);
 void owner_of (struct proc *, const struct info_report *,
                struct info_thread *, uint64_t tp);
-int tunables_from_environ (const char *dir, char *out, size_t outlen);
+int tunables_from_environ (const char *dir, char *out, size_t outlen,
+                           int *off);
 int permission_hint (pid_t pid, char *out, size_t outlen);
 
 /* cmd-ptrace.c */
@@ -217,6 +218,7 @@ void print_text (FILE *, const struct info_report *);
 void print_json (FILE *, const struct info_report *);
 
 /* tunables.c, shared with the library.  */
-int __rseq_compat_tunable_off (const char *);
+int __rseq_compat_tunable_rseq (const char *, int);
+int __rseq_compat_env_tunable_off (char *const *);
 
 #endif

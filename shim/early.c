@@ -59,53 +59,6 @@ extern const unsigned int __rseq_flags
    used before its TLS block is initialised.  */
 static struct rseq_compat_area probe_area;
 
-void
-__rseq_compat_boot_from_vectors (struct rseq_compat_boot *boot, char **envp,
-                                 const uintptr_t *auxv)
-{
-  static const char key[] = "GLIBC_TUNABLES=";
-  uintptr_t at_phdr = 0;
-
-  boot->tunables = NULL;
-  for (; envp != NULL && *envp != NULL; envp++)
-    {
-      size_t i;
-      for (i = 0; i < sizeof key - 1 && (*envp)[i] == key[i]; i++)
-        ;
-      /* Like glibc, the first definition counts.  */
-      if (i == sizeof key - 1 && boot->tunables == NULL)
-        boot->tunables = *envp + i;
-    }
-
-  boot->at_feature_size = 0;
-  boot->at_align = 0;
-  boot->loader_base = 0;
-  boot->vdso_base = 0;
-  for (; auxv != NULL && auxv[0] != AT_NULL; auxv += 2)
-    switch (auxv[0])
-      {
-      case RSEQ_LAYOUT_AT_FEATURE_SIZE:
-        boot->at_feature_size = auxv[1];
-        break;
-      case RSEQ_LAYOUT_AT_ALIGN:
-        boot->at_align = auxv[1];
-        break;
-      case AT_BASE:
-        boot->loader_base = auxv[1];
-        break;
-      case AT_SYSINFO_EHDR:
-        boot->vdso_base = auxv[1];
-        break;
-      case AT_PHDR:
-        at_phdr = auxv[1];
-        break;
-      }
-  /* Started as "ld.so PROGRAM": the kernel loaded the dynamic loader as
-     the program, so its headers are the ones AT_PHDR points into.  */
-  if (boot->loader_base == 0 && at_phdr != 0)
-    boot->loader_base = at_phdr & ~(uintptr_t) 0xfff;
-}
-
 long int
 __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
 {
@@ -160,7 +113,7 @@ void
 __rseq_compat_decide (const struct rseq_compat_boot *boot)
 {
   struct rseq_compat_state *st = &__rseq_compat_state;
-  int tunable_off = __rseq_compat_tunable_off (boot->tunables);
+  int tunable_off = boot->tunable_off;
 
 #ifdef RSEQ_COMPAT_VDSO_GETCPU
   st->vdso_getcpu = __rseq_compat_elf_sym (boot->vdso_base,
@@ -227,13 +180,7 @@ static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
   /* The kernel's initial stack: argc, argv[], NULL, envp[], NULL, auxv.
      Unlike environ it is valid this early, and it is what glibc itself
      parsed GLIBC_TUNABLES from.  */
-  char **p = (char **) __libc_stack_end + 1;
-  while (*p != NULL)
-    p++;
-  char **envp = ++p;
-  while (*p != NULL)
-    p++;
-  __rseq_compat_boot_from_vectors (&boot, envp, (const uintptr_t *) (p + 1));
+  __rseq_compat_boot_from_stack (&boot, (char **) __libc_stack_end + 1);
 
   /* At start-up the loader reports its link map as being built
      (RT_ADD) and libc has not set environ; within dlopen the map is

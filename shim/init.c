@@ -35,7 +35,8 @@ decide_from_process (void)
 {
   struct rseq_compat_boot boot =
     {
-      .tunables = getenv ("GLIBC_TUNABLES"),
+      .tunable_off = getauxval (AT_SECURE) == 0
+                     && __rseq_compat_env_tunable_off (environ),
       .at_feature_size = getauxval (RSEQ_LAYOUT_AT_FEATURE_SIZE),
       .at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN),
       .vdso_base = getauxval (AT_SYSINFO_EHDR),

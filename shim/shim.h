@@ -51,7 +51,9 @@ enum rseq_compat_mode
 /* What the process looked like when the shim was loaded.  */
 struct rseq_compat_boot
 {
-  const char *tunables;		/* GLIBC_TUNABLES, or NULL.  */
+  /* GLIBC_TUNABLES sets glibc.pthread.rseq to 0 (and the program is
+     not AT_SECURE, for which glibc ignores the variable).  */
+  int tunable_off;
   unsigned long int at_feature_size;
   unsigned long int at_align;
   uintptr_t loader_base;	/* The dynamic loader's ELF header.  */
@@ -104,9 +106,16 @@ extern __thread struct rseq_compat_area __rseq_compat_area
 void __rseq_compat_decide (const struct rseq_compat_boot *) attribute_hidden;
 void __rseq_compat_boot_from_vectors (struct rseq_compat_boot *, char **envp,
                                       const uintptr_t *auxv) attribute_hidden;
+/* The same from the kernel's initial stack, ARGV being just above argc.  */
+void __rseq_compat_boot_from_stack (struct rseq_compat_boot *,
+                                    char *const *argv) attribute_hidden;
 
-/* tunables.c: 1 if the GLIBC_TUNABLES value turns registration off.  */
-int __rseq_compat_tunable_off (const char *) attribute_hidden;
+/* tunables.c: glibc.pthread.rseq (1 or 0) after the GLIBC_TUNABLES
+   value S is applied to CURRENT; 1 if S alone turns registration off;
+   1 if the environment ENVP, every definition in order, does.  */
+int __rseq_compat_tunable_rseq (const char *s, int current) attribute_hidden;
+int __rseq_compat_tunable_off (const char *s) attribute_hidden;
+int __rseq_compat_env_tunable_off (char *const *envp) attribute_hidden;
 
 /* elf-sym.c: the address of NAME defined by the ELF image loaded at
    BASE, or NULL.  */

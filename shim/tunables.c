@@ -17,97 +17,172 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* The shim honours glibc's switch on every C library, musl included, so
-   one knob turns registration off whoever would have done it.  The
-   syntax is glibc's: NAME=VALUE items separated by ':'.  glibc applies
-   items in order (the last valid one wins) and ignores values it cannot
-   parse or that fall outside the tunable's range (0 or 1 here), so a
-   malformed item never disables anything.
+   one knob turns registration off whoever would have done it.  It reads
+   the knob as glibc 2.41 and later do (measured against the ld.so
+   --list-tunables of Debian trixie's 2.41 and sid's 2.43; the corpus in
+   tests/fuzz/corpus/tunables pins each rule down):
+
+   - Every GLIBC_TUNABLES definition in the environment is applied, in
+     order, so the last one that sets the tunable validly wins.
+   - A value is NAME=VALUE items separated by ':'.  A value that is not
+     well formed (an item without '=' at the end of the string, which
+     includes a trailing ':', or a second '=' in an item) is ignored as a
+     whole, and so is one that sets glibc.rtld.enable_secure to 1.
+   - Within a value the last item naming the tunable is the one taken,
+     even when its number is then rejected.
+   - The number is read like glibc's _dl_strtoul: blanks, a sign, then
+     decimal, 0x hexadecimal or 0 octal; it must run to the end of the
+     item, so "" and "-" read as 0.  Above 2^64 - 1 it is rejected; below,
+     it is truncated to 32 bits and must then be 0 or 1.
+   - Programs started with AT_SECURE ignore GLIBC_TUNABLES (early.c).
+
+   Older glibc (2.35 to 2.38) parse more loosely: trailing garbage after
+   a number is ignored and a malformed item does not void the value.  The
+   shim follows the current rule, under which a malformed value never
+   turns registration off.
 
    This runs inside an IFUNC resolver: no library calls.  */
 
 #include "shim.h"
 
 static const char rseq_tunable[] = "glibc.pthread.rseq";
+static const char secure_tunable[] = "glibc.rtld.enable_secure";
 
-/* Parse [BEGIN, END) as glibc's tunable parser does for an integer:
-   decimal, 0x hexadecimal or 0 octal, nothing else after it.  Returns
-   -1 when invalid.  */
-static long int
-parse_number (const char *begin, const char *end)
+/* Whether [BEGIN, END) is the tunable NAME.  */
+static int
+is_name (const char *begin, const char *end, const char *name,
+         size_t name_len)
 {
-  unsigned int base = 10;
-  if (begin == end)
-    return -1;
-  if (end - begin > 2 && begin[0] == '0' && (begin[1] == 'x' || begin[1] == 'X'))
+  if ((size_t) (end - begin) != name_len)
+    return 0;
+  for (size_t i = 0; i < name_len; i++)
+    if (begin[i] != name[i])
+      return 0;
+  return 1;
+}
+
+/* Read [BEGIN, END) as glibc reads a number tunable.  Returns 0 and sets
+   *VALUE, or -1 when glibc rejects it.  */
+static int
+parse_number (const char *begin, const char *end, uint64_t *value)
+{
+  const char *p = begin;
+  int negative = 0;
+  uint64_t result = 0;
+
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  if (p < end && (*p == '-' || *p == '+'))
+    negative = *p++ == '-';
+  if (p < end && *p >= '0' && *p <= '9')
     {
-      base = 16;
-      begin += 2;
+      unsigned int base = 10;
+      if (*p == '0')
+        {
+          if (end - p > 1 && (p[1] == 'x' || p[1] == 'X'))
+            {
+              base = 16;
+              p += 2;
+            }
+          else
+            base = 8;
+        }
+      for (; p < end; p++)
+        {
+          unsigned int digit;
+          if (*p >= '0' && *p <= '9')
+            digit = *p - '0';
+          else if (*p >= 'a' && *p <= 'f')
+            digit = *p - 'a' + 10;
+          else if (*p >= 'A' && *p <= 'F')
+            digit = *p - 'A' + 10;
+          else
+            break;
+          if (digit >= base)
+            break;
+          if (result > (UINT64_MAX - digit) / base)
+            return -1;
+          result = result * base + digit;
+        }
     }
-  else if (end - begin > 1 && begin[0] == '0')
+  if (p != end)
+    return -1;
+  *value = negative ? -result : result;
+  return 0;
+}
+
+int
+__rseq_compat_tunable_rseq (const char *s, int current)
+{
+  const char *rseq = NULL, *rseq_end = NULL;
+  const char *secure = NULL, *secure_end = NULL;
+
+  if (s == NULL || *s == '\0')
+    return current;
+
+  const char *p = s;
+  for (;;)
     {
-      base = 8;
-      begin++;
+      const char *name = p;
+      while (*p != '=' && *p != ':' && *p != '\0')
+        p++;
+      if (*p == '\0')
+        return current;		/* An item without a value.  */
+      if (*p == ':')
+        {
+          p++;
+          continue;
+        }
+      const char *name_end = p++;
+      const char *value = p;
+      while (*p != '=' && *p != ':' && *p != '\0')
+        p++;
+      if (*p == '=')
+        return current;		/* NAME=VALUE=...  */
+
+      if (is_name (name, name_end, rseq_tunable, sizeof rseq_tunable - 1))
+        {
+          rseq = value;
+          rseq_end = p;
+        }
+      else if (is_name (name, name_end, secure_tunable,
+                        sizeof secure_tunable - 1))
+        {
+          secure = value;
+          secure_end = p;
+        }
+      if (*p == '\0')
+        break;
     }
 
-  unsigned long int value = 0;
-  for (; begin < end; begin++)
-    {
-      unsigned int digit;
-      char c = *begin;
-      if (c >= '0' && c <= '9')
-        digit = c - '0';
-      else if (c >= 'a' && c <= 'f')
-        digit = c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F')
-        digit = c - 'A' + 10;
-      else
-        return -1;
-      if (digit >= base)
-        return -1;
-      value = value * base + digit;
-      /* Anything this large is out of range already.  */
-      if (value > 0xffffffffUL)
-        return -1;
-    }
-  return (long int) value;
+  uint64_t v;
+  if (secure != NULL && parse_number (secure, secure_end, &v) == 0 && v == 1)
+    return current;
+  if (rseq == NULL || parse_number (rseq, rseq_end, &v) != 0)
+    return current;
+  int32_t narrow = (int32_t) (uint32_t) v;
+  return narrow == 0 || narrow == 1 ? narrow : current;
 }
 
 int
 __rseq_compat_tunable_off (const char *s)
 {
-  int off = 0;
-  if (s == NULL)
-    return 0;
+  return __rseq_compat_tunable_rseq (s, 1) == 0;
+}
 
-  while (*s != '\0')
+int
+__rseq_compat_env_tunable_off (char *const *envp)
+{
+  static const char key[] = "GLIBC_TUNABLES=";
+  int rseq = 1;
+
+  for (; envp != NULL && *envp != NULL; envp++)
     {
-      const char *item = s;
-      while (*s != '\0' && *s != ':')
-        s++;
-      const char *item_end = s;
-      if (*s == ':')
-        s++;
-
-      const char *eq = item;
-      while (eq < item_end && *eq != '=')
-        eq++;
-      if (eq == item_end)
-        continue;
-
-      size_t name_len = eq - item;
-      if (name_len != sizeof rseq_tunable - 1)
-        continue;
       size_t i;
-      for (i = 0; i < name_len && item[i] == rseq_tunable[i]; i++)
+      for (i = 0; i < sizeof key - 1 && (*envp)[i] == key[i]; i++)
         ;
-      if (i != name_len)
-        continue;
-
-      long int value = parse_number (eq + 1, item_end);
-      if (value == 0)
-        off = 1;
-      else if (value == 1)
-        off = 0;
+      if (i == sizeof key - 1)
+        rseq = __rseq_compat_tunable_rseq (*envp + i, rseq);
     }
-  return off;
+  return rseq == 0;
 }
