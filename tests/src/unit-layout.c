@@ -50,6 +50,12 @@ static const struct
     { 28, 48, 64, 64, 28, 32, 32, 32 },
     { 28, 16, 64, 64, 28, 32, 32, 32 },
     { ~0ul, ~0ul, 64, 64, 20, 32, 32, 32 },
+    /* A length above 32 takes the alignment its size needs, whatever
+       AT_ALIGN claims (the 7.0 kernel refuses 33 at 32).  */
+    { 33, 0, 64, 64, 33, 33, 64, 64 },
+    { 33, 1ul << 32, 64, 64, 33, 33, 64, 64 },
+    { 33, 32, 64, 64, 33, 33, 64, 64 },
+    { 40, 48, 64, 64, 40, 40, 64, 64 },
   };
 
 int

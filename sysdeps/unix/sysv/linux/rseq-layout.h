@@ -96,6 +96,10 @@ rseq_layout_compute (struct rseq_layout *l, unsigned long int at_feature,
   l->reg_len = l->public_size > RSEQ_LAYOUT_LEGACY_LEN
                ? l->public_size : RSEQ_LAYOUT_LEGACY_LEN;
   l->align = rseq_layout_sanitize_align (at_align);
+  /* Lengths above 32 need the feature size's power-of-two alignment
+     (64 for 33 on 7.0): never trust an AT_ALIGN that says less.  */
+  while (l->align < l->reg_len)
+    l->align *= 2;
   l->alloc_size = rseq_layout_roundup (l->reg_len, l->align);
   if (l->public_size == RSEQ_LAYOUT_LEGACY_LEN)
     /* A kernel whose feature size is exactly 32 cannot exist (7.0 added
