@@ -423,6 +423,16 @@ thread_main (void *arg)
     sched_yield ();
   if (kind == JOIN_CANCEL)
     {
+      /* glibc makes a thread blocked in a cancellation point (pause
+         here) asynchronously cancellable for the system call's
+         duration, and a signal handler run from there inherits that:
+         the cancellation could then unwind the handler between its
+         counter add and its expected add.  No handler runs while this
+         thread waits (what the signaller sends it stays pending).  */
+      sigset_t usr1;
+      sigemptyset (&usr1);
+      sigaddset (&usr1, SIGUSR1);
+      pthread_sigmask (SIG_BLOCK, &usr1, NULL);
       pthread_setcancelstate (PTHREAD_CANCEL_ENABLE, &old);
       for (;;)
         pause ();
