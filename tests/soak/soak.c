@@ -97,10 +97,12 @@ static const char *const kind_name[KINDS] =
    pthread_exit waits for that lock forever.  A program without the
    shim hangs the same way on bullseye (glibc 2.31); glibc 2.36 does
    not.  There, the children's threads only return.  */
-#if defined __GLIBC__ && !__GLIBC_PREREQ (2, 34)
-# define CHILD_KINDS 1
-#else
-# define CHILD_KINDS 3
+#define CHILD_KINDS 3
+#ifdef __GLIBC__
+# if !__GLIBC_PREREQ (2, 34)
+#  undef CHILD_KINDS
+#  define CHILD_KINDS 1
+# endif
 #endif
 #define TABLE_SIZE 4096		/* Live-area table, a power of two.  */
 #define REUSE_SIZE 65536	/* Recently seen areas, a power of two.  */
