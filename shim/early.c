@@ -70,7 +70,28 @@ extern const char __ehdr_start[] attribute_hidden;
    leads to the first copy's definitions.
 
    Returns the ELF header of a copy that comes before this one (one
-   defining rseq_compat_query), or 0.  */
+   defining rseq_compat_query), or 0.  Only objects whose file name
+   has "librseq-compat" in it are looked into: the loaders' base of
+   another object need not be the address of its ELF header.  */
+
+static int
+named_like_shim (const char *path)
+{
+  static const char want[] = "librseq-compat";
+  if (path == NULL)
+    return 0;
+  /* No libc call: at the IFUNC's time the PLT is not relocated.  */
+  for (; *path != '\0'; path++)
+    {
+      size_t i = 0;
+      while (want[i] != '\0' && path[i] == want[i])
+        i++;
+      if (want[i] == '\0')
+        return 1;
+    }
+  return 0;
+}
+
 #if RSEQ_COMPAT_GLIBC
 static uintptr_t
 earlier_copy (void)
@@ -82,7 +103,7 @@ earlier_copy (void)
     {
       if (m->l_addr == self)
         return 0;
-      if (m->l_addr != 0
+      if (m->l_addr != 0 && named_like_shim (m->l_name)
           && __rseq_compat_elf_sym (m->l_addr, "rseq_compat_query") != NULL)
         return m->l_addr;
     }
@@ -103,7 +124,7 @@ copy_search_cb (struct dl_phdr_info *info, size_t size, void *data)
   if (info->dlpi_addr == cs->self)
     return 1;
   /* A non-PIE program's bias is 0: it is no copy of the shim.  */
-  if (info->dlpi_addr != 0
+  if (info->dlpi_addr != 0 && named_like_shim (info->dlpi_name)
       && __rseq_compat_elf_sym (info->dlpi_addr, "rseq_compat_query")
          != NULL)
     {
