@@ -140,6 +140,8 @@ bench: all
 	@CC="$(CC)" MUSL_CC="$(MUSL_CC)" ARCH=$(ARCH) ARCH_BITS=$(ARCH_BITS) \
 	  $(srcdir)/tests/bench/run $(abspath $(B))
 
+include $(srcdir)/tests/soak/soak.mk
+
 demo: all
 	@$(srcdir)/build-aux/ensure-deps --check
 	@CC="$(CC)" MUSL_CC="$(MUSL_CC)" ARCH=$(ARCH) ARCH_BITS=$(ARCH_BITS) \

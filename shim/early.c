@@ -55,6 +55,96 @@ extern const unsigned int __rseq_size
 extern const unsigned int __rseq_flags
   __attribute__ ((alias ("__rseq_compat_flags"))) attribute_public;
 
+/* The ELF header of this copy of the shim, provided by the linker.  */
+extern const char __ehdr_start[] attribute_hidden;
+
+/* Two copies of the shim can be loaded at once: preloaded from two
+   paths, or preloaded from one and linked (DT_NEEDED) from another
+   where the loader did not match the sonames.  The loaders tell objects
+   apart by file, so both stay.  Every program and library binds to
+   the first copy in the search order, and only that one may act: a
+   later copy that also registered would take the main thread's
+   registration from it when its constructor ran first (the first
+   copy's area then never registered), and on musl its constructor
+   would overwrite the first copy's __rseq_* through the GOT, which
+   leads to the first copy's definitions.
+
+   Returns the ELF header of a copy that comes before this one (one
+   defining rseq_compat_query), or 0.  Only objects whose file name
+   has "librseq-compat" in it are looked into: the loaders' base of
+   another object need not be the address of its ELF header.  */
+
+static int
+named_like_shim (const char *path)
+{
+  static const char want[] = "librseq-compat";
+  if (path == NULL)
+    return 0;
+  /* No libc call: at the IFUNC's time the PLT is not relocated.  */
+  for (; *path != '\0'; path++)
+    {
+      size_t i = 0;
+      while (want[i] != '\0' && path[i] == want[i])
+        i++;
+      if (want[i] == '\0')
+        return 1;
+    }
+  return 0;
+}
+
+#if RSEQ_COMPAT_GLIBC
+static uintptr_t
+earlier_copy (void)
+{
+  /* The loader's list of objects is complete before any relocation,
+     in search order; nothing here may call through the PLT.  */
+  uintptr_t self = (uintptr_t) __ehdr_start;
+  for (const struct link_map *m = _r_debug.r_map; m != NULL; m = m->l_next)
+    {
+      if (m->l_addr == self)
+        return 0;
+      if (m->l_addr != 0 && named_like_shim (m->l_name)
+          && __rseq_compat_elf_sym (m->l_addr, "rseq_compat_query") != NULL)
+        return m->l_addr;
+    }
+  return 0;
+}
+#else
+struct copy_search
+{
+  uintptr_t self;
+  uintptr_t found;
+};
+
+static int
+copy_search_cb (struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct copy_search *cs = data;
+  (void) size;
+  if (info->dlpi_addr == cs->self)
+    return 1;
+  /* A non-PIE program's bias is 0: it is no copy of the shim.  */
+  if (info->dlpi_addr != 0 && named_like_shim (info->dlpi_name)
+      && __rseq_compat_elf_sym (info->dlpi_addr, "rseq_compat_query")
+         != NULL)
+    {
+      cs->found = info->dlpi_addr;
+      return 1;
+    }
+  return 0;
+}
+
+static uintptr_t
+earlier_copy (void)
+{
+  /* musl decides in a constructor, where dl_iterate_phdr may be called;
+     it lists the objects in search order.  */
+  struct copy_search cs = { (uintptr_t) __ehdr_start, 0 };
+  dl_iterate_phdr (copy_search_cb, &cs);
+  return cs.found;
+}
+#endif
+
 /* Scratch area for probing the kernel: the thread's real area cannot be
    used before its TLS block is initialised.  */
 static struct rseq_compat_area probe_area;
@@ -128,6 +218,31 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
   __rseq_compat_size = 0;
   __rseq_compat_offset = (char *) &__rseq_compat_area
                          - rseq_compat_thread_pointer ();
+
+  /* A second copy registers, probes and wraps nothing; its
+     rseq_compat_mode and rseq_compat_query answer for the first copy.
+     Its own __rseq_* (which only a lookup in its own handle finds)
+     repeat the first copy's where it can know them: glibc's when glibc
+     registers, and on musl what the first copy's constructor, which
+     runs before, published (init.c).  Otherwise, on glibc before 2.35
+     where this copy is relocated before the first one decides, they say
+     "nothing registered" at this copy's area, where cpu_id stays -1.  */
+  st->primary = earlier_copy ();
+  if (st->primary != 0)
+    {
+#if RSEQ_COMPAT_GLIBC
+      const ptrdiff_t *libc_offset
+        = __rseq_compat_elf_sym (boot->loader_base, "__rseq_offset");
+      const unsigned int *libc_size
+        = __rseq_compat_elf_sym (boot->loader_base, "__rseq_size");
+      if (libc_offset != NULL && libc_size != NULL)
+        {
+          __rseq_compat_offset = *libc_offset;
+          __rseq_compat_size = rseq_layout_effective_size (*libc_size);
+        }
+#endif
+      return;
+    }
 
   if (RSEQ_COMPAT_GLIBC && adopt_libc (boot, tunable_off))
     return;

@@ -45,6 +45,16 @@ decide_from_process (void)
       .startup = 1,
     };
   __rseq_compat_decide (&boot);
+  /* In a second copy the GOT leads to the first copy's definitions (or
+     the program's copies of them), which are final: the first copy's
+     constructor ran before this one.  */
+  if (__rseq_compat_state.primary != 0)
+    {
+      __rseq_compat_offset = *(volatile const ptrdiff_t *) &__rseq_offset;
+      __rseq_compat_size = *(volatile const unsigned int *) &__rseq_size;
+      __rseq_compat_flags = *(volatile const unsigned int *) &__rseq_flags;
+      return;
+    }
 
   /* The program's COPY relocations were made before this constructor
      ran; musl keeps such copies writable, and the GOT leads to them.  */
@@ -104,6 +114,14 @@ rseq_compat_init (void)
 attribute_public const char *
 rseq_compat_mode (void)
 {
+  if (__rseq_compat_state.primary != 0)
+    {
+      const char *(*first) (void)
+        = __rseq_compat_elf_sym (__rseq_compat_state.primary,
+                                 "rseq_compat_mode");
+      if (first != NULL)
+        return first ();
+    }
   switch (__rseq_compat_state.mode)
     {
     case RSEQ_COMPAT_MODE_LIBC_OWNED:

@@ -78,6 +78,10 @@ struct rseq_compat_state
   /* libc-owned mode: the length glibc registered with (max of its
      __rseq_size and 32), for pausing its registration around vfork.  */
   unsigned int libc_reg_len;
+  /* Nonzero in a second copy of the shim (loaded from another path):
+     the ELF header of the copy that comes first in the search order,
+     which owns everything; see early.c.  */
+  uintptr_t primary;
 };
 
 #include "area-size.h"
