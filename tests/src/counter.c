@@ -80,17 +80,46 @@ pin_to (pid_t tid, int cpu)
   sched_setaffinity (tid, sizeof set, &set);
 }
 
+/* Set once the run has shown what it must (enough signals, and in
+   "aborts" mode an aborted sequence); workers then stop after ITERS.
+   On a loaded machine 4 x ITERS adds can finish inside one time slice
+   each, before the signaller ever runs, so a fixed count alone would
+   make the test depend on the scheduler.  */
+static int want_abort;
+static struct timespec started;
+
+static int
+shown_enough (void)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  if (now.tv_sec - started.tv_sec >= 20)
+    return 1;
+  if (__atomic_load_n (&handler_runs, __ATOMIC_RELAXED) <= 100)
+    return 0;
+  if (!want_abort)
+    return 1;
+  for (unsigned int i = 0; i < counter.nslots; i++)
+    if (__atomic_load_n (&counter.slots[i].atomic, __ATOMIC_RELAXED) != 0)
+      return 1;
+  return 0;
+}
+
+static long int adds[THREADS];
+
 static void *
 worker (void *arg)
 {
   long int id = (long int) arg;
   int flip = (int) id;
-  for (long int i = 0; i < ITERS; i++)
+  long int i;
+  for (i = 0; i < ITERS || (i % FLIP_EVERY != 0 || !shown_enough ()); i++)
     {
       rseq_compat_counter_add (&counter, 1);
       if (nallowed > 1 && i % FLIP_EVERY == 0)
         pin_to (0, allowed_cpus[flip++ % nallowed]);
     }
+  adds[id] = i;
   sched_setaffinity (0, sizeof allowed, &allowed);
   __atomic_add_fetch (&workers_done, 1, __ATOMIC_RELEASE);
   return NULL;
@@ -195,6 +224,8 @@ main (int argc, char **argv)
 {
   int aborts = argc > 1 && strcmp (argv[1], "aborts") == 0;
   int registered = rt_expect_registered ();
+  want_abort = aborts && registered;
+  clock_gettime (CLOCK_MONOTONIC, &started);
 
 #ifdef RSEQ_COMPAT_COUNTER_RSEQ
   check_descriptors ();
@@ -248,7 +279,10 @@ main (int argc, char **argv)
   sigemptyset (&none);
   sigprocmask (SIG_SETMASK, &none, NULL);
 
-  int64_t expected = (int64_t) THREADS * ITERS
+  int64_t all_adds = 0;
+  for (int i = 0; i < THREADS; i++)
+    all_adds += adds[i];
+  int64_t expected = all_adds
                      + (int64_t) __atomic_load_n (&handler_runs,
                                                   __ATOMIC_RELAXED);
   int64_t total = rseq_compat_counter_read (&counter);
@@ -258,9 +292,10 @@ main (int argc, char **argv)
       via_rseq += counter.slots[i].rseq;
       via_atomic += counter.slots[i].atomic;
     }
-  printf ("mode %s: %lld = %d x %ld + %lu signals; rseq %lld, atomic %lld; "
-          "%d CPUs\n", rt_expect (), (long long int) total, THREADS, ITERS,
-          handler_runs, (long long int) via_rseq,
+  printf ("mode %s: %lld = %lld adds by %d threads + %lu signals; rseq "
+          "%lld, atomic %lld; %d CPUs\n", rt_expect (), (long long int) total,
+          (long long int) all_adds, THREADS, handler_runs,
+          (long long int) via_rseq,
           (long long int) via_atomic, nallowed);
   CHECK (total == expected, "counter %lld, expected %lld",
          (long long int) total, (long long int) expected);
