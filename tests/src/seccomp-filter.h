@@ -106,12 +106,12 @@ sf_errno_from_name (const char *name)
 }
 
 /* Installs, for the calling thread and the threads and programs it
-   starts from now on, a filter under which rseq fails with ERR and
-   every other system call is allowed (of this architecture: a foreign
-   one is left alone, the sandbox here is not a security boundary).
-   Returns 0 or an errno value.  */
+   starts from now on, a filter that answers rseq with ACTION (a
+   SECCOMP_RET_* value) and allows every other system call (of this
+   architecture: a foreign one is left alone, the sandbox here is not a
+   security boundary).  Returns 0 or an errno value.  */
 static inline int
-sf_install (int err)
+sf_install_action (unsigned int action)
 {
   struct sock_filter code[] =
     {
@@ -127,8 +127,7 @@ sf_install (int err)
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_COMPAT_NR_rseq, 1, 0),
 #endif
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT (BPF_RET | BPF_K,
-                SECCOMP_RET_ERRNO | ((unsigned int) err & SECCOMP_RET_DATA)),
+      BPF_STMT (BPF_RET | BPF_K, action),
     };
   struct sock_fprog prog =
     {
@@ -140,6 +139,14 @@ sf_install (int err)
   if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
     return errno;
   return 0;
+}
+
+/* The same, rseq failing with ERR.  */
+static inline int
+sf_install (int err)
+{
+  return sf_install_action (SECCOMP_RET_ERRNO
+                            | ((unsigned int) err & SECCOMP_RET_DATA));
 }
 
 /* The error the rseq system call gives for a probe that an unfiltered

@@ -67,33 +67,15 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: seccomp-kill process|thread\n");
       return 2;
     }
-  struct sock_filter code[] =
-    {
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-                offsetof (struct seccomp_data, arch)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_COMPAT_NR_rseq, 0, 1),
-      BPF_STMT (BPF_RET | BPF_K, action),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-  struct sock_fprog prog =
-    {
-      .len = (unsigned short) (sizeof code / sizeof code[0]),
-      .filter = code,
-    };
-  CHECK (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0, "no_new_privs: %s",
-         strerror (errno));
-  CHECK (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0,
-         "seccomp: %s", strerror (errno));
+  int err = sf_install_action (action);
+  CHECK (err == 0, "seccomp: %s", strerror (err));
   if (rt_failures != 0)
     return rt_exit_status ();
   fprintf (stderr, "seccomp-kill: rseq now kills the %s; creating a thread\n",
            what);
 
   pthread_t t;
-  int err = pthread_create (&t, NULL, thread_main, NULL);
+  err = pthread_create (&t, NULL, thread_main, NULL);
   CHECK (err == 0, "pthread_create: %s", strerror (err));
   if (err == 0)
     CHECK (pthread_join (t, NULL) == 0, "pthread_join");
