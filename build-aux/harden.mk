@@ -52,6 +52,9 @@ ifneq ($(SANITIZE),)
 SAN_FLAGS := $(SAN_FLAGS_$(SANITIZE)) -fno-omit-frame-pointer
 CFLAGS += $(SAN_FLAGS)
 LDFLAGS += $(SAN_LDFLAGS)
+# Executables only (.preinit_array is refused in a shared object): the
+# object that starts TSan's shared runtime (build-aux/tsan-preinit.c).
+$(B)/rseq-compat: LDFLAGS += $(SAN_EXE_LDFLAGS)
 $(SAN_PREINIT:%=$(B)/obj/host/%.o): CFLAGS += -fno-sanitize=all
 endif
 ifneq ($(SANITIZE),)

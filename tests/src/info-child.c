@@ -168,13 +168,13 @@ print_thread (const struct seen *s)
           s->have_cpu_id ? "" : "none", s->have_cpu_id ? s->cpu_id : 0);
 }
 
-/* Answers "ping" until end of file on stdin.  */
+/* Answers "ping" until end of file on stdin; then, if ARG is not
+   null, ends the process.  */
 static int server_started;
 
 static void *
 serve_stdin (void *arg)
 {
-  (void) arg;
   pthread_mutex_lock (&lock);
   server_started = 1;
   pthread_cond_broadcast (&cond);
@@ -190,6 +190,11 @@ serve_stdin (void *arg)
   quit = 1;
   pthread_cond_broadcast (&cond);
   pthread_mutex_unlock (&lock);
+  /* With exit-main, end the process here rather than when its last
+     thread returns: a thread the program did not start (ThreadSanitizer
+     runs one) would keep it alive.  */
+  if (arg != NULL)
+    exit (rt_exit_status ());
   return NULL;
 }
 
@@ -260,7 +265,7 @@ main (int argc, char **argv)
   pthread_t server;
   if (exit_main)
     {
-      CHECK (pthread_create (&server, NULL, serve_stdin, NULL) == 0,
+      CHECK (pthread_create (&server, NULL, serve_stdin, (void *) 1) == 0,
              "pthread_create");
       pthread_mutex_lock (&lock);
       while (!server_started)

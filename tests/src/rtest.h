@@ -41,6 +41,21 @@
 #include <sys/rseq.h>
 #include <arch.h>
 
+/* 1 when built with ThreadSanitizer (make check-sanitize), whose
+   runtime changes what a few tests can see: it starts a thread of its
+   own, and holds asynchronous signals back until the thread calls a
+   function it intercepts.  */
+#if defined __SANITIZE_THREAD__
+# define RT_TSAN 1
+#elif defined __has_feature
+# if __has_feature (thread_sanitizer)
+#  define RT_TSAN 1
+# endif
+#endif
+#ifndef RT_TSAN
+# define RT_TSAN 0
+#endif
+
 static int rt_failures;
 
 #define CHECK(cond, ...)                                                \
