@@ -69,6 +69,7 @@ static struct seen seen[THREADS + 1];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int observed, quit;
+static pthread_t workers[THREADS];
 
 static int
 tunable_off (void)
@@ -194,7 +195,11 @@ serve_stdin (void *arg)
      thread returns: a thread the program did not start (ThreadSanitizer
      runs one) would keep it alive.  */
   if (arg != NULL)
-    exit (rt_exit_status ());
+    {
+      for (int i = 0; i < THREADS; i++)
+        pthread_join (workers[i], NULL);
+      exit (rt_exit_status ());
+    }
   return NULL;
 }
 
@@ -251,9 +256,8 @@ main (int argc, char **argv)
       return rt_exit_status ();
     }
 
-  pthread_t t[THREADS];
   for (int i = 1; i <= THREADS; i++)
-    CHECK (pthread_create (&t[i - 1], NULL, thread_main,
+    CHECK (pthread_create (&workers[i - 1], NULL, thread_main,
                            (void *) (intptr_t) i) == 0, "pthread_create");
   pthread_mutex_lock (&lock);
   while (observed < THREADS)
@@ -285,6 +289,6 @@ main (int argc, char **argv)
     pthread_exit (NULL);
   serve_stdin (NULL);
   for (int i = 0; i < THREADS; i++)
-    pthread_join (t[i], NULL);
+    pthread_join (workers[i], NULL);
   return rt_exit_status ();
 }

@@ -42,9 +42,8 @@
 #include <arch.h>
 
 /* 1 when built with ThreadSanitizer (make check-sanitize), whose
-   runtime changes what a few tests can see: it starts a thread of its
-   own, and holds asynchronous signals back until the thread calls a
-   function it intercepts.  */
+   runtime starts a thread of its own: a test that counts threads must
+   know.  */
 #if defined __SANITIZE_THREAD__
 # define RT_TSAN 1
 #elif defined __has_feature

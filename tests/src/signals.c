@@ -87,12 +87,7 @@ early_thread (void *arg)
   /* The signal was sent before this ran; it is pending at the latest
      once the signal mask is restored, which happens before here.  */
   while (!handled)
-    /* ThreadSanitizer delivers the signal when the thread next calls a
-       function it intercepts; sched_yield is not one.  */
-    if (RT_TSAN)
-      usleep (1);
-    else
-      sched_yield ();
+    sched_yield ();
   int id = rt_cpu_id (&abi);
   int ok = rt_expect_registered ()
            ? id == the_cpu && rt_registered (rt_area (&abi),
