@@ -63,13 +63,16 @@ $(host_OBJS) $(CMD_OBJS): $(srcdir)/build-aux/harden.mk
 endif
 
 # make check-sanitize: the suite's glibc configurations against the shim
-# and test programs built with ASan+UBSan (clang, one shared runtime per
-# process); any report fails it.  build-aux/sanitize says what runs and
-# what does not, and why.  check-sanitize-tsan, the same with TSan, is
-# not clean yet and not part of check-sanitize: with the runtime behind
-# the preloaded shim most programs crash at start-up (README).
-check-sanitize: check-sanitize-asan
+# and test programs built with ASan+UBSan, then again with TSan (clang,
+# one shared runtime per process); any failure or report fails it, after
+# both ran.  build-aux/sanitize says what runs and what does not, and
+# why; check-sanitize-asan and check-sanitize-tsan run one of them.
+SAN_RUN = CLANG="$(SAN_CLANG)" $(srcdir)/build-aux/sanitize
+check-sanitize:
+	@$(srcdir)/build-aux/ensure-deps --check
+	@status=0; for kind in asan tsan; do \
+	  $(SAN_RUN) $$kind $(abspath $(B))/$$kind "$(MAKE)" || status=1; \
+	done; exit $$status
 check-sanitize-asan check-sanitize-tsan: check-sanitize-%:
 	@$(srcdir)/build-aux/ensure-deps --check
-	@CLANG="$(SAN_CLANG)" $(srcdir)/build-aux/sanitize $* $(abspath $(B))/$* \
-	  "$(MAKE)"
+	@$(SAN_RUN) $* $(abspath $(B))/$* "$(MAKE)"
