@@ -113,14 +113,18 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
     return EAGAIN;
   s->fn = fn;
   s->arg = arg;
-  sigset_t all;
+  sigset_t all, old;
   sigfillset (&all);
   /* sigprocmask, not pthread_sigmask: before glibc 2.32 the latter is
      in libpthread, which the shim must not pull into every process.
      Both set the calling thread's mask on Linux.  */
-  sigprocmask (SIG_SETMASK, &all, &s->mask);
+  sigprocmask (SIG_SETMASK, &all, &old);
+  s->mask = old;
   int ret = real (thread, attr, trampoline, s);
-  sigprocmask (SIG_SETMASK, &s->mask, NULL);
+  /* From the local copy: the new thread may have freed S already (ASan
+     saw it in make check-sanitize-bullseye; the creator then took
+     whatever the reused memory held as its signal mask).  */
+  sigprocmask (SIG_SETMASK, &old, NULL);
   if (ret != 0)
     free (s);
   return ret;
