@@ -47,12 +47,21 @@ static void *(*find_real_dlsym (void)) (void *, const char *)
 {
   void *real = NULL;
 #if RSEQ_COMPAT_GLIBC
-  /* The shim's own reference to "dlsym" would bind to the shim.  glibc
-     2.34 moved dlsym into libc.so.6 under a new version; before that it
-     lived in libdl.so.2 under the architecture's base version.  */
-  real = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  /* The shim's own reference to "dlsym" would bind to the shim.  Before
+     glibc 2.34 dlsym lived in libdl.so.2 under the architecture's base
+     version; 2.34 moved it into libc.so.6 as GLIBC_2.34 and kept the
+     base version there for old binaries, the same function.  So the
+     base version first: it is found everywhere, and the lookup must not
+     fail.  A failed dlvsym leaves an error message, malloc'ed, that the
+     next one frees; the first call here comes from whoever calls dlsym
+     first, and AddressSanitizer does while it sets up its interceptors,
+     when its free of such early memory calls a memset it has not looked
+     up yet: with the GLIBC_2.34 lookup first, every ASan program died at
+     start-up under the shim on glibc 2.31 (make check-sanitize-bullseye
+     found it).  */
+  real = dlvsym (RTLD_NEXT, "dlsym", RSEQ_COMPAT_GLIBC_BASE_VERSION);
   if (real == NULL)
-    real = dlvsym (RTLD_NEXT, "dlsym", RSEQ_COMPAT_GLIBC_BASE_VERSION);
+    real = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
 #else
   /* musl's dynamic loader is libc.so itself, and has no dlvsym.  */
   uintptr_t base = getauxval (AT_BASE);

@@ -69,6 +69,7 @@ static struct seen seen[THREADS + 1];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int observed, quit;
+static pthread_t workers[THREADS];
 
 static int
 tunable_off (void)
@@ -168,13 +169,13 @@ print_thread (const struct seen *s)
           s->have_cpu_id ? "" : "none", s->have_cpu_id ? s->cpu_id : 0);
 }
 
-/* Answers "ping" until end of file on stdin.  */
+/* Answers "ping" until end of file on stdin; then, if ARG is not
+   null, ends the process.  */
 static int server_started;
 
 static void *
 serve_stdin (void *arg)
 {
-  (void) arg;
   pthread_mutex_lock (&lock);
   server_started = 1;
   pthread_cond_broadcast (&cond);
@@ -190,6 +191,15 @@ serve_stdin (void *arg)
   quit = 1;
   pthread_cond_broadcast (&cond);
   pthread_mutex_unlock (&lock);
+  /* With exit-main, end the process here rather than when its last
+     thread returns: a thread the program did not start (ThreadSanitizer
+     runs one) would keep it alive.  */
+  if (arg != NULL)
+    {
+      for (int i = 0; i < THREADS; i++)
+        pthread_join (workers[i], NULL);
+      exit (rt_exit_status ());
+    }
   return NULL;
 }
 
@@ -246,9 +256,8 @@ main (int argc, char **argv)
       return rt_exit_status ();
     }
 
-  pthread_t t[THREADS];
   for (int i = 1; i <= THREADS; i++)
-    CHECK (pthread_create (&t[i - 1], NULL, thread_main,
+    CHECK (pthread_create (&workers[i - 1], NULL, thread_main,
                            (void *) (intptr_t) i) == 0, "pthread_create");
   pthread_mutex_lock (&lock);
   while (observed < THREADS)
@@ -260,7 +269,7 @@ main (int argc, char **argv)
   pthread_t server;
   if (exit_main)
     {
-      CHECK (pthread_create (&server, NULL, serve_stdin, NULL) == 0,
+      CHECK (pthread_create (&server, NULL, serve_stdin, (void *) 1) == 0,
              "pthread_create");
       pthread_mutex_lock (&lock);
       while (!server_started)
@@ -280,6 +289,6 @@ main (int argc, char **argv)
     pthread_exit (NULL);
   serve_stdin (NULL);
   for (int i = 0; i < THREADS; i++)
-    pthread_join (t[i], NULL);
+    pthread_join (workers[i], NULL);
   return rt_exit_status ();
 }

@@ -41,6 +41,20 @@
 #include <sys/rseq.h>
 #include <arch.h>
 
+/* 1 when built with ThreadSanitizer (make check-sanitize), whose
+   runtime starts a thread of its own: a test that counts threads must
+   know.  */
+#if defined __SANITIZE_THREAD__
+# define RT_TSAN 1
+#elif defined __has_feature
+# if __has_feature (thread_sanitizer)
+#  define RT_TSAN 1
+# endif
+#endif
+#ifndef RT_TSAN
+# define RT_TSAN 0
+#endif
+
 static int rt_failures;
 
 #define CHECK(cond, ...)                                                \
