@@ -307,11 +307,15 @@ static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
   return early_anchor_impl;
 }
 
-static void early_anchor (void)
+/* Hidden rather than static: clang 14 emits a static IFUNC as a global
+   dynamic symbol, and a second copy of the shim would then bind its
+   anchor to the first copy's, whose resolver has not run yet.  */
+extern void __rseq_compat_early_anchor_fn (void) attribute_hidden;
+void __rseq_compat_early_anchor_fn (void)
   __attribute__ ((ifunc ("early_anchor_resolver"), used));
 
 /* Taking the address forces an IRELATIVE relocation in .rela.dyn, which
    the loader resolves eagerly, even under lazy binding.  */
 void (*const __rseq_compat_early_anchor) (void) attribute_hidden
-  __attribute__ ((used)) = early_anchor;
+  __attribute__ ((used)) = __rseq_compat_early_anchor_fn;
 #endif
