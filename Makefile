@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix glibc glibc-patch check-glibc,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -123,6 +123,8 @@ check-run:
 # root; writes build/matrix.md.  See build-aux/matrix/run.
 check-matrix:
 	@$(srcdir)/build-aux/matrix/run
+
+include $(srcdir)/build-aux/glibc/glibc.mk
 
 # make bench: tests/bench, on the host C library, musl and (when the
 # matrix chroot exists, as root) bullseye, with and without the shim;

@@ -133,3 +133,24 @@ gl_patched_tree() {
   done
   rm -rf "$_scratch"
 }
+
+# The glibc test subset make check-glibc runs, baseline and patched.
+GL_SUBDIRS=${GL_SUBDIRS:-elf nptl misc}
+# The backport's own tests (subdir/name): each must PASS.
+GL_OWN_TESTS="misc/tst-rseq misc/tst-rseq-static misc/tst-rseq-disable
+  misc/tst-rseq-disable-static nptl/tst-rseq-nptl nptl/tst-rseq-nptl-static"
+
+# gl_subdir_check SRC BUILD SUBDIR LOG: glibc's make check for one
+# subdirectory (failures do not stop it); leaves BUILD/SUBDIR/subdir-tests.sum.
+gl_subdir_check() {
+  gl_in_chroot /bin/sh -c 'cd "$1" && make -r -j"$4" objdir="$2" subdir="$3" \
+      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" >"$4" 2>&1 || :
+}
+
+# gl_counts SUM: "PASS n FAIL n UNSUPPORTED n XFAIL n XPASS n".
+gl_counts() {
+  for r in PASS FAIL UNSUPPORTED XFAIL XPASS; do
+    printf '%s %s ' "$r" "$(grep -c "^$r: " "$1" 2>/dev/null || :)"
+  done
+  echo
+}
