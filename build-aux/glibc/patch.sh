@@ -27,7 +27,7 @@ gl_in_chroot /bin/sh -c 'cd "$1/tree" && QUILT_PATCHES=patches quilt push -a -q'
   > "$out/quilt-push.log" 2>&1 ||
   gl_die "quilt push -a failed on a pristine tree; see $out/quilt-push.log"
 rm -rf "$GL_ROOT$q/tree/patches" "$GL_ROOT$q/tree/.pc"
-if ! diff -r -x .rc-version -x .rc-touched "$GL_ROOT$q/tree" "$GL_ROOT$GL_WORK/src-patched" \
+if ! diff -r --no-dereference -x .rc-version -x .rc-touched "$GL_ROOT$q/tree" "$GL_ROOT$GL_WORK/src-patched" \
      > "$out/quilt-diff.log" 2>&1; then
   gl_die "the quilt series does not reproduce the tree make glibc builds; see $out/quilt-diff.log"
 fi
