@@ -17,8 +17,11 @@ gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_WORK/src-patched"
 log=$MATRIX_CACHE/log/glibc-build-patched.log
 gl_log "building the patched glibc in $GL_ROOT$GL_WORK/build-patched (log: $log)"
 start=$(date +%s)
+full=no
+[ -e "$GL_ROOT$GL_WORK/build-patched/.rc-configure" ] || full=yes
 gl_build "$GL_WORK/src-patched" "$GL_WORK/build-patched" "$log" || {
   grep -E 'error|Error' "$log" | head -n 20 >&2
   gl_die "building the patched glibc failed; see $log"; }
 echo "$(( $(date +%s) - start ))" > "$GL_CACHE/build-patched.seconds"
+[ $full = no ] || cp "$GL_CACHE/build-patched.seconds" "$GL_CACHE/build-patched-full.seconds"
 gl_log "patched glibc built in $(( $(date +%s) - start )) s: $GL_ROOT$GL_WORK/build-patched"

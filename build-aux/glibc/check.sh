@@ -160,7 +160,7 @@ if gl_in_chroot /bin/sh -c 'cd "$1" && make -r objdir="$2" check-abi' sh "$src" 
 else
   abi=FAIL; status=1
 fi
-grep -h . "$GL_ROOT$build"/*/check-abi-*.test-result | sed 's/^/    /' >> "$report"
+grep -h -E '^[A-Z]+: ' "$GL_ROOT$build"/*/check-abi-*.test-result | sed 's/^/    /' >> "$report"
 echo "    make check-abi: $abi" >> "$report"
 
 # 4. The project's own tests on the patched glibc.
@@ -177,8 +177,11 @@ fi
 
 {
   echo
-  echo "Build time (patched): $(cat "$GL_CACHE/build-patched.seconds" 2>/dev/null) s;"
-  echo "baseline build: $(cat "$base/build.seconds") s (cached runs reuse it);"
+  echo "make glibc (patched): $(cat "$GL_CACHE/build-patched.seconds" 2>/dev/null) s this run;"
+  echo "last full build from a fresh build directory: $(cat "$GL_CACHE/build-patched-full.seconds" 2>/dev/null || echo unknown) s."
+  echo "Baseline build: $(cat "$base/build.seconds") s; glibc make check, baseline:"
+  echo "$(for d in $GL_SUBDIRS; do printf '%s %s s, ' $d "$(cat "$base/check-$d.seconds")"; done)"
+  echo "patched: $(for d in $GL_SUBDIRS; do printf '%s %s s, ' $d "$(cat "$out/patched/check-$d.seconds")"; done)"
   echo "make check-glibc: $(( $(date +%s) - t0 )) s this run."
 } >> "$report"
 cat "$report"
