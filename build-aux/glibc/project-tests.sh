@@ -48,13 +48,19 @@ grep -qx 'plain: libc-owned' "$out/testrun-probe.log" &&
 
 ov=$GL_CACHE/overlay
 rm -rf "$ov"
-mkdir -p "$ov/upper/lib/x86_64-linux-gnu" "$ov/work" "$ov/root"
-# The patched run-time libraries replace Debian's of the same names
-# (libcrypt stays Debian's: bullseye's comes from libxcrypt).
-for f in "$GL_ROOT$stage"/lib/*; do
+# The patched run-time libraries (installed in slibdir, /lib64 for
+# --prefix=/usr) replace Debian's of the same names in the multiarch
+# directory, which is /usr/lib/... on a merged-/usr system (libcrypt
+# stays Debian's: bullseye's comes from libxcrypt).
+multiarch=lib/x86_64-linux-gnu
+[ -L "$GL_ROOT/lib" ] && multiarch=usr/lib/x86_64-linux-gnu
+mkdir -p "$ov/upper/$multiarch" "$ov/work" "$ov/root"
+for f in "$GL_ROOT$stage"/lib64/*; do
   case ${f##*/} in libcrypt*) continue ;; esac
-  cp -a "$f" "$ov/upper/lib/x86_64-linux-gnu/"
+  cp -a "$f" "$ov/upper/$multiarch/"
 done
+[ -e "$ov/upper/$multiarch/libc.so.6" ] ||
+  { echo "no libc.so.6 in $GL_ROOT$stage/lib64 (see $out/stage-install.log)"; exit 1; }
 unshare --mount --propagation private -- /bin/sh -s "$GL_ROOT" "$ov" "$GL_TOP" "$GL_JOBS" \
   >>"$log" 2>&1 <<'EOS'
 set -u

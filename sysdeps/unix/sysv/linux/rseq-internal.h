@@ -126,16 +126,26 @@ rseq_register_main_thread (struct pthread *pd)
     }
 }
 
-/* In the creating thread SELF: the new thread PD registers with the
-   creator's length if the creator is registered now.  Without seccomp
-   filters registration always succeeds or always fails, so a creator
-   that is not registered means the process runs without rseq (or the
-   application unregistered the thread on purpose).  */
+/* In the creating thread SELF, before the new thread PD exists: PD
+   registers with the creator's length if the creator is registered
+   now.  Without seccomp filters registration always succeeds or always
+   fails, so a creator that is not registered means the process runs
+   without rseq (or the application unregistered the thread on purpose).
+
+   The area is prepared here, not in the new thread: glibc 2.31 starts
+   threads with signals unblocked, so a handler can run before
+   start_thread's first instruction and must find "not registered"
+   (-1, or -2 for good), never an ID left in a descriptor from the
+   stack cache or the 0 of a fresh stack.  No one else writes the area
+   now: the kernel is done with the thread that used it before.  */
 static inline void
 rseq_prepare_new_thread (struct pthread *pd, struct pthread *self)
 {
   int32_t cpu_id = *(volatile int32_t *) &self->rseq_area.cpu_id;
   pd->rseq_len = cpu_id >= 0 ? self->rseq_len : 0;
+  rseq_clear_area (pd);
+  if (pd->rseq_len == 0)
+    pd->rseq_area.cpu_id = RSEQ_CPU_ID_REGISTRATION_FAILED;
 }
 
 /* In the new thread PD, before any user code.  A thread that should
@@ -144,10 +154,7 @@ rseq_prepare_new_thread (struct pthread *pd, struct pthread *self)
 static inline void
 rseq_register_new_thread (struct pthread *pd)
 {
-  rseq_clear_area (pd);
-  if (pd->rseq_len == 0)
-    pd->rseq_area.cpu_id = RSEQ_CPU_ID_REGISTRATION_FAILED;
-  else if (!rseq_register_area (pd, pd->rseq_len))
+  if (pd->rseq_len != 0 && !rseq_register_area (pd, pd->rseq_len))
     __libc_fatal ("Fatal glibc error: rseq registration failed\n");
 }
 

@@ -19,6 +19,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,67 @@ reusing_thread (void *closure)
   return area;
 }
 
+/* Signals sent to threads that have just been created: glibc 2.31
+   starts threads with signals unblocked, so the handler may run before
+   start_thread registers (pinned to one CPU, it usually does).  It must
+   then see "not registered" (-1), afterwards the CPU the process is
+   pinned to; never the stale ID a dirty_thread left in the descriptor
+   the new thread reuses.  */
+enum { early_threads = 500 };
+static int pinned_cpu;
+static unsigned int early_runs, early_bad;
+static volatile int early_bad_id;
+
+static void
+early_handler (int sig)
+{
+  int id = (int) tst_rseq_area ()->cpu_id;
+  if (id != RSEQ_CPU_ID_UNINITIALIZED && id != pinned_cpu)
+    {
+      early_bad_id = id;
+      __atomic_fetch_add (&early_bad, 1, __ATOMIC_RELAXED);
+    }
+  __atomic_fetch_add (&early_runs, 1, __ATOMIC_RELAXED);
+}
+
+static void *
+early_thread (void *closure)
+{
+  return NULL;
+}
+
+static void
+early_signals (void)
+{
+  cpu_set_t set;
+  TEST_COMPARE (sched_getaffinity (0, sizeof set, &set), 0);
+  pinned_cpu = -1;
+  for (int i = 0; i < CPU_SETSIZE && pinned_cpu < 0; ++i)
+    if (CPU_ISSET (i, &set))
+      pinned_cpu = i;
+  TEST_VERIFY_EXIT (pinned_cpu >= 0);
+  CPU_ZERO (&set);
+  CPU_SET (pinned_cpu, &set);
+  TEST_COMPARE (sched_setaffinity (0, sizeof set, &set), 0);
+
+  struct sigaction sa = { .sa_handler = early_handler };
+  sigemptyset (&sa.sa_mask);
+  TEST_COMPARE (sigaction (SIGUSR2, &sa, NULL), 0);
+  for (int i = 0; i < early_threads; ++i)
+    {
+      pthread_t thread;
+      TEST_COMPARE (pthread_create (&thread, NULL, dirty_thread, NULL), 0);
+      TEST_COMPARE (pthread_join (thread, NULL), 0);
+      TEST_COMPARE (pthread_create (&thread, NULL, early_thread, NULL), 0);
+      TEST_COMPARE (pthread_kill (thread, SIGUSR2), 0);
+      TEST_COMPARE (pthread_join (thread, NULL), 0);
+    }
+  TEST_COMPARE (early_runs, early_threads);
+  if (early_bad != 0)
+    TST_FAIL ("%u early signal handlers saw a stale cpu_id (first %d, "
+              "pinned to %d)", early_bad, early_bad_id, pinned_cpu);
+}
+
 static int cleanup_registered = -1;
 static void
 cancel_cleanup (void *closure)
@@ -253,6 +315,8 @@ do_test (void)
   TEST_COMPARE (status, 0);
   TEST_COMPARE (prepare_registered, 1);
   TEST_COMPARE (parent_registered, 1);
+
+  early_signals ();
 
   /* atexit_handler and elf_destructor check the exit path.  */
   return 0;
