@@ -20,17 +20,18 @@ stage=$GL_WORK/stage
 log=$out/project-check.log
 : > "$log"
 
-# Stage once per build of libc.so.
-stamp=$(stat -c %Y "$GL_ROOT$build/libc.so" 2>/dev/null) ||
+# Stage again whenever a shared object of the build changed.
+[ -e "$GL_ROOT$build/libc.so" ] ||
   { echo "no patched build at $GL_ROOT$build (make glibc)"; exit 1; }
-if [ "$(cat "$GL_ROOT$stage/.rc-stamp" 2>/dev/null)" != "$stamp" ]; then
+if [ ! -e "$GL_ROOT$stage/.rc-stamp" ] ||
+   [ -n "$(find "$GL_ROOT$build" -maxdepth 2 -name '*.so' -newer "$GL_ROOT$stage/.rc-stamp" | head -n 1)" ]; then
   rm -rf "$GL_ROOT$stage"
   # MAKEINFO=: skips the manual, whose sources Debian's glibc-source
   # does not ship.
   gl_in_chroot /bin/sh -c 'cd "$1" && make -r install DESTDIR="$2" MAKEINFO=:' sh \
     "$build" "$stage" > "$out/stage-install.log" 2>&1 ||
     { echo "make install DESTDIR=$stage failed (see $out/stage-install.log)"; exit 1; }
-  echo "$stamp" > "$GL_ROOT$stage/.rc-stamp"
+  touch "$GL_ROOT$stage/.rc-stamp"
 fi
 
 # The suite's libc probe, through testrun.sh.
@@ -79,9 +80,15 @@ status=$?
 rm -rf "$ov/work"
 cp "$ov/upper/rcg/project/build/tests/rseq.sum" "$out/project-rseq.sum" 2>/dev/null
 cp "$ov/upper/rcg/project/build/tests/rseq.log" "$out/project-rseq.log" 2>/dev/null
+cp "$ov/upper/rcg/project/build/tests/runtest.log" "$out/project-runtest.log" 2>/dev/null
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-mode=$(grep -o 'host C library: [a-z-]*' "$out/project-rseq.log" 2>/dev/null | head -n 1)
-echo "${line:-no result line} (make check in the overlay; $mode; testrun.sh probe: libc-owned)"
+mode=$(grep -o 'host C library: [a-z-]*' "$out/project-runtest.log" 2>/dev/null | head -n 1)
+# Runs of glibc programs (musl children of the info tests aside).
+glibc_runs() { grep "^env RSEQ_EXPECT=$1 .*/bin/glibc/" "$out/project-rseq.log" | grep -vc /bin/musl/; }
+owned=$(glibc_runs libc-owned)
+shim=$(glibc_runs shim-owned)
+echo "${line:-no result line} (make check in the overlay; $mode; $owned glibc runs expect libc-owned, $shim shim-owned; testrun.sh probe: libc-owned)"
+[ "$shim" = 0 ] || status=1
 [ $status -eq 0 ] && [ "$mode" = "host C library: libc-owned" ] &&
   case $line in *" 0 failed") exit 0 ;; esac
 exit 1
