@@ -151,6 +151,7 @@ enum { early_threads = 500 };
 static int pinned_cpu;
 static unsigned int early_runs, early_bad;
 static volatile int early_bad_id;
+static __thread volatile sig_atomic_t early_handled;
 
 static void
 early_handler (int sig)
@@ -162,11 +163,16 @@ early_handler (int sig)
       __atomic_fetch_add (&early_bad, 1, __ATOMIC_RELAXED);
     }
   __atomic_fetch_add (&early_runs, 1, __ATOMIC_RELAXED);
+  early_handled = 1;
 }
 
+/* Alive until its signal came: pthread_kill fails with ESRCH on a
+   thread that has already exited.  */
 static void *
 early_thread (void *closure)
 {
+  while (!early_handled)
+    sched_yield ();
   return NULL;
 }
 
