@@ -142,8 +142,12 @@ GL_OWN_TESTS="misc/tst-rseq misc/tst-rseq-static misc/tst-rseq-disable
 
 # gl_subdir_check SRC BUILD SUBDIR LOG: glibc's make check for one
 # subdirectory (failures do not stop it); leaves BUILD/SUBDIR/subdir-tests.sum.
+# Earlier results are removed first: glibc's make check only reruns a
+# test whose program changed.
 gl_subdir_check() {
-  gl_in_chroot /bin/sh -c 'cd "$1" && make -r -j"$4" objdir="$2" subdir="$3" \
+  gl_in_chroot /bin/sh -c 'find "$2/$3" -maxdepth 1 \( -name "*.out" \
+      -o -name "*.test-result" \) -delete &&
+    cd "$1" && make -r -j"$4" objdir="$2" subdir="$3" \
       -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" >"$4" 2>&1 || :
 }
 
