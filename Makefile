@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix readme-matrix,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix readme-matrix glibc glibc-patch check-glibc,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -131,6 +131,8 @@ check-matrix:
 .PHONY: readme-matrix
 readme-matrix:
 	@$(srcdir)/build-aux/matrix/readme.sh $(B)/matrix.md $(srcdir)/README.md
+
+include $(srcdir)/build-aux/glibc/glibc.mk
 
 # make bench: tests/bench, on the host C library, musl and (when the
 # matrix chroot exists, as root) bullseye, with and without the shim;

@@ -1,0 +1,27 @@
+#!/bin/sh
+# build.sh: make glibc.  glibc-source $GL_SOURCE_VERSION with the
+# backport applied (the series export-series.sh writes), configured and
+# built in the bullseye chroot.  The tree is $GL_ROOT/rcg/src-patched,
+# the build $GL_ROOT/rcg/build-patched (its testrun.sh runs programs on
+# it).
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -eu
+. "$(dirname "$0")/common.sh"
+"$(dirname "$0")/deps.sh"
+"$(dirname "$0")/chroot.sh"
+gl_unpack
+"$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$GL_CACHE/series"
+gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_WORK/src-patched"
+log=$MATRIX_CACHE/log/glibc-build-patched.log
+gl_log "building the patched glibc in $GL_ROOT$GL_WORK/build-patched (log: $log)"
+start=$(date +%s)
+full=no
+[ -e "$GL_ROOT$GL_WORK/build-patched/.rc-configure" ] || full=yes
+gl_build "$GL_WORK/src-patched" "$GL_WORK/build-patched" "$log" || {
+  grep -E 'error|Error' "$log" | head -n 20 >&2
+  gl_die "building the patched glibc failed; see $log"; }
+echo "$(( $(date +%s) - start ))" > "$GL_CACHE/build-patched.seconds"
+[ $full = no ] || cp "$GL_CACHE/build-patched.seconds" "$GL_CACHE/build-patched-full.seconds"
+gl_log "patched glibc built in $(( $(date +%s) - start )) s: $GL_ROOT$GL_WORK/build-patched"

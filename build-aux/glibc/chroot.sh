@@ -1,0 +1,69 @@
+#!/bin/sh
+# chroot.sh: make (or reuse) the Debian bullseye chroot that builds and
+# tests glibc 2.31 (~/.cache/rseq-compat/glibc/chroot), with the
+# packages of build-aux/glibc/debian-packages and of make check
+# (build-aux/debian-packages), and glibc-source at $GL_SOURCE_VERSION.
+#
+# It starts as a copy of make check-matrix's bullseye chroot when that
+# exists (the matrix's own copy is never changed), else from
+# debootstrap --variant=minbase.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -eu
+. "$(dirname "$0")/common.sh"
+log=$MATRIX_CACHE/log/glibc-chroot.log
+mkdir -p "$GL_CACHE" "$MATRIX_CACHE/log"
+
+if [ ! -e "$GL_ROOT/.rc-complete" ]; then
+  rm -rf "$GL_ROOT.partial"
+  matrix=$MATRIX_CACHE/chroot/bullseye
+  if [ -e "$matrix/.rc-complete" ]; then
+    gl_log "chroot: copying $matrix"
+    cp -a "$matrix" "$GL_ROOT.partial"
+    rm -f "$GL_ROOT.partial/.rc-deps"
+  else
+    gl_log "chroot: debootstrap --variant=minbase bullseye (log: $log)"
+    debootstrap --variant=minbase bullseye "$GL_ROOT.partial" "$MATRIX_MIRROR" \
+      >"$log" 2>&1 || { tail -n 5 "$log" >&2;
+        gl_die "debootstrap of bullseye failed; see $log (mirror: $MATRIX_MIRROR, MATRIX_MIRROR=... picks another)"; }
+  fi
+  rm -rf "$GL_ROOT"
+  mv "$GL_ROOT.partial" "$GL_ROOT"
+  touch "$GL_ROOT/.rc-complete"
+fi
+
+cat > "$GL_ROOT/etc/apt/apt.conf.d/90rseq-compat" <<'CONF'
+APT::Install-Recommends "0";
+APT::Install-Suggests "0";
+Acquire::Retries "3";
+Acquire::Check-Valid-Until "false";
+CONF
+echo "deb $MATRIX_MIRROR bullseye main" > "$GL_ROOT/etc/apt/sources.list"
+cp /etc/resolv.conf "$GL_ROOT/etc/resolv.conf" 2>/dev/null || :
+
+# Install again whenever a package list changes.
+want=$(cat "$GL_TOP/build-aux/glibc/debian-packages" "$GL_TOP/build-aux/debian-packages" \
+         "$GL_TOP/build-aux/ensure-deps" | sha256sum | cut -c1-16)-$GL_SOURCE_VERSION
+if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
+  gl_log "chroot: installing build-aux/glibc/debian-packages (log: $log)"
+  pkgs=$(sed -e 's/#.*//' "$GL_TOP/build-aux/glibc/debian-packages" |
+         sed -e "s/^glibc-source\$/glibc-source=$GL_SOURCE_VERSION/")
+  gl_in_chroot apt-get update -q >>"$log" 2>&1 ||
+    gl_die "apt-get update failed in $GL_ROOT; see $log"
+  gl_in_chroot apt-get install -y -q $pkgs >>"$log" 2>&1 || {
+    tail -n 5 "$log" >&2
+    gl_die "installing build-aux/glibc/debian-packages in $GL_ROOT failed; see $log.  glibc-source $GL_SOURCE_VERSION must be on the mirror (GL_SOURCE_VERSION names another version, at your own risk: the patches are written against this one)"; }
+  mkdir -p "$GL_ROOT/tmp/rc-deps"
+  cp "$GL_TOP/build-aux/ensure-deps" "$GL_TOP/build-aux/debian-packages" "$GL_ROOT/tmp/rc-deps/"
+  gl_in_chroot /bin/sh /tmp/rc-deps/ensure-deps >>"$log" 2>&1 || {
+    tail -n 5 "$log" >&2
+    gl_die "installing build-aux/debian-packages in $GL_ROOT failed; see $log"; }
+  echo "$want" > "$GL_ROOT/.rc-deps"
+fi
+
+have=$(gl_in_chroot dpkg-query -W -f '${Version}' glibc-source 2>/dev/null) || have=
+[ "$have" = "$GL_SOURCE_VERSION" ] ||
+  gl_die "the chroot has glibc-source '${have:-none}', not $GL_SOURCE_VERSION; remove $GL_ROOT/.rc-deps and run again"
+[ -f "$GL_ROOT/usr/src/glibc/$GL_UPSTREAM.tar.xz" ] ||
+  gl_die "glibc-source installed no /usr/src/glibc/$GL_UPSTREAM.tar.xz in $GL_ROOT"

@@ -1,0 +1,160 @@
+# Shared settings for make glibc, make glibc-patch and make check-glibc
+# (sourced, not run).
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+# mx_in_chroot, MATRIX_CACHE, MATRIX_MIRROR: the same cache root and
+# namespace handling as make check-matrix.
+. "$(dirname "$0")/../matrix/common.sh"
+
+GL_TOP=$(cd "$(dirname "$0")/../.." && pwd)
+GL_CACHE=$MATRIX_CACHE/glibc
+GL_ROOT=$GL_CACHE/chroot
+# The source package the backport is written against; a chroot that
+# offers another version is refused (see chroot.sh).
+GL_SOURCE_VERSION=${GL_SOURCE_VERSION:-2.31-13+deb11u11}
+GL_UPSTREAM=glibc-2.31
+# Inside the chroot.
+GL_WORK=/rcg
+GL_JOBS=${GL_JOBS:-2}
+
+gl_log() { printf 'glibc: %s\n' "$*" >&2; }
+gl_die() { printf 'glibc: %s\n' "$*" >&2; exit 1; }
+
+# gl_in_chroot CMD...: run CMD in the glibc build chroot.
+gl_in_chroot() { mx_in_chroot "$GL_ROOT" "$@"; }
+
+# Our files that are copied into the glibc tree unchanged, at the same
+# paths (all of them use rseq-layout.h for sizes and lengths).
+gl_own_files() {
+  (cd "$GL_TOP" && ls sysdeps/unix/sysv/linux/rseq-layout.h \
+     sysdeps/unix/sysv/linux/rseq-area.h \
+     sysdeps/unix/sysv/linux/rseq-internal.h \
+     sysdeps/unix/sysv/linux/dl-rseq.c \
+     sysdeps/unix/sysv/linux/sys/rseq.h \
+     sysdeps/unix/sysv/linux/x86/bits/rseq.h \
+     sysdeps/unix/sysv/linux/aarch64/bits/rseq.h \
+     sysdeps/unix/sysv/linux/tst-rseq.h \
+     sysdeps/unix/sysv/linux/tst-rseq*.c)
+}
+
+# gl_change_hash: identifies the change (our files, the patches, the
+# abilist additions) and the glibc-side scripts.
+gl_change_hash() {
+  (cd "$GL_TOP" && { gl_own_files; echo nptl/patches/series;
+     sed 's|^|nptl/patches/|' nptl/patches/series;
+     echo abi-list/glibc-2.31-ld.abilist; ls build-aux/glibc/*; } |
+     LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+}
+
+# gl_toolchain_hash: the chroot's toolchain and source package versions.
+gl_toolchain_hash() {
+  gl_in_chroot dpkg-query -W -f '${Package} ${Version}\n' gcc-10 g++-10 \
+    binutils libc6-dev linux-libc-dev glibc-source make gawk bison python3 |
+    sha256sum | cut -c1-16
+}
+
+# Both builds (baseline and patched) are configured alike.
+GL_CONFIGURE="--prefix=/usr --disable-werror --disable-profile --enable-kernel=3.2"
+GL_CFLAGS="-O2 -pipe"
+
+# gl_unpack: the pristine tree at $GL_ROOT$GL_WORK/$GL_UPSTREAM, unpacked
+# once per source version.
+gl_unpack() {
+  _p=$GL_ROOT$GL_WORK/$GL_UPSTREAM
+  if [ "$(cat "$_p/.rc-version" 2>/dev/null)" != "$GL_SOURCE_VERSION" ]; then
+    gl_log "unpacking glibc-source $GL_SOURCE_VERSION"
+    rm -rf "$_p"
+    mkdir -p "$GL_ROOT$GL_WORK"
+    tar -xJf "$GL_ROOT/usr/src/glibc/$GL_UPSTREAM.tar.xz" -C "$GL_ROOT$GL_WORK" ||
+      gl_die "cannot unpack $GL_ROOT/usr/src/glibc/$GL_UPSTREAM.tar.xz"
+    echo "$GL_SOURCE_VERSION" > "$_p/.rc-version"
+  fi
+}
+
+# gl_build SRC BUILD LOG: configure (once) and make in the chroot; SRC
+# and BUILD are paths inside it.
+gl_build() {
+  gl_in_chroot /bin/sh -c '
+    set -e
+    src=$1 build=$2 conf=$3 cflags=$4 jobs=$5
+    mkdir -p "$build"
+    cd "$build"
+    if [ "$(cat .rc-configure 2>/dev/null)" != "$conf $cflags" ]; then
+      "$src/configure" $conf CFLAGS="$cflags"
+      echo "$conf $cflags" > .rc-configure
+    fi
+    make -j"$jobs"' sh "$1" "$2" "$GL_CONFIGURE" "$GL_CFLAGS" "$GL_JOBS" >"$3" 2>&1
+}
+
+# gl_series_files SERIES: the files the series touches (glibc paths).
+gl_series_files() {
+  sed -n 's|^+++ b/\([^	]*\).*|\1|p' "$1"/*.patch | LC_ALL=C sort -u
+}
+
+# gl_patched_tree SERIES TREE: make TREE (a host path) the pristine tree
+# with SERIES applied.  TREE is made once by copying; afterwards only
+# files whose content changes are rewritten, so that an incremental
+# rebuild recompiles only what the change touches.
+gl_patched_tree() {
+  _series=$1 _tree=$2
+  _pristine=$GL_ROOT$GL_WORK/$GL_UPSTREAM
+  _scratch=$GL_CACHE/scratch
+  rm -rf "$_scratch"
+  mkdir -p "$_scratch"
+  # The series applied to pristine copies of the files it touches.
+  for f in $(gl_series_files "$_series"); do
+    if [ -e "$_pristine/$f" ]; then
+      mkdir -p "$_scratch/$(dirname "$f")"
+      cp -p "$_pristine/$f" "$_scratch/$f"
+    fi
+  done
+  while read -r p; do
+    patch -p1 -s --fuzz=0 --no-backup-if-mismatch -d "$_scratch" < "$_series/$p" ||
+      gl_die "patch $p does not apply to glibc-source $GL_SOURCE_VERSION"
+  done < "$_series/series"
+  if [ "$(cat "$_tree/.rc-version" 2>/dev/null)" != "$GL_SOURCE_VERSION" ]; then
+    rm -rf "$_tree"
+    cp -a "$_pristine" "$_tree"
+    : > "$_tree/.rc-touched"
+  fi
+  # Files an earlier series touched and this one does not: pristine again.
+  for f in $(cat "$_tree/.rc-touched"); do
+    [ -e "$_scratch/$f" ] && continue
+    if [ -e "$_pristine/$f" ]; then cp -p "$_pristine/$f" "$_tree/$f"; else rm -f "$_tree/$f"; fi
+  done
+  (cd "$_scratch" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) > "$_tree/.rc-touched"
+  for f in $(cat "$_tree/.rc-touched"); do
+    if ! cmp -s "$_scratch/$f" "$_tree/$f"; then
+      mkdir -p "$_tree/$(dirname "$f")"
+      cp "$_scratch/$f" "$_tree/$f"
+    fi
+  done
+  rm -rf "$_scratch"
+}
+
+# The glibc test subset make check-glibc runs, baseline and patched.
+GL_SUBDIRS=${GL_SUBDIRS:-elf nptl misc}
+# The backport's own tests (subdir/name): each must PASS.
+GL_OWN_TESTS="misc/tst-rseq misc/tst-rseq-static misc/tst-rseq-disable
+  misc/tst-rseq-disable-static nptl/tst-rseq-nptl nptl/tst-rseq-nptl-static"
+
+# gl_subdir_check SRC BUILD SUBDIR LOG: glibc's make check for one
+# subdirectory (failures do not stop it); leaves BUILD/SUBDIR/subdir-tests.sum.
+# Earlier results are removed first: glibc's make check only reruns a
+# test whose program changed.
+gl_subdir_check() {
+  gl_in_chroot /bin/sh -c '{ find "$2/$3" -maxdepth 1 \( -name "*.out" \
+      -o -name "*.test-result" \) -delete 2>/dev/null || :; }
+    cd "$1" && make -r -j"$4" objdir="$2" subdir="$3" \
+      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" >"$4" 2>&1 || :
+}
+
+# gl_counts SUM: "PASS n FAIL n UNSUPPORTED n XFAIL n XPASS n".
+gl_counts() {
+  for r in PASS FAIL UNSUPPORTED XFAIL XPASS; do
+    printf '%s %s ' "$r" "$(grep -c "^$r: " "$1" 2>/dev/null || :)"
+  done
+  echo
+}

@@ -1,0 +1,94 @@
+#!/bin/sh
+# project-tests.sh OUT: the project's own `make check` on the patched
+# glibc.  The build is installed with DESTDIR into a staging tree, its
+# shared libraries are laid over the bullseye chroot's (an overlay
+# mount in a private mount namespace: the cached chroot is not changed),
+# and the tree is configured, built and checked there, so that every
+# program the suite runs, the rseq-compat command and whatever it
+# executes included, runs on the patched ld.so and libc.  Before that,
+# the suite's libc probe runs through the build's testrun.sh.
+# Prints make check's closing line; exit status 0 only if every test
+# passed and the suite saw the C library register (libc-owned).
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+. "$(dirname "$0")/common.sh"
+out=$1
+build=$GL_WORK/build-patched
+stage=$GL_WORK/stage
+log=$out/project-check.log
+: > "$log"
+
+# Stage again whenever a shared object of the build changed.
+[ -e "$GL_ROOT$build/libc.so" ] ||
+  { echo "no patched build at $GL_ROOT$build (make glibc)"; exit 1; }
+if [ ! -e "$GL_ROOT$stage/.rc-stamp" ] ||
+   [ -n "$(find "$GL_ROOT$build" -maxdepth 2 -name '*.so' -newer "$GL_ROOT$stage/.rc-stamp" | head -n 1)" ]; then
+  rm -rf "$GL_ROOT$stage"
+  # MAKEINFO=: skips the manual, whose sources Debian's glibc-source
+  # does not ship.
+  gl_in_chroot /bin/sh -c 'cd "$1" && make -r install DESTDIR="$2" MAKEINFO=:' sh \
+    "$build" "$stage" > "$out/stage-install.log" 2>&1 ||
+    { echo "make install DESTDIR=$stage failed (see $out/stage-install.log)"; exit 1; }
+  touch "$GL_ROOT$stage/.rc-stamp"
+fi
+
+# The suite's libc probe, through testrun.sh.
+mkdir -p "$GL_ROOT$GL_WORK/probe"
+(cd "$GL_TOP" && tar -cf - tests/src shim sysdeps) | tar -xf - -C "$GL_ROOT$GL_WORK/probe"
+gl_in_chroot /bin/sh -c 'cd "$1" && gcc -std=gnu11 -O2 -Itests/src -Ishim/include -Ishim \
+    -Ishim/arch/x86_64 -Isysdeps/unix/sysv/linux -Isysdeps/unix/sysv/linux/x86 \
+    -o probe tests/src/libc-probe.c -ldl &&
+  echo "plain: $("$2"/testrun.sh ./probe)" &&
+  echo "abi: $("$2"/testrun.sh ./probe abi)"' sh "$GL_WORK/probe" "$build" \
+  > "$out/testrun-probe.log" 2>&1
+grep -qx 'plain: libc-owned' "$out/testrun-probe.log" &&
+  grep -qx 'abi: abi' "$out/testrun-probe.log" ||
+  { echo "the libc probe through testrun.sh did not report libc-owned with the ABI (see $out/testrun-probe.log)"; exit 1; }
+
+ov=$GL_CACHE/overlay
+rm -rf "$ov"
+# The patched run-time libraries (installed in slibdir, /lib64 for
+# --prefix=/usr) replace Debian's of the same names in the multiarch
+# directory, which is /usr/lib/... on a merged-/usr system (libcrypt
+# stays Debian's: bullseye's comes from libxcrypt).
+multiarch=lib/x86_64-linux-gnu
+[ -L "$GL_ROOT/lib" ] && multiarch=usr/lib/x86_64-linux-gnu
+mkdir -p "$ov/upper/$multiarch" "$ov/work" "$ov/root"
+for f in "$GL_ROOT$stage"/lib64/*; do
+  case ${f##*/} in libcrypt*) continue ;; esac
+  cp -a "$f" "$ov/upper/$multiarch/"
+done
+[ -e "$ov/upper/$multiarch/libc.so.6" ] ||
+  { echo "no libc.so.6 in $GL_ROOT$stage/lib64 (see $out/stage-install.log)"; exit 1; }
+unshare --mount --propagation private -- /bin/sh -s "$GL_ROOT" "$ov" "$GL_TOP" "$GL_JOBS" \
+  >>"$log" 2>&1 <<'EOS'
+set -u
+C=$1 ov=$2 top=$3 jobs=$4
+mount -t overlay overlay -o "lowerdir=$C,upperdir=$ov/upper,workdir=$ov/work" "$ov/root" || exit 125
+R=$ov/root
+mount -t proc proc "$R/proc" && mount --rbind /dev "$R/dev" || exit 125
+mount -t tmpfs tmpfs "$R/tmp" || exit 125
+rm -rf "$R/rcg/project" && mkdir -p "$R/rcg/project"
+(cd "$top" && git ls-files -co --exclude-standard | grep -v '^build/' | tar -cf - -T -) |
+  tar -xf - -C "$R/rcg/project"
+exec chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+  LANG=C.UTF-8 /bin/sh -c "cd /rcg/project && ./configure && make -j$jobs all && make check"
+EOS
+status=$?
+rm -rf "$ov/work"
+cp "$ov/upper/rcg/project/build/tests/rseq.sum" "$out/project-rseq.sum" 2>/dev/null
+cp "$ov/upper/rcg/project/build/tests/rseq.log" "$out/project-rseq.log" 2>/dev/null
+cp "$ov/upper/rcg/project/build/tests/runtest.log" "$out/project-runtest.log" 2>/dev/null
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+mode=$(grep -o 'host C library: [a-z-]*' "$out/project-runtest.log" 2>/dev/null | head -n 1)
+# Runs of glibc programs (musl children of the info tests aside).
+glibc_runs() { grep "^env RSEQ_EXPECT=$1 .*/bin/glibc/" "$out/project-rseq.log" | grep -vc /bin/musl/; }
+owned=$(glibc_runs libc-owned)
+shim=$(glibc_runs shim-owned)
+echo "${line:-no result line} (make check in the overlay; $mode; $owned glibc runs expect libc-owned, $shim shim-owned; testrun.sh probe: libc-owned)"
+[ "$shim" = 0 ] || status=1
+[ $status -eq 0 ] && [ "$mode" = "host C library: libc-owned" ] &&
+  case $line in *" 0 failed") exit 0 ;; esac
+exit 1

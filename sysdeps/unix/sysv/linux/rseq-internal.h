@@ -1,0 +1,161 @@
+/* rseq registration for the main thread and new threads.  Linux version.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat (the glibc 2.31 backport).
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Used by elf/rtld.c (main thread of dynamic programs), csu/libc-tls.c
+   (main thread of static programs) and nptl/pthread_create.c (every
+   other thread).  All size, length and alignment decisions come from
+   rseq-layout.h, shared with the preloadable librseq-compat, so that
+   the patched C library and the shim publish the same values.  */
+
+#ifndef _RSEQ_INTERNAL_H
+#define _RSEQ_INTERNAL_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sysdep.h>
+#include <ldsodefs.h>
+#include <tls.h>
+#include <elf/dl-tunables.h>
+#include <sys/rseq.h>
+#include <rseq-area.h>
+#include <rseq-layout.h>
+
+/* Writable views of __rseq_size and __rseq_offset (dl-rseq.c).  They
+   live in ld.so (libc.a for static programs), in RELRO memory that is
+   write-protected once relocation is over; only the main thread's
+   registration, which runs before that, writes them.  */
+extern unsigned int _dl_rseq_size attribute_hidden;
+extern ptrdiff_t _dl_rseq_offset attribute_hidden;
+
+/* The thread pointer of the thread whose descriptor is PD.  */
+static inline void *
+rseq_thread_pointer (struct pthread *pd)
+{
+#if TLS_TCB_AT_TP
+  return pd;
+#elif TLS_DTV_AT_TP
+  return (char *) pd + TLS_PRE_TCB_SIZE;
+#else
+# error "Either TLS_TCB_AT_TP or TLS_DTV_AT_TP must be defined"
+#endif
+}
+
+/* Ask the kernel to maintain PD's area with registration length LEN.
+   PD must be the calling thread.  */
+static inline bool
+rseq_register_area (struct pthread *pd, unsigned int len)
+{
+  INTERNAL_SYSCALL_DECL (err);
+  long int ret = INTERNAL_SYSCALL_CALL (rseq, err, &pd->rseq_area, len, 0,
+                                        RSEQ_SIG);
+  return !INTERNAL_SYSCALL_ERROR_P (ret, err);
+}
+
+/* Reset PD's area to the state of a thread that never registered.  A
+   descriptor taken from the stack cache still holds what the kernel
+   last wrote for its previous thread.  */
+static inline void
+rseq_clear_area (struct pthread *pd)
+{
+  memset (&pd->rseq_area, 0, sizeof pd->rseq_area);
+  pd->rseq_area.cpu_id = RSEQ_CPU_ID_UNINITIALIZED;
+}
+
+/* Register the main thread, whose descriptor is PD, and publish
+   __rseq_offset and __rseq_size.  Runs right after the thread pointer
+   is installed: before relocation finishes (so the values are final
+   before copy relocations read them and RELRO seals them) and before
+   any constructor.  */
+static inline void
+rseq_register_main_thread (struct pthread *pd)
+{
+  unsigned long int at_feature = 0;
+  unsigned long int at_align = 0;
+  for (ElfW(auxv_t) *av = GLRO(dl_auxv); av != NULL && av->a_type != AT_NULL;
+       ++av)
+    if (av->a_type == RSEQ_LAYOUT_AT_FEATURE_SIZE)
+      at_feature = av->a_un.a_val;
+    else if (av->a_type == RSEQ_LAYOUT_AT_ALIGN)
+      at_align = av->a_un.a_val;
+
+  struct rseq_layout layout;
+  rseq_layout_compute (&layout, at_feature, at_align);
+  /* A kernel wanting more than struct pthread holds gets 32 bytes.  */
+  rseq_layout_fit (&layout, RSEQ_AREA_CAPACITY, RSEQ_AREA_ALIGN);
+
+  /* Valid even when nothing is registered, so that readers find
+     cpu_id == RSEQ_CPU_ID_REGISTRATION_FAILED.  */
+  _dl_rseq_offset = (char *) &pd->rseq_area - (char *) rseq_thread_pointer (pd);
+
+  bool enabled = true;
+#if HAVE_TUNABLES
+  enabled = TUNABLE_GET_FULL (glibc, pthread, rseq, int32_t, NULL) != 0;
+#endif
+
+  rseq_clear_area (pd);
+  if (enabled && rseq_register_area (pd, layout.reg_len))
+    {
+      _dl_rseq_size = layout.public_size;
+      pd->rseq_len = layout.reg_len;
+    }
+  else
+    {
+      /* Disabled, or refused (no rseq system call, a seccomp filter,
+         another registrant): the process runs without rseq and no
+         later thread tries.  */
+      _dl_rseq_size = 0;
+      pd->rseq_len = 0;
+      pd->rseq_area.cpu_id = RSEQ_CPU_ID_REGISTRATION_FAILED;
+    }
+}
+
+/* In the creating thread SELF, before the new thread PD exists: PD
+   registers with the creator's length if the creator is registered
+   now.  Without seccomp filters registration always succeeds or always
+   fails, so a creator that is not registered means the process runs
+   without rseq (or the application unregistered the thread on purpose).
+
+   The area is prepared here, not in the new thread: glibc 2.31 starts
+   threads with signals unblocked, so a handler can run before
+   start_thread's first instruction and must find "not registered"
+   (-1, or -2 for good), never an ID left in a descriptor from the
+   stack cache or the 0 of a fresh stack.  No one else writes the area
+   now: the kernel is done with the thread that used it before.  */
+static inline void
+rseq_prepare_new_thread (struct pthread *pd, struct pthread *self)
+{
+  int32_t cpu_id = *(volatile int32_t *) &self->rseq_area.cpu_id;
+  pd->rseq_len = cpu_id >= 0 ? self->rseq_len : 0;
+  rseq_clear_area (pd);
+  if (pd->rseq_len == 0)
+    pd->rseq_area.cpu_id = RSEQ_CPU_ID_REGISTRATION_FAILED;
+}
+
+/* In the new thread PD, before any user code.  A thread that should
+   register and cannot is fatal, as in glibc 2.35 and later: the
+   process already told every library that rseq is in use.  */
+static inline void
+rseq_register_new_thread (struct pthread *pd)
+{
+  if (pd->rseq_len != 0 && !rseq_register_area (pd, pd->rseq_len))
+    __libc_fatal ("Fatal glibc error: rseq registration failed\n");
+}
+
+#endif /* rseq-internal.h */

@@ -1,0 +1,2 @@
+/* Static variant of tst-rseq-disable.  */
+#include "tst-rseq-disable.c"

@@ -1,0 +1,2 @@
+/* Static variant of tst-rseq-nptl.  */
+#include "tst-rseq-nptl.c"

@@ -1,0 +1,331 @@
+/* Every thread is registered wherever its code runs: signal handlers,
+   fork handlers, key destructors, atexit, cancellation cleanup, thread
+   batches, a forked child, ELF destructors.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat (the glibc 2.31 backport).
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include "tst-rseq.h"
+
+enum { batches = 4, batch_threads = 8 };
+
+/* Results of code that cannot report itself (handlers).  */
+static volatile sig_atomic_t signals_seen, signals_registered;
+static volatile int prepare_registered, parent_registered;
+static unsigned int key_destructors_seen, key_destructors_registered;
+static pthread_key_t key;
+
+static void
+signal_handler (int sig)
+{
+  ++signals_seen;
+  if (tst_rseq_registered ())
+    ++signals_registered;
+}
+
+static void
+fork_prepare (void)
+{
+  prepare_registered = tst_rseq_registered ();
+}
+
+static void
+fork_parent (void)
+{
+  parent_registered = tst_rseq_registered ();
+}
+
+static volatile int child_registered;
+static void
+fork_child (void)
+{
+  child_registered = tst_rseq_registered ();
+}
+
+static void
+key_destructor (void *value)
+{
+  __atomic_fetch_add (&key_destructors_seen, 1, __ATOMIC_RELAXED);
+  if (tst_rseq_registered ())
+    __atomic_fetch_add (&key_destructors_registered, 1, __ATOMIC_RELAXED);
+}
+
+/* An exit path that fails the test after do_test returned.  */
+static void
+fail_at_exit (const char *where)
+{
+  static const char prefix[] = "error: not registered in ";
+  write (STDOUT_FILENO, prefix, sizeof prefix - 1);
+  write (STDOUT_FILENO, where, strlen (where));
+  write (STDOUT_FILENO, "\n", 1);
+  _exit (1);
+}
+
+static void
+atexit_handler (void)
+{
+  if (!tst_rseq_registered ())
+    fail_at_exit ("an atexit handler");
+}
+
+static void __attribute__ ((destructor))
+elf_destructor (void)
+{
+  if (!tst_rseq_registered ())
+    fail_at_exit ("an ELF destructor");
+}
+
+/* A thread of a batch: registered, in its own signal handler too, and
+   so is a thread it creates.  */
+static void *
+batch_thread (void *closure)
+{
+  tst_check_registered ("batch thread");
+  TEST_COMPARE (pthread_setspecific (key, closure), 0);
+  /* Delivered to this thread before pthread_kill returns.  */
+  TEST_COMPARE (pthread_kill (pthread_self (), SIGUSR1), 0);
+  if (closure != NULL)
+    {
+      pthread_t nested;
+      TEST_COMPARE (pthread_create (&nested, NULL, batch_thread, NULL), 0);
+      TEST_COMPARE (pthread_join (nested, NULL), 0);
+    }
+  return NULL;
+}
+
+/* Leaves its descriptor as no registered thread could: unregistered,
+   with IDs no CPU has and a critical-section pointer that the kernel
+   would fault on.  A thread reusing the descriptor survives only if
+   its area is cleared before it registers.  */
+static void *
+dirty_thread (void *closure)
+{
+  tst_check_registered ("dirty thread");
+  struct rseq *area = tst_rseq_area ();
+  TEST_COMPARE (tst_rseq_syscall (area,
+                                  rseq_layout_libc_reg_len (__rseq_size),
+                                  RSEQ_FLAG_UNREGISTER), 0);
+  area->cpu_id_start = 123456;
+  area->cpu_id = 123456;
+  area->rseq_cs = 1;
+  return area;
+}
+
+static void *
+reusing_thread (void *closure)
+{
+  struct rseq *area = tst_rseq_area ();
+  TEST_COMPARE (area->rseq_cs, 0);
+  TEST_VERIFY (area->cpu_id < 123456);
+  tst_check_registered ("thread on a reused stack");
+  return area;
+}
+
+/* Signals sent to threads that have just been created: glibc 2.31
+   starts threads with signals unblocked, so the handler may run before
+   start_thread registers (pinned to one CPU, it usually does).  It must
+   then see "not registered" (-1), afterwards the CPU the process is
+   pinned to; never the stale ID a dirty_thread left in the descriptor
+   the new thread reuses.  */
+enum { early_threads = 500 };
+static int pinned_cpu;
+static unsigned int early_runs, early_bad;
+static volatile int early_bad_id;
+static __thread volatile sig_atomic_t early_handled;
+
+static void
+early_handler (int sig)
+{
+  int id = (int) tst_rseq_area ()->cpu_id;
+  if (id != RSEQ_CPU_ID_UNINITIALIZED && id != pinned_cpu)
+    {
+      early_bad_id = id;
+      __atomic_fetch_add (&early_bad, 1, __ATOMIC_RELAXED);
+    }
+  __atomic_fetch_add (&early_runs, 1, __ATOMIC_RELAXED);
+  early_handled = 1;
+}
+
+/* Alive until its signal came: pthread_kill fails with ESRCH on a
+   thread that has already exited.  */
+static void *
+early_thread (void *closure)
+{
+  while (!early_handled)
+    sched_yield ();
+  return NULL;
+}
+
+static void
+early_signals (void)
+{
+  cpu_set_t set;
+  TEST_COMPARE (sched_getaffinity (0, sizeof set, &set), 0);
+  pinned_cpu = -1;
+  for (int i = 0; i < CPU_SETSIZE && pinned_cpu < 0; ++i)
+    if (CPU_ISSET (i, &set))
+      pinned_cpu = i;
+  TEST_VERIFY_EXIT (pinned_cpu >= 0);
+  CPU_ZERO (&set);
+  CPU_SET (pinned_cpu, &set);
+  TEST_COMPARE (sched_setaffinity (0, sizeof set, &set), 0);
+
+  struct sigaction sa = { .sa_handler = early_handler };
+  sigemptyset (&sa.sa_mask);
+  TEST_COMPARE (sigaction (SIGUSR2, &sa, NULL), 0);
+  for (int i = 0; i < early_threads; ++i)
+    {
+      pthread_t thread;
+      TEST_COMPARE (pthread_create (&thread, NULL, dirty_thread, NULL), 0);
+      TEST_COMPARE (pthread_join (thread, NULL), 0);
+      TEST_COMPARE (pthread_create (&thread, NULL, early_thread, NULL), 0);
+      TEST_COMPARE (pthread_kill (thread, SIGUSR2), 0);
+      TEST_COMPARE (pthread_join (thread, NULL), 0);
+    }
+  TEST_COMPARE (early_runs, early_threads);
+  if (early_bad != 0)
+    TST_FAIL ("%u early signal handlers saw a stale cpu_id (first %d, "
+              "pinned to %d)", early_bad, early_bad_id, pinned_cpu);
+}
+
+static int cleanup_registered = -1;
+static void
+cancel_cleanup (void *closure)
+{
+  cleanup_registered = tst_rseq_registered ();
+}
+
+static void *
+cancelled_thread (void *closure)
+{
+  pthread_barrier_t *barrier = closure;
+  pthread_cleanup_push (cancel_cleanup, NULL);
+  pthread_barrier_wait (barrier);
+  for (;;)
+    pause ();
+  pthread_cleanup_pop (0);
+  return NULL;
+}
+
+static void *
+user_stack_thread (void *closure)
+{
+  tst_check_registered ("thread on a user-supplied stack");
+  return NULL;
+}
+
+static int
+do_test (void)
+{
+  TEST_VERIFY_EXIT (__rseq_size > 0);
+  tst_check_registered ("main thread");
+
+  struct sigaction sa = { .sa_handler = signal_handler };
+  sigemptyset (&sa.sa_mask);
+  TEST_COMPARE (sigaction (SIGUSR1, &sa, NULL), 0);
+  TEST_COMPARE (pthread_key_create (&key, key_destructor), 0);
+  TEST_COMPARE (atexit (atexit_handler), 0);
+  TEST_COMPARE (pthread_atfork (fork_prepare, fork_parent, fork_child), 0);
+
+  /* The main thread's signal handler.  */
+  TEST_COMPARE (raise (SIGUSR1), 0);
+  TEST_COMPARE (signals_seen, 1);
+  TEST_COMPARE (signals_registered, 1);
+
+  /* Batches of threads, each creating one more; later batches reuse
+     the stacks of earlier ones.  */
+  for (int b = 0; b < batches; ++b)
+    {
+      pthread_t threads[batch_threads];
+      for (int i = 0; i < batch_threads; ++i)
+        TEST_COMPARE (pthread_create (&threads[i], NULL, batch_thread,
+                                      (void *) 1), 0);
+      for (int i = 0; i < batch_threads; ++i)
+        TEST_COMPARE (pthread_join (threads[i], NULL), 0);
+    }
+  int threads = batches * batch_threads * 2;
+  TEST_COMPARE (signals_seen, 1 + threads);
+  TEST_COMPARE (signals_registered, 1 + threads);
+  /* Only the outer threads set the key to non-NULL.  */
+  TEST_COMPARE (key_destructors_seen, batches * batch_threads);
+  TEST_COMPARE (key_destructors_registered, batches * batch_threads);
+
+  /* A descriptor from the stack cache.  */
+  pthread_t thread;
+  void *dirty_area, *reused_area;
+  TEST_COMPARE (pthread_create (&thread, NULL, dirty_thread, NULL), 0);
+  TEST_COMPARE (pthread_join (thread, &dirty_area), 0);
+  TEST_COMPARE (pthread_create (&thread, NULL, reusing_thread, NULL), 0);
+  TEST_COMPARE (pthread_join (thread, &reused_area), 0);
+  /* Otherwise the stack cache was not used and nothing was tested.  */
+  TEST_VERIFY (reused_area == dirty_area);
+
+  /* A thread on a stack the application supplies.  */
+  size_t stack_size = 1024 * 1024;
+  void *stack = mmap (NULL, stack_size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  TEST_VERIFY_EXIT (stack != MAP_FAILED);
+  memset (stack, 0xa5, stack_size);
+  pthread_attr_t attr;
+  TEST_COMPARE (pthread_attr_init (&attr), 0);
+  TEST_COMPARE (pthread_attr_setstack (&attr, stack, stack_size), 0);
+  TEST_COMPARE (pthread_create (&thread, &attr, user_stack_thread, NULL), 0);
+  TEST_COMPARE (pthread_join (thread, NULL), 0);
+  TEST_COMPARE (pthread_attr_destroy (&attr), 0);
+
+  /* Cancellation cleanup.  */
+  pthread_barrier_t barrier;
+  TEST_COMPARE (pthread_barrier_init (&barrier, NULL, 2), 0);
+  TEST_COMPARE (pthread_create (&thread, NULL, cancelled_thread, &barrier), 0);
+  pthread_barrier_wait (&barrier);
+  TEST_COMPARE (pthread_cancel (thread), 0);
+  void *result;
+  TEST_COMPARE (pthread_join (thread, &result), 0);
+  TEST_VERIFY (result == PTHREAD_CANCELED);
+  TEST_COMPARE (cleanup_registered, 1);
+  pthread_barrier_destroy (&barrier);
+
+  /* A forked child keeps the registration, and its threads register.  */
+  pid_t pid = fork ();
+  TEST_VERIFY_EXIT (pid >= 0);
+  if (pid == 0)
+    {
+      if (!child_registered || !tst_rseq_registered ())
+        _exit (2);
+      TEST_COMPARE (pthread_create (&thread, NULL, batch_thread, NULL), 0);
+      TEST_COMPARE (pthread_join (thread, NULL), 0);
+      _exit (signals_registered == signals_seen ? 0 : 3);
+    }
+  int status;
+  TEST_COMPARE (waitpid (pid, &status, 0), pid);
+  TEST_COMPARE (status, 0);
+  TEST_COMPARE (prepare_registered, 1);
+  TEST_COMPARE (parent_registered, 1);
+
+  early_signals ();
+
+  /* atexit_handler and elf_destructor check the exit path.  */
+  return 0;
+}
+
+#include <support/test-driver.c>

@@ -1,0 +1,2 @@
+/* Static variant of tst-rseq.  */
+#include "tst-rseq.c"

@@ -1,0 +1,106 @@
+/* Helpers for the rseq registration tests.  Linux version.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat (the glibc 2.31 backport).
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/auxv.h>
+#include <sys/rseq.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <support/check.h>
+#include <rseq-area.h>
+#include <rseq-layout.h>
+
+/* Record a failure and say why, then go on.  */
+#define TST_FAIL(...)                                                   \
+  do                                                                    \
+    {                                                                   \
+      printf ("error: %s:%d: ", __FILE__, __LINE__);                    \
+      printf (__VA_ARGS__);                                             \
+      putchar ('\n');                                                   \
+      support_record_failure ();                                        \
+    }                                                                   \
+  while (0)
+
+static inline void *
+tst_thread_pointer (void)
+{
+  void *tp;
+#if defined __x86_64__
+  /* The TCB's first word points to itself.  */
+  __asm__ ("mov %%fs:0, %0" : "=r" (tp));
+#elif defined __aarch64__
+  __asm__ ("mrs %0, tpidr_el0" : "=r" (tp));
+#else
+# error "tst-rseq.h: no thread pointer access for this architecture"
+#endif
+  return tp;
+}
+
+/* The calling thread's area, as a consumer finds it.  */
+static inline struct rseq *
+tst_rseq_area (void)
+{
+  return (struct rseq *) ((char *) tst_thread_pointer () + __rseq_offset);
+}
+
+/* The layout the C library must have chosen on this kernel.  */
+static inline struct rseq_layout
+tst_rseq_expected_layout (void)
+{
+  struct rseq_layout layout;
+  rseq_layout_compute (&layout, getauxval (RSEQ_LAYOUT_AT_FEATURE_SIZE),
+                       getauxval (RSEQ_LAYOUT_AT_ALIGN));
+  rseq_layout_fit (&layout, RSEQ_AREA_CAPACITY, RSEQ_AREA_ALIGN);
+  return layout;
+}
+
+static inline long int
+tst_rseq_syscall (void *area, unsigned int len, int flags)
+{
+  return syscall (__NR_rseq, area, len, flags, RSEQ_SIG);
+}
+
+/* Whether the calling thread is registered with exactly the C
+   library's area and length.  The kernel answers EBUSY only to a
+   registration identical to the current one, EINVAL to any other
+   while one exists.  Async-signal-safe.  */
+static inline bool
+tst_rseq_registered (void)
+{
+  struct rseq *area = tst_rseq_area ();
+  if (__rseq_size == 0 || (int32_t) area->cpu_id < 0)
+    return false;
+  errno = 0;
+  long int ret = tst_rseq_syscall (area,
+                                   rseq_layout_libc_reg_len (__rseq_size), 0);
+  return ret == -1 && errno == EBUSY;
+}
+
+/* Fail unless the calling thread is registered (WHERE names the
+   place for the message).  */
+static inline void
+tst_check_registered (const char *where)
+{
+  struct rseq *area = tst_rseq_area ();
+  if (!tst_rseq_registered ())
+    TST_FAIL ("%s: not registered (cpu_id %d, __rseq_size %u, errno %d)",
+          where, (int) area->cpu_id, __rseq_size, errno);
+}
