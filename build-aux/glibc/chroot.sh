@@ -33,14 +33,7 @@ if [ ! -e "$GL_ROOT/.rc-complete" ]; then
   touch "$GL_ROOT/.rc-complete"
 fi
 
-cat > "$GL_ROOT/etc/apt/apt.conf.d/90rseq-compat" <<'CONF'
-APT::Install-Recommends "0";
-APT::Install-Suggests "0";
-Acquire::Retries "3";
-Acquire::Check-Valid-Until "false";
-CONF
-echo "deb $MATRIX_MIRROR bullseye main" > "$GL_ROOT/etc/apt/sources.list"
-cp /etc/resolv.conf "$GL_ROOT/etc/resolv.conf" 2>/dev/null || :
+mx_apt_setup "$GL_ROOT" bullseye
 
 # Install again whenever a package list changes.
 want=$(cat "$GL_TOP/build-aux/glibc/debian-packages" "$GL_TOP/build-aux/debian-packages" \

@@ -30,17 +30,7 @@ if [ ! -e "$root/.rc-complete" ]; then
   rm -f "$root/.rc-apt-updated"
 fi
 
-# Small installs.  Mirrors and snapshots may serve a Release file past
-# its Valid-Until date (sid's is renewed weekly); its signature is still
-# checked.
-cat > "$root/etc/apt/apt.conf.d/90rseq-compat" <<'CONF'
-APT::Install-Recommends "0";
-APT::Install-Suggests "0";
-Acquire::Retries "3";
-Acquire::Check-Valid-Until "false";
-CONF
-echo "deb $MATRIX_MIRROR $suite main" > "$root/etc/apt/sources.list"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || :
+mx_apt_setup "$root" "$suite"
 # Once a day (MATRIX_MAX_AGE), the suite's current packages.
 if [ "$(mx_age "$root/.rc-apt-updated")" -gt "$MATRIX_MAX_AGE" ]; then
   mx_log "$suite: apt-get update and dist-upgrade"

@@ -31,3 +31,18 @@ mx_age() {
   if [ -e "$1" ]; then echo $(( $(date +%s) - $(stat -c %Y "$1") ))
   else echo 999999999; fi
 }
+
+# mx_apt_setup ROOT SUITE: point ROOT's apt at the mirror for SUITE, with
+# small installs.  Mirrors and snapshots may serve a Release file past its
+# Valid-Until date (sid's is renewed weekly); its signature is still
+# checked.
+mx_apt_setup() {
+  cat > "$1/etc/apt/apt.conf.d/90rseq-compat" <<'CONF'
+APT::Install-Recommends "0";
+APT::Install-Suggests "0";
+Acquire::Retries "3";
+Acquire::Check-Valid-Until "false";
+CONF
+  echo "deb $MATRIX_MIRROR $2 main" > "$1/etc/apt/sources.list"
+  cp /etc/resolv.conf "$1/etc/resolv.conf" 2>/dev/null || :
+}
