@@ -33,9 +33,10 @@
 #define _RSEQ_AREA_H 1
 
 #include <stdint.h>
+#include <rseq-layout.h>
 
-#define RSEQ_AREA_CAPACITY 64
-#define RSEQ_AREA_ALIGN 64
+#define RSEQ_AREA_CAPACITY RSEQ_LAYOUT_FIXED_SIZE
+#define RSEQ_AREA_ALIGN RSEQ_LAYOUT_FIXED_ALIGN
 
 /* The fields the C library itself reads or writes, at the kernel's
    offsets (struct rseq in <sys/rseq.h>); the rest belongs to the

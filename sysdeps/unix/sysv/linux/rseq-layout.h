@@ -42,6 +42,13 @@
    ever expose, whatever the kernel's feature size.  */
 #define RSEQ_LAYOUT_LEGACY_MAX_SIZE 28u
 
+/* The room a fixed-size area (the shim's TLS block, glibc 2.31's
+   struct pthread member) reserves: enough for every kernel so far
+   (7.0 registers 33 bytes at 64-byte alignment).  A kernel that wants
+   more gets the legacy registration through rseq_layout_fit.  */
+#define RSEQ_LAYOUT_FIXED_SIZE 64u
+#define RSEQ_LAYOUT_FIXED_ALIGN 64u
+
 /* auxv tags, absent before Linux 6.3 (getauxval then answers 0).  */
 #define RSEQ_LAYOUT_AT_FEATURE_SIZE 27
 #define RSEQ_LAYOUT_AT_ALIGN 28
