@@ -4,12 +4,12 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-# mx_in_chroot, MATRIX_CACHE, MATRIX_MIRROR: the same cache root and
+# mx_in_chroot, RSEQ_COMPAT_CACHE, rc_mirror: the same cache root and
 # namespace handling as make check-matrix.
 . "$(dirname "$0")/../matrix/common.sh"
 
 GL_TOP=$(cd "$(dirname "$0")/../.." && pwd)
-GL_CACHE=$MATRIX_CACHE/glibc
+GL_CACHE=$RSEQ_COMPAT_CACHE/glibc
 GL_ROOT=$GL_CACHE/chroot
 # The source package the backport is written against; a chroot that
 # offers another version is refused (see chroot.sh).
@@ -149,6 +149,19 @@ gl_subdir_check() {
       -o -name "*.test-result" \) -delete 2>/dev/null || :; }
     cd "$1" && make -r -j"$4" objdir="$2" subdir="$3" \
       -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" >"$4" 2>&1 || :
+}
+
+# gl_keep_failures SUM BUILD DEST: copy the output of every test SUM
+# reports as failing (BUILD is the build directory inside the chroot)
+# to DEST, which nothing later overwrites: a rerun writes the test's
+# .out again.
+gl_keep_failures() {
+  grep '^FAIL: ' "$1" 2>/dev/null | sed 's/^FAIL: //' | while read -r _t; do
+    mkdir -p "$3/$(dirname "$_t")"
+    for _e in out test-result; do
+      [ -e "$GL_ROOT$2/$_t.$_e" ] && cp "$GL_ROOT$2/$_t.$_e" "$3/$_t.$_e"
+    done
+  done
 }
 
 # gl_counts SUM: "PASS n FAIL n UNSUPPORTED n XFAIL n XPASS n".
