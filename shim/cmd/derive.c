@@ -28,9 +28,7 @@
 
 #define _GNU_SOURCE 1
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rseq-layout.h>

@@ -20,8 +20,8 @@
 
 #include "errname.h"
 
-/* Only the values the rseq, ptrace and /proc paths of the command can
-   meet: the report names them as the kernel documentation does.  */
+/* The values the rseq system call, ptrace and /proc can answer the
+   command with; the report prints any other as "unknown error".  */
 const char *
 errno_name (int err)
 {

@@ -108,8 +108,8 @@ cmd_info (int argc, char **argv)
   pid_t target = (pid_t) pid;
   if (pid != 0)
     ret = info_pid_target (&target, err, sizeof err);
-  /* -p of our own process (or one of our threads) reads it from the
-     inside: a process cannot ptrace itself.  */
+  /* -p of our own process (or of one of our threads) reads it from the
+     inside: the kernel refuses a tracer its own thread group (EPERM).  */
   if (ret == 0)
     ret = pid == 0 || target == getpid () ? info_self (r)
           : info_pid (target, r, err, sizeof err);
