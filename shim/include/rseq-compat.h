@@ -351,6 +351,23 @@ __rseq_compat_counter_add_atomic (struct rseq_compat_counter *c, int64_t v)
   ".balign 8\n\t"							\
   ".quad 3b\n\t"							\
   ".popsection\n\t"
+
+/* After the commit, and in the abort handler, the thread clears
+   rseq_cs again.  The kernel reads the descriptor rseq_cs points to
+   whenever the thread returns to user space after a preemption, a
+   migration or a signal, until it finds the thread outside the
+   sequence and clears rseq_cs itself.  If the object holding the
+   descriptor is unloaded (dlclose) before that happens, the read
+   faults and the kernel kills the process with SIGSEGV; and no thread
+   can clear another's rseq_cs.  __RSEQ_COMPAT_COUNTER_KEEP_CS leaves
+   out the store after the commit: it is not an interface, only make
+   bench (to measure the store) and the test suite (to show the
+   failure) define it.  */
+# ifdef __RSEQ_COMPAT_COUNTER_KEEP_CS
+#  define __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT(insn) ""
+# else
+#  define __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT(insn) insn
+# endif
 #endif
 
 /* Add V to the counter.  Async-signal-safe.  */
@@ -383,7 +400,10 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
 # if defined __x86_64__
           /* rseq_cs = &descriptor; then, inside the sequence, compare
              cpu_id with the CPU of the slot and commit with one add to
-             memory (a single store).  The abort handler is preceded by
+             memory (a single store); then rseq_cs = 0.  A CPU mismatch
+             goes to the abort handler too, so that every way out of
+             the asm without a commit clears rseq_cs (the loop may end
+             in the atomic fallback).  The handler is preceded by
              RSEQ_SIG, as the immediate of a ud1 instruction so that
              disassemblers stay in step.  */
           __asm__ __volatile__ goto (
@@ -392,13 +412,15 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
             "movq %%rax, %%fs:8(%[off])\n"
             "1:\n\t"
             "cmpl %[cpu], %%fs:4(%[off])\n\t"
-            "jnz %l[aborted]\n\t"
+            "jnz 4f\n\t"
             "addq %[v], (%[slot])\n"
             "2:\n\t"
+            __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT ("movq $0, %%fs:8(%[off])\n\t")
             ".pushsection __rseq_failure, \"ax\"\n\t"
             ".byte 0x0f, 0xb9, 0x3d\n\t"
             ".long 0x53053053\n"
             "4:\n\t"
+            "movq $0, %%fs:8(%[off])\n\t"
             "jmp %l[aborted]\n\t"
             ".popsection\n"
             : /* asm goto: no outputs */
@@ -408,7 +430,13 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
             : aborted);
 # else
           /* The same with a load, an add and the committing store; the
-             signature is the brk instruction RSEQ_SIG encodes.  */
+             signature is the brk instruction RSEQ_SIG encodes.  A
+             conditional branch reaches only 1 MiB, and the linker can
+             neither extend it nor insert a veneer for it, while the
+             handler in __rseq_failure (and the C label behind it) may
+             end up farther away in a large object: the mismatch test
+             skips over an unconditional branch (128 MiB, and the
+             linker adds a veneer beyond that).  */
           __asm__ __volatile__ goto (
             __RSEQ_COMPAT_CS_DESCRIPTOR
             "adrp x15, 3b\n\t"
@@ -417,14 +445,18 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
             "1:\n\t"
             "ldr w15, [%[area], #4]\n\t"
             "cmp w15, %w[cpu]\n\t"
-            "b.ne %l[aborted]\n\t"
+            "b.eq 5f\n\t"
+            "b 4f\n"
+            "5:\n\t"
             "ldr x15, [%[slot]]\n\t"
             "add x15, x15, %[v]\n\t"
             "str x15, [%[slot]]\n"
             "2:\n\t"
+            __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT ("str xzr, [%[area], #8]\n\t")
             ".pushsection __rseq_failure, \"ax\"\n\t"
             ".inst 0xd428bc00\n"
             "4:\n\t"
+            "str xzr, [%[area], #8]\n\t"
             "b %l[aborted]\n\t"
             ".popsection\n"
             : /* asm goto: no outputs */
