@@ -63,6 +63,17 @@ extern long int syscall (long int, ...);
 extern const char *rseq_compat_mode (void) __attribute__ ((__weak__));
 extern long int rseq_compat_query (const char *) __attribute__ ((__weak__));
 
+/* The assembly below is written for the LP64 ABIs.  x32 (gcc -mx32)
+   and AArch64 ILP32 define __x86_64__ or __aarch64__ too, with 32-bit
+   pointers that the 64-bit register operands and address arithmetic
+   do not fit (the assembler rejects them); they take the portable
+   paths: sched_getcpu, the getcpu system call, the atomic add.  */
+#if defined __x86_64__ && !defined __ILP32__
+# define __RSEQ_COMPAT_X86_64 1
+#elif defined __aarch64__ && !defined __ILP32__
+# define __RSEQ_COMPAT_AARCH64 1
+#endif
+
 #define RSEQ_COMPAT_OFFSETOFEND_CPU_ID 8u
 #define RSEQ_COMPAT_OFFSETOFEND_NODE_ID 24u
 #define RSEQ_COMPAT_OFFSETOFEND_MM_CID 28u
@@ -98,7 +109,7 @@ __rseq_compat_offset (void)
 {
   static const int32_t unset[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
   ptrdiff_t off;
-#if defined __x86_64__
+#if defined __RSEQ_COMPAT_X86_64
   /* %fs:0 holds the thread pointer itself (x86-64 TLS ABI).  */
   __asm__ ("testq %1, %1\n\t"
            "jz 1f\n\t"
@@ -110,7 +121,7 @@ __rseq_compat_offset (void)
            "addq %2, %0\n"
            "2:"
            : "=&r" (off) : "r" (&__rseq_offset), "r" (unset) : "cc");
-#elif defined __aarch64__
+#elif defined __RSEQ_COMPAT_AARCH64
   __asm__ ("cbz %1, 1f\n\t"
            "ldr %0, [%1]\n\t"
            "b 2f\n"
@@ -132,14 +143,14 @@ __rseq_compat_offset (void)
 static __inline__ int
 __rseq_compat_load32 (unsigned int offset, int32_t *value)
 {
-#if defined __x86_64__
+#if defined __RSEQ_COMPAT_X86_64
   /* volatile: the CPU may change between two calls, so two loads must
      never be merged.  */
   __asm__ __volatile__ ("movl %%fs:(%1), %0"
                         : "=r" (*value)
                         : "r" (__rseq_compat_offset () + (ptrdiff_t) offset));
   return 1;
-#elif defined __aarch64__
+#elif defined __RSEQ_COMPAT_AARCH64
   char *tp;
   __asm__ __volatile__ ("mrs %0, tpidr_el0" : "=r" (tp));
   *value = *(volatile int32_t *) (tp + __rseq_compat_offset () + offset);
@@ -333,7 +344,8 @@ __rseq_compat_counter_add_atomic (struct rseq_compat_counter *c, int64_t v)
   __atomic_fetch_add (&c->slots[i].atomic, v, __ATOMIC_RELAXED);
 }
 
-#if defined __GNUC__ && (defined __x86_64__ || defined __aarch64__)
+#if defined __GNUC__ \
+    && (defined __RSEQ_COMPAT_X86_64 || defined __RSEQ_COMPAT_AARCH64)
 # define RSEQ_COMPAT_COUNTER_RSEQ 1
 
 /* The descriptor (struct rseq_cs: version 0, flags 0, start_ip,
@@ -385,7 +397,7 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
       for (int tries = 0; tries < RSEQ_COMPAT_COUNTER_RETRIES; tries++)
         {
           int32_t cpu;
-# if defined __x86_64__
+# if defined __RSEQ_COMPAT_X86_64
           __asm__ __volatile__ ("movl %%fs:4(%1), %0"
                                 : "=r" (cpu) : "r" (off));
 # else
@@ -397,7 +409,7 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
           if (__builtin_expect (cpu < 0 || (uint32_t) cpu >= c->nslots, 0))
             break;
           int64_t *slot = &c->slots[cpu].rseq;
-# if defined __x86_64__
+# if defined __RSEQ_COMPAT_X86_64
           /* rseq_cs = &descriptor; then, inside the sequence, compare
              cpu_id with the CPU of the slot and commit with one add to
              memory (a single store); then rseq_cs = 0.  A CPU mismatch
@@ -436,7 +448,8 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
              handler in __rseq_failure (and the C label behind it) may
              end up farther away in a large object: the mismatch test
              skips over an unconditional branch (128 MiB, and the
-             linker adds a veneer beyond that).  */
+             linker adds a veneer beyond that).  A veneer may clobber
+             x16 and x17 (AAPCS64), hence the clobbers.  */
           __asm__ __volatile__ goto (
             __RSEQ_COMPAT_CS_DESCRIPTOR
             "adrp x15, 3b\n\t"
@@ -462,7 +475,7 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
             : /* asm goto: no outputs */
             : [area] "r" (area), [cpu] "r" (cpu), [v] "r" (v),
               [slot] "r" (slot)
-            : "memory", "cc", "x15"
+            : "memory", "cc", "x15", "x16", "x17"
             : aborted);
 # endif
           return;
