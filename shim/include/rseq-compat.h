@@ -225,12 +225,25 @@ rseq_compat_mm_cid (void)
 
    Threads without a registration (no __rseq_* in the process,
    __rseq_size 0, a negative cpu_id: the disabled and unavailable modes,
-   vfork children, threads started by raw clone), other architectures,
-   and adds whose sequence aborted RSEQ_COMPAT_COUNTER_RETRIES times in
-   a row use an atomic add instead.  It goes to a second word of the
-   same slot that only atomic adds write, so the two kinds of add never
-   race: the rseq word of a slot is written only by threads running on
-   that slot's CPU.
+   vfork children while librseq-compat is loaded, which unregisters the
+   parent until the child is gone), other architectures and ABIs (x32,
+   AArch64 ILP32), and adds whose sequence aborted
+   RSEQ_COMPAT_COUNTER_RETRIES times in a row use an atomic add
+   instead.  It goes to a second word of the same slot that only atomic
+   adds write, so the two kinds of add never race: the rseq word of a
+   slot is written only by threads running on that slot's CPU.
+
+   The add trusts cpu_id.  A task that the kernel has not registered but
+   that runs on a registered thread's TLS reads that thread's last CPU
+   there: a vfork child on glibc 2.35 or later without librseq-compat,
+   and in every mode a clone child with CLONE_VM and the parent's thread
+   pointer but without CLONE_VFORK.  rseq_compat_cpu returns the
+   parent's CPU in such a child (glibc's sched_getcpu does too), and an
+   add takes the restartable sequence with nothing to abort it: that
+   add, or one a thread on that CPU makes at the same time, can be
+   lost.  The child cannot tell: it shares every byte of memory with
+   its parent, and only a system call in every add could ask the
+   kernel.
 
    rseq_compat_counter_read sums every slot.  It is exact once the
    adders are done; while they run it returns a value that every add
