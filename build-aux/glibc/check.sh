@@ -124,8 +124,8 @@ done
 grep '^FAIL: ' "$new" | sed 's/^FAIL: //' | while read -r t; do
   rlog=$fails/rerun/$t.log
   mkdir -p "$(dirname "$rlog")"
-  if gl_in_chroot /bin/sh -c 'cd "$1" && make -r objdir="$2" test t="$3"' sh \
-       "$src" "$build" "$t" > "$rlog" 2>&1 &&
+  if gl_in_chroot /bin/sh -c 'cd "$1" && $4 make -r objdir="$2" test t="$3"' sh \
+       "$src" "$build" "$t" "$GL_DEFAULT_SIGNALS" > "$rlog" 2>&1 &&
      grep -q '^PASS: ' "$rlog"; then
     echo "$t" >> "$out/flaky"
   fi
