@@ -33,6 +33,11 @@
 #ifndef RSEQ_COMPAT_LIBDIR
 # define RSEQ_COMPAT_LIBDIR "/usr/local/lib"
 #endif
+/* What the machine's glibc loader expands $LIB to (the Makefile asks
+   it); empty where the build made no glibc copy of the shim.  */
+#ifndef RSEQ_COMPAT_GLIBC_LIB
+# define RSEQ_COMPAT_GLIBC_LIB ""
+#endif
 
 /* COMMAND as execvp would find it, or NULL with errno set.  */
 static char *
