@@ -80,7 +80,7 @@ endif
 PRELOAD_LAYOUT := $(srcdir)/build-aux/preload-layout
 ifeq ($(LIBC),glibc)
 GLIBC_DST_LIB := $(shell $(PRELOAD_LAYOUT) probe)
-ifeq ($(GLIBC_DST_LIB),)
+ifeq ($(GLIBC_DST_LIB)$(filter clean distclean,$(MAKECMDGOALS)),)
 $(error cannot tell what this machine's glibc loader expands $$LIB to \
   (build-aux/preload-layout probe printed nothing))
 endif

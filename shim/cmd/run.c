@@ -192,7 +192,7 @@ cmd_run (char **argv)
       return EXIT_NOT_FOUND;
     }
 
-  char looked[2 * PATH_MAX + 64];
+  char looked[2 * PATH_MAX];
   enum libc_kind kind = program_libc (cmd);
   char *lib = find_preload (kind, looked, sizeof looked);
   if (lib == NULL)
