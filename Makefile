@@ -69,6 +69,40 @@ endif
 %/:
 	mkdir -p $@
 
+# The preload layout (build-aux/preload-layout says how it works): one
+# LD_PRELOAD entry, DIR/$LIB/librseq-compat.so.1, that glibc's loader
+# resolves to the glibc build and musl's to the musl build, so that a
+# process tree mixing C libraries gets the right shim in every process.
+# GLIBC_DST_LIB is what this machine's glibc expands $LIB to; the names
+# usual on this architecture's distributions are linked too.  DIR is
+# $(B)/preload in the build tree, $(pkglibdir) once installed; the link
+# targets below are relative to it ("-": no such build).
+PRELOAD_LAYOUT := $(srcdir)/build-aux/preload-layout
+ifeq ($(LIBC),glibc)
+GLIBC_DST_LIB := $(shell $(PRELOAD_LAYOUT) probe)
+ifeq ($(GLIBC_DST_LIB)$(filter clean distclean,$(MAKECMDGOALS)),)
+$(error cannot tell what this machine's glibc loader expands $$LIB to \
+  (build-aux/preload-layout probe printed nothing))
+endif
+PRELOAD_GLIBC_NAMES := $(sort $(GLIBC_DST_LIB) lib/$(ARCH)-linux-gnu lib64 lib)
+PRELOAD_GLIBC := ../$(SONAME)
+HAVE_MUSL_BUILD := $(filter $(B)/musl/$(SONAME),$(VARIANT_LIBS))
+PRELOAD_MUSL_BUILD := $(if $(HAVE_MUSL_BUILD),../musl/$(SONAME),-)
+PRELOAD_MUSL_INSTALLED := $(if $(HAVE_MUSL_BUILD),musl/$(SONAME),-)
+else
+# A musl machine: the host build is the musl one; no glibc build.
+GLIBC_DST_LIB :=
+PRELOAD_GLIBC_NAMES :=
+PRELOAD_GLIBC := -
+PRELOAD_MUSL_BUILD := ../$(SONAME)
+PRELOAD_MUSL_INSTALLED := ../$(SONAME)
+endif
+$(B)/preload/.stamp: $(VARIANT_LIBS) $(PRELOAD_LAYOUT) config.mk | $(B)/
+	rm -rf $(B)/preload
+	$(PRELOAD_LAYOUT) make $(B)/preload $(PRELOAD_GLIBC) \
+	  $(PRELOAD_MUSL_BUILD) $(PRELOAD_GLIBC_NAMES)
+	touch $@
+
 # make fuzz, make check-sanitize.
 include $(srcdir)/build-aux/harden.mk
 
@@ -84,6 +118,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
 cmd_compile = $(CC) -std=gnu11 $(WARN) \
 	$(call shim_cppflags,$(ARCH),$(ARCH_BITS)) $(CFLAGS) \
 	-DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
+	-DRSEQ_COMPAT_GLIBC_LIB='"$(GLIBC_DST_LIB)"' \
 	-DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
 $(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) | $(B)/obj/cmd/
 	$(cmd_compile)
@@ -103,7 +138,7 @@ $(B)/rseq-compat.pc: shim/rseq-compat.pc.in config.mk | $(B)/
 .DEFAULT_GOAL := all
 .PHONY: all check check-build check-run demo deps install uninstall clean distclean dist
 .PHONY: check-matrix
-all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc
+all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc $(B)/preload/.stamp
 
 deps:
 	@$(srcdir)/build-aux/ensure-deps
@@ -184,6 +219,8 @@ ifneq ($(filter $(B)/musl/$(SONAME),$(VARIANT_LIBS)),)
 	$(INSTALL) -d $(DESTDIR)$(pkglibdir)/musl
 	$(INSTALL) -m 755 $(B)/musl/$(SONAME) $(DESTDIR)$(pkglibdir)/musl/$(SONAME)
 endif
+	$(PRELOAD_LAYOUT) make $(DESTDIR)$(pkglibdir) $(PRELOAD_GLIBC) \
+	  $(PRELOAD_MUSL_INSTALLED) $(PRELOAD_GLIBC_NAMES)
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
@@ -193,6 +230,7 @@ uninstall:
 	  $(DESTDIR)$(mandir)/man1/rseq-compat.1 \
 	  $(DESTDIR)$(mandir)/man3/rseq-compat.h.3 \
 	  $(DESTDIR)$(mandir)/man7/rseq-compat.7
+	$(PRELOAD_LAYOUT) remove $(DESTDIR)$(pkglibdir) $(PRELOAD_GLIBC_NAMES)
 	-rmdir $(DESTDIR)$(pkglibdir)/musl $(DESTDIR)$(pkglibdir) 2>/dev/null
 ifeq ($(HAVE_SYS_RSEQ_H),no)
 	rm -f $(DESTDIR)$(includedir)/sys/rseq.h $(DESTDIR)$(includedir)/bits/rseq.h

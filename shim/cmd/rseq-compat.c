@@ -41,14 +41,16 @@ usage (FILE *out)
          "run   Run COMMAND with librseq-compat preloaded, so that the\n"
          "      main thread and every thread it creates are registered for\n"
          "      rseq and glibc's __rseq_offset/__rseq_size/__rseq_flags\n"
-         "      exist.  An existing LD_PRELOAD is kept, after the shim.\n"
+         "      exist.  Every process it starts, glibc or musl, loads the\n"
+         "      build for its own C library.  An existing LD_PRELOAD is kept,\n"
+         "      after the shim.\n"
          "\n"
          "info  Report the rseq state of this process (run it as\n"
          "      'rseq-compat run rseq-compat info' to see the shim at work)\n"
          "      or, with -p PID, of every thread of another process, read\n"
          "      with ptrace.  --json prints the same as one JSON object.\n"
          "\n"
-         "Environment: RSEQ_COMPAT_LIBRARY selects the library to preload;\n"
+         "Environment: RSEQ_COMPAT_LIBRARY selects the one library to preload;\n"
          "GLIBC_TUNABLES=glibc.pthread.rseq=0 turns registration off.\n"
          "See rseq-compat(1) and rseq-compat(7).\n",
          out);

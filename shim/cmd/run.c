@@ -33,6 +33,11 @@
 #ifndef RSEQ_COMPAT_LIBDIR
 # define RSEQ_COMPAT_LIBDIR "/usr/local/lib"
 #endif
+/* What the machine's glibc loader expands $LIB to (the Makefile asks
+   it); empty where the build made no glibc copy of the shim.  */
+#ifndef RSEQ_COMPAT_GLIBC_LIB
+# define RSEQ_COMPAT_GLIBC_LIB ""
+#endif
 
 /* COMMAND as execvp would find it, or NULL with errno set.  */
 static char *
@@ -66,21 +71,22 @@ find_command (const char *cmd)
   return NULL;
 }
 
-/* Whether FILE is an ELF program whose interpreter is musl's.  A musl
-   program needs the shim built against musl.  */
-static int
-is_musl_program (const char *file)
+/* The C library FILE's interpreter belongs to.  */
+enum libc_kind { LIBC_NONE, LIBC_GLIBC, LIBC_MUSL };
+
+static enum libc_kind
+program_libc (const char *file)
 {
   int fd = open (file, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return 0;
+    return LIBC_NONE;
   Elf64_Ehdr eh;
-  int musl = 0;
+  enum libc_kind kind = LIBC_NONE;
   if (pread (fd, &eh, sizeof eh, 0) == sizeof eh
       && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
       && eh.e_ident[EI_CLASS] == ELFCLASS64
       && eh.e_phentsize == sizeof (Elf64_Phdr))
-    for (int i = 0; i < eh.e_phnum && !musl; i++)
+    for (int i = 0; i < eh.e_phnum && kind == LIBC_NONE; i++)
       {
         Elf64_Phdr ph;
         char interp[PATH_MAX];
@@ -92,48 +98,81 @@ is_musl_program (const char *file)
         if (pread (fd, interp, ph.p_filesz, ph.p_offset) != (ssize_t) ph.p_filesz)
           break;
         interp[ph.p_filesz] = '\0';
-        musl = strstr (interp, "ld-musl") != NULL;
+        kind = strstr (interp, "ld-musl") != NULL ? LIBC_MUSL : LIBC_GLIBC;
       }
   close (fd);
-  return musl;
+  return kind;
 }
 
-/* The library to preload: next to this program (a build tree), else
-   the installed one.  */
+/* The preload layout's subdirectory that the loader of C library KIND
+   opens: glibc's loader expands $LIB (to what the build found this
+   machine's glibc uses), musl's takes it literally.  A script or a
+   static program starts no loader itself; what it runs (a shell, say)
+   is most likely of the C library this command was built for.  */
+static const char *
+layout_subdir (enum libc_kind kind)
+{
+  if (kind == LIBC_NONE)
+#ifdef __GLIBC__
+    kind = LIBC_GLIBC;
+#else
+    kind = LIBC_MUSL;
+#endif
+  if (kind == LIBC_MUSL)
+    return "$LIB";
+  return RSEQ_COMPAT_GLIBC_LIB[0] != '\0' ? RSEQ_COMPAT_GLIBC_LIB : NULL;
+}
+
+/* The LD_PRELOAD entry: RSEQ_COMPAT_LIBRARY as it is, else the preload
+   layout (build-aux/preload-layout) next to this program (a build tree)
+   or installed, provided it has the build for KIND.  Every process of
+   the tree inherits the entry and its loader picks its own build from
+   it, so it names the layout, not the file.  */
 static char *
-find_library (int musl, char *looked, size_t looked_size)
+find_preload (enum libc_kind kind, char *looked, size_t looked_size)
 {
   const char *env = getenv ("RSEQ_COMPAT_LIBRARY");
   if (env != NULL && *env != '\0')
     return realpath (env, NULL);
 
+  const char *sub = layout_subdir (kind);
   char self[PATH_MAX];
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
-  char *candidates[2] = { NULL, NULL };
+  char *dirs[2] = { NULL, NULL };
   if (n > 0)
     {
       self[n] = '\0';
       *strrchr (self, '/') = '\0';
-      if (asprintf (&candidates[0], "%s/%s" SONAME, self,
-                    musl ? "musl/" : "") < 0)
-        candidates[0] = NULL;
+      if (asprintf (&dirs[0], "%s/preload", self) < 0)
+        dirs[0] = NULL;
     }
-  if (asprintf (&candidates[1], "%s/%s" SONAME, RSEQ_COMPAT_LIBDIR,
-                musl ? "rseq-compat/musl/" : "") < 0)
-    candidates[1] = NULL;
+  if (asprintf (&dirs[1], "%s/rseq-compat", RSEQ_COMPAT_LIBDIR) < 0)
+    dirs[1] = NULL;
 
   looked[0] = '\0';
   char *found = NULL;
   for (int i = 0; i < 2; i++)
     {
-      if (candidates[i] == NULL)
-        continue;
-      if (found == NULL && access (candidates[i], R_OK) == 0)
-        found = realpath (candidates[i], NULL);
-      size_t used = strlen (looked);
-      snprintf (looked + used, looked_size - used, "%s%s",
-                used ? ", " : "", candidates[i]);
-      free (candidates[i]);
+      char *file = NULL;
+      if (dirs[i] != NULL && sub != NULL
+          && asprintf (&file, "%s/%s/" SONAME, dirs[i], sub) < 0)
+        file = NULL;
+      if (file != NULL)
+        {
+          char *dir;
+          if (found == NULL && access (file, R_OK) == 0
+              && (dir = realpath (dirs[i], NULL)) != NULL)
+            {
+              if (asprintf (&found, "%s/$LIB/" SONAME, dir) < 0)
+                found = NULL;
+              free (dir);
+            }
+          size_t used = strlen (looked);
+          snprintf (looked + used, looked_size - used, "%s%s",
+                    used ? ", " : "", file);
+          free (file);
+        }
+      free (dirs[i]);
     }
   return found;
 }
@@ -154,15 +193,19 @@ cmd_run (char **argv)
     }
 
   char looked[2 * PATH_MAX];
-  int musl = is_musl_program (cmd);
-  char *lib = find_library (musl, looked, sizeof looked);
+  enum libc_kind kind = program_libc (cmd);
+  char *lib = find_preload (kind, looked, sizeof looked);
   if (lib == NULL)
     {
+      const char *what = getenv ("RSEQ_COMPAT_LIBRARY");
+      if (what == NULL || *what == '\0')
+        what = looked[0] != '\0' ? looked : NULL;
       fprintf (stderr, "rseq-compat: cannot find the %s%s to preload "
-               "(looked for %s); install it or set RSEQ_COMPAT_LIBRARY\n",
-               musl ? "musl build of " : "", SONAME,
-               getenv ("RSEQ_COMPAT_LIBRARY") ? getenv ("RSEQ_COMPAT_LIBRARY")
-                                              : looked);
+               "(%s%s); install it or set RSEQ_COMPAT_LIBRARY\n",
+               kind == LIBC_MUSL ? "musl build of "
+               : kind == LIBC_GLIBC ? "glibc build of " : "", SONAME,
+               what != NULL ? "looked for " : "",
+               what != NULL ? what : "none is built on this machine");
       free (cmd);
       return EXIT_CANNOT_RUN;
     }
