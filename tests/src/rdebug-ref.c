@@ -17,10 +17,12 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* Linked into a test program, this gives the program a COPY relocation
-   for glibc's _r_debug (x86-64 PIE programs get them too): every
-   library's references then bind to the program's copy, which holds
-   zeros until the program itself is relocated, after every library.
-   ldso-direct.exp checks with readelf that the relocation is there.  */
+   for glibc's _r_debug: every library's references then bind to the
+   program's copy, which holds zeros until the program itself is
+   relocated, after every library.  Whether a PIE gets one is the
+   compiler's choice (gcc: yes on x86-64, clang 14: no), so
+   ldso-direct.exp builds the programs not position-independent and
+   checks with readelf that the relocation is there.  */
 
 #include <link.h>
 
