@@ -29,10 +29,6 @@
 #include "rtest.h"
 #include "plugin-thread.h"
 
-#ifdef __GLIBC__
-# include <gnu/libc-version.h>
-#endif
-
 static int
 libpthread_loaded (void)
 {
@@ -40,27 +36,6 @@ libpthread_loaded (void)
   if (h != NULL)
     dlclose (h);
   return h != NULL;
-}
-
-static const char *
-libc_version (void)
-{
-#ifdef __GLIBC__
-  return gnu_get_libc_version ();
-#else
-  return "musl";
-#endif
-}
-
-/* Whether pthread_create lives in libpthread.so.0 alone.  */
-static int
-split_libpthread (void)
-{
-#ifdef __GLIBC__
-  return strverscmp (libc_version (), "2.34") < 0;
-#else
-  return 0;
-#endif
 }
 
 int
@@ -82,10 +57,10 @@ main (int argc, char **argv)
   CHECK (plugin != NULL, "dlopen %s: %s", argv[1], dlerror ());
   if (plugin == NULL)
     return rt_exit_status ();
-  if (split_libpthread ())
+  /* Where pthread_create is in libpthread.so.0 alone.  */
+  if (rt_glibc_before ("2.34"))
     CHECK (libpthread_loaded (),
-           "libpthread.so.0 not loaded with the plugin on glibc %s",
-           libc_version ());
+           "libpthread.so.0 not loaded with the plugin");
   plugin_thread_run_fn *run = (plugin_thread_run_fn *)
     dlsym (plugin, "plugin_thread_run");
   CHECK (run != NULL, "plugin_thread_run: %s", dlerror ());
