@@ -122,3 +122,36 @@ __rseq_compat_next (const char *name)
   ensure_real_dlsym ();
   return __rseq_compat_real_dlsym (RTLD_NEXT, name);
 }
+
+/* RTLD_NEXT searches only the global scope.  A library dlopened with
+   RTLD_LOCAL brings its dependencies in outside that scope, yet its
+   calls to the functions the shim interposes still come to the shim,
+   first in the global scope; before glibc 2.34 pthread_create is
+   defined only in libpthread.so.0, so a plugin linked with libpthread
+   in a program that is not gets there.  The call then comes from an
+   object that has SONAME loaded, and a handle of the loaded object finds
+   the definition.  Only an object the loader never unloads may be named
+   here (libpthread is DF_1_NODELETE), since callers keep the address.
+   musl and glibc 2.34 and later define pthread_create in the C library,
+   which every scope has: the first lookup finds it.  */
+void *
+__rseq_compat_next_or_in (const char *name, const char *soname)
+{
+  void *fn = __rseq_compat_next (name);
+#if RSEQ_COMPAT_GLIBC
+  if (fn == NULL && soname != NULL)
+    {
+      /* A successful dlopen also discards the failed lookup's dlerror
+         message, which the caller would otherwise see as its own.  */
+      void *handle = dlopen (soname, RTLD_LAZY | RTLD_NOLOAD);
+      if (handle != NULL)
+        {
+          fn = __rseq_compat_real_dlsym (handle, name);
+          dlclose (handle);
+        }
+    }
+#else
+  (void) soname;
+#endif
+  return fn;
+}

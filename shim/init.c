@@ -81,7 +81,12 @@ say (const char *msg)
 }
 
 /* INITFIRST (see Makefile) and priority 101 put this before every other
-   constructor glibc allows.  */
+   constructor glibc allows; glibc runs first only the last object loaded
+   with the flag, which before 2.34 is libpthread in every threaded
+   program (README: the constructor window).  The main thread cannot be
+   registered earlier, in early.c's resolver: glibc copies the TLS images
+   into the main thread's block after relocating every object, and would
+   overwrite the registered area, which user space must not write.  */
 __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
 {

@@ -151,6 +151,10 @@ extern __thread unsigned char __rseq_compat_registered
 
 /* dlsym.c */
 void *__rseq_compat_next (const char *name) attribute_hidden;
+/* The same, or where that finds none, the definition in the loaded
+   object SONAME (which must never be unloaded; NULL: none), or NULL.  */
+void *__rseq_compat_next_or_in (const char *name, const char *soname)
+  attribute_hidden;
 extern void *(*__rseq_compat_real_dlsym) (void *, const char *)
   attribute_hidden;
 

@@ -85,13 +85,15 @@ trampoline (void *p)
   return s.fn (s.arg);
 }
 
+/* SONAME: where NAME may be when the global scope lacks it (see
+   __rseq_compat_next_or_in), or NULL.  */
 static void *
-next_fn (void **cache, const char *name)
+next_fn (void **cache, const char *name, const char *soname)
 {
   void *fn = __atomic_load_n (cache, __ATOMIC_ACQUIRE);
   if (fn == NULL)
     {
-      fn = __rseq_compat_next (name);
+      fn = __rseq_compat_next_or_in (name, soname);
       __atomic_store_n (cache, fn, __ATOMIC_RELEASE);
     }
   return fn;
@@ -102,7 +104,8 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
                 void *(*fn) (void *), void *arg)
 {
   static void *real_cache;
-  create_fn *real = (create_fn *) next_fn (&real_cache, "pthread_create");
+  create_fn *real = (create_fn *) next_fn (&real_cache, "pthread_create",
+                                           "libpthread.so.0");
   if (real == NULL)
     return EAGAIN;
   if (!__rseq_compat_state.own_area)
@@ -234,7 +237,7 @@ attribute_public int
 clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 {
   static void *real_cache;
-  clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone");
+  clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone", NULL);
   va_list ap;
   va_start (ap, arg);
   /* The C libraries read these three only when FLAGS asks for them.  */

@@ -21,10 +21,37 @@
 
 static struct ctor_record record;
 
+#ifdef CTOR_ORDER_THREAD
+# include <pthread.h>
+
+static void *
+thread_main (void *p)
+{
+  struct ctor_record *r = p;
+  struct rseq *area = (struct rseq *) (rseq_compat_thread_pointer ()
+                                       + r->dl_offset);
+  r->thread_cpu_id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
+  r->thread_registered = rt_registered (area, rt_expected_len ());
+  return NULL;
+}
+#endif
+
 __attribute__ ((constructor)) static void
 needed_init (void)
 {
   ctor_record_now (&record);
+#ifdef CTOR_ORDER_THREAD
+  record.thread_ret = -1;
+  record.thread_cpu_id = -100;
+  record.thread_registered = -1;
+  if (record.dl_offset_p != NULL)
+    {
+      pthread_t t;
+      record.thread_ret = pthread_create (&t, NULL, thread_main, &record);
+      if (record.thread_ret == 0)
+        pthread_join (t, NULL);
+    }
+#endif
 }
 
 const struct ctor_record *

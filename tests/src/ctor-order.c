@@ -20,8 +20,22 @@
    before a preloaded library's) and a library preloaded after the shim
    (libctor-preload.so) record what they see in their constructors, and
    so does the program's own constructor; every record must show the
-   final values and the final mode, and a cpu_id that is -1 or a CPU
-   number in the modes that register, -1 or -2 in the others.  */
+   final values and the final mode.
+
+   argv[1] names the variant: "plain", "initfirst" (the DT_NEEDED
+   library is flagged DF_1_INITFIRST) or "threaded" (the program and
+   the library link libpthread, and the library's constructor starts a
+   thread).  glibc runs first the last object loaded with
+   DF_1_INITFIRST: the shim, unless the library is, or, before glibc
+   2.34, libpthread.so.0.  Where glibc registers by itself, and on musl,
+   which runs the preloaded shim's constructor first, the main thread is
+   registered before every constructor.  On a glibc that does not,
+   every library constructor that glibc runs before the shim's (the
+   window) sees cpu_id -1 and no registration, as documented; a thread
+   started there is registered all the same.  Outside the window the
+   area is registered (EBUSY on re-registration) with a CPU number in
+   cpu_id in the modes that register, unregistered with cpu_id -2 in
+   the others.  */
 
 #include "rtest.h"
 #include "ctor-order.h"
@@ -36,9 +50,64 @@ program_init (void)
   ctor_record_now (&program_record);
 }
 
+static int
+initfirst_cb (struct dl_phdr_info *info, size_t size, void *data)
+{
+  const char **last = data;
+  (void) size;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)
+             (info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+           d->d_tag != DT_NULL; d++)
+        if (d->d_tag == DT_FLAGS_1 && (d->d_un.d_val & DF_1_INITFIRST))
+          *last = info->dlpi_name;
+  return 0;
+}
+
+/* The file name of the last object in load order flagged
+   DF_1_INITFIRST, or "".  */
+static const char *
+last_initfirst (void)
+{
+  const char *last = NULL;
+  dl_iterate_phdr (initfirst_cb, &last);
+  return last != NULL ? last : "";
+}
+
+static void
+check_area (const char *who, const char *what, int cpu_id, int registered,
+            int window, long int ncpu)
+{
+  if (window)
+    {
+      CHECK (cpu_id == RSEQ_CPU_ID_UNINITIALIZED,
+             "%s: %s cpu_id %d before the shim's constructor, expected -1",
+             who, what, cpu_id);
+      CHECK (registered == 0, "%s: %s registered (%d) before the shim's "
+             "constructor", who, what, registered);
+    }
+  else if (rt_expect_registered ())
+    {
+      CHECK (cpu_id >= 0 && cpu_id < ncpu, "%s: %s cpu_id %d", who, what,
+             cpu_id);
+      CHECK (registered == 1, "%s: %s not registered (%d)", who, what,
+             registered);
+    }
+  else
+    {
+      CHECK (cpu_id == RSEQ_CPU_ID_REGISTRATION_FAILED,
+             "%s: %s cpu_id %d in mode %s, expected -2", who, what, cpu_id,
+             rt_expect ());
+      CHECK (registered == 0, "%s: %s registered (%d) in mode %s", who,
+             what, registered, rt_expect ());
+    }
+}
+
 static void
 check_record (const char *who, const struct ctor_record *r,
-              const struct rt_abi *abi, long int ncpu)
+              const struct rt_abi *abi, long int ncpu, int window,
+              int threaded)
 {
   CHECK (r != NULL, "%s: no record", who);
   if (r == NULL)
@@ -77,19 +146,41 @@ check_record (const char *who, const struct ctor_record *r,
   CHECK (strcmp (r->mode, rt_expect ()) == 0, "%s: mode %s, expected %s",
          who, r->mode, rt_expect ());
 
-  if (rt_expect_registered ())
-    CHECK (r->cpu_id == RSEQ_CPU_ID_UNINITIALIZED
-           || (r->cpu_id >= 0 && r->cpu_id < ncpu),
-           "%s: cpu_id %d", who, r->cpu_id);
-  else
-    CHECK (r->cpu_id == RSEQ_CPU_ID_UNINITIALIZED
-           || r->cpu_id == RSEQ_CPU_ID_REGISTRATION_FAILED,
-           "%s: cpu_id %d in mode %s", who, r->cpu_id, rt_expect ());
+  check_area (who, "main thread", r->cpu_id, r->registered, window, ncpu);
+  if (threaded)
+    {
+      CHECK (r->thread_ret == 0, "%s: pthread_create: %d", who,
+             r->thread_ret);
+      if (r->thread_ret == 0)
+        check_area (who, "its thread", r->thread_cpu_id,
+                    r->thread_registered, 0, ncpu);
+    }
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  const char *variant = argc > 1 ? argv[1] : "";
+  int threaded = strcmp (variant, "threaded") == 0;
+  const char *want_first = "librseq-compat";
+  if (strcmp (variant, "initfirst") == 0)
+    want_first = "libctor-needed-first.so";
+  else if (threaded && rt_glibc_before ("2.34"))
+    want_first = "libpthread.so.0";
+  else
+    CHECK (threaded || strcmp (variant, "plain") == 0,
+           "variant \"%s\": plain, initfirst or threaded", variant);
+  const char *first = last_initfirst ();
+  CHECK (strstr (first, want_first) != NULL,
+         "the last DF_1_INITFIRST object is \"%s\", expected %s", first,
+         want_first);
+  /* Only a glibc without an rseq ABI of its own leaves the main thread
+     to the shim's constructor, and only glibc honours DF_1_INITFIRST.  */
+  int window = 0;
+#ifdef __GLIBC__
+  window = !rt_libc_has_abi () && strstr (first, "librseq-compat") == NULL;
+#endif
+
   struct rt_abi abi = rt_abi ();
   CHECK (abi.offset != NULL && abi.size != NULL && abi.flags != NULL,
          "__rseq_offset %p, __rseq_size %p, __rseq_flags %p",
@@ -120,9 +211,11 @@ main (void)
       dlsym (RTLD_DEFAULT, "ctor_preload_record");
   CHECK (preload_record != NULL, "libctor-preload.so is not loaded");
 
-  check_record ("libctor-needed.so", ctor_needed_record (), &abi, ncpu);
+  check_record ("libctor-needed.so", ctor_needed_record (), &abi, ncpu,
+                window, threaded);
   if (preload_record != NULL)
-    check_record ("libctor-preload.so", preload_record (), &abi, ncpu);
-  check_record ("program", &program_record, &abi, ncpu);
+    check_record ("libctor-preload.so", preload_record (), &abi, ncpu,
+                  window, 0);
+  check_record ("program", &program_record, &abi, ncpu, 0, 0);
   return rt_exit_status ();
 }

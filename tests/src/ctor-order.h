@@ -53,6 +53,14 @@ struct ctor_record
   char mode[32];
   /* cpu_id at thread pointer + __rseq_offset.  */
   int cpu_id;
+  /* rt_registered for that area: 1 registered, 0 not, -1 no area.  */
+  int registered;
+  /* Libraries built with CTOR_ORDER_THREAD start a thread in their
+     constructor: pthread_create's result, and the thread's cpu_id and
+     registration.  */
+  int thread_ret;
+  int thread_cpu_id;
+  int thread_registered;
 };
 
 static inline const void *
@@ -90,10 +98,14 @@ ctor_record_now (struct ctor_record *r)
   snprintf (r->mode, sizeof r->mode, "%s", mode != NULL ? mode () : "none");
 
   r->cpu_id = -100;
+  r->registered = -1;
   if (r->dl_offset_p != NULL)
-    r->cpu_id = (int) __atomic_load_n
-      (&((struct rseq *) (rseq_compat_thread_pointer ()
-                          + r->dl_offset))->cpu_id, __ATOMIC_RELAXED);
+    {
+      struct rseq *area = (struct rseq *) (rseq_compat_thread_pointer ()
+                                           + r->dl_offset);
+      r->cpu_id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
+      r->registered = rt_registered (area, rt_expected_len ());
+    }
   r->ran++;
 }
 

@@ -41,6 +41,10 @@
 #include <sys/rseq.h>
 #include <arch.h>
 
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
+
 /* 1 when built with ThreadSanitizer (make check-sanitize), whose
    runtime starts a thread of its own: a test that counts threads must
    know.  */
@@ -317,6 +321,18 @@ rt_pin (int cpu)
   CPU_ZERO (&set);
   CPU_SET (cpu, &set);
   return sched_setaffinity (0, sizeof set, &set);
+}
+
+/* 1 when the C library is a glibc older than VERSION.  */
+static inline int
+rt_glibc_before (const char *version)
+{
+#ifdef __GLIBC__
+  return strverscmp (gnu_get_libc_version (), version) < 0;
+#else
+  (void) version;
+  return 0;
+#endif
 }
 
 static inline const char *
