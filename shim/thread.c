@@ -229,7 +229,15 @@ clone_child (void *p)
 }
 
 /* clone with CLONE_VM | CLONE_VFORK and no new TLS is a vfork with a
-   separate stack (posix_spawn's pattern).  */
+   separate stack (posix_spawn's pattern).
+
+   Under a shadow stack the child also shares the parent's (the kernel
+   gives a CLONE_VFORK child none), but unlike vfork's it never returns
+   into the caller's frames: the C library's clone calls CLONE_CHILD,
+   which returns to it, and exits.  Its calls push only below the
+   parent's shadow-stack pointer, so no entry the parent will return
+   through is popped or overwritten; nothing is needed here (see
+   stubs.S for vfork).  */
 attribute_public int
 clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 {
