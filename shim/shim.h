@@ -127,6 +127,8 @@ void *__rseq_compat_elf_sym (uintptr_t base, const char *name)
   attribute_hidden;
 
 /* area.c */
+void __rseq_compat_clear_area (void *area, unsigned int len)
+  attribute_hidden;
 int __rseq_compat_register_self (void) attribute_hidden;
 int __rseq_compat_unregister_self (void) attribute_hidden;
 void __rseq_compat_mark_failed (void) attribute_hidden;

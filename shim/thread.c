@@ -192,11 +192,18 @@ vfork_resume_registration (void)
   vfork_paused = 0;
   if (paused == PAUSED_SHIM)
     __rseq_compat_register_self ();
-  else if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
-                                   __rseq_compat_state.libc_reg_len, 0) != 0)
-    /* Unregistered, so writing is allowed; glibc's own marker.  */
-    rseq_compat_current_area ()->cpu_id
-      = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
+  else
+    {
+      /* The child may have written anything there; glibc 2.42 and later
+         clear the area before each registration, and so does this
+         one.  */
+      struct rseq *area = rseq_compat_current_area ();
+      unsigned int len = __rseq_compat_state.libc_reg_len;
+      __rseq_compat_clear_area (area, len);
+      if (__rseq_compat_sys_rseq (area, len, 0) != 0)
+        /* Unregistered, so writing is allowed; glibc's own marker.  */
+        area->cpu_id = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
+    }
   sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
 }
 
