@@ -30,11 +30,14 @@
    and in THREADS threads, the area at the global __rseq_offset is the
    one the kernel has registered (EBUSY) in the owned modes, no other
    copy's area is registered, and every copy's sched_getcpu answers the
-   CPU the thread is pinned to.  */
+   CPU the thread is pinned to.  In the owned modes a vfork child finds
+   cpu_id -1: the program's vfork is the first copy's, which pauses the
+   registration only if it is the copy that acts.  */
 
 #include "rtest.h"
 
 #include <pthread.h>
+#include <sys/wait.h>
 
 #define THREADS 4
 #define MAX_COPIES 4
@@ -131,6 +134,30 @@ check_thread (const char *who)
   sched_setaffinity (0, sizeof allowed, &allowed);
 }
 
+static void
+check_vfork (void)
+{
+  if (!rt_expect_registered ())
+    return;
+  pid_t pid = vfork ();
+  if (pid == 0)
+    {
+      /* Only a read and _exit: the child runs on the parent's memory.  */
+      int id = rt_cpu_id (&abi);
+      _exit (id == RSEQ_CPU_ID_UNINITIALIZED ? 0
+             : id >= 0 && id < 250 ? id + 1 : 255);
+    }
+  CHECK (pid > 0, "vfork: %s", strerror (errno));
+  if (pid <= 0)
+    return;
+  int status;
+  CHECK (waitpid (pid, &status, 0) == pid, "waitpid: %s", strerror (errno));
+  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+         "a vfork child read cpu_id %d (status %#x): the registration was "
+         "not paused, the copy that acts is not the first",
+         WIFEXITED (status) ? WEXITSTATUS (status) - 1 : -1, status);
+}
+
 static void *
 thread_main (void *arg)
 {
@@ -177,6 +204,7 @@ main (int argc, char **argv)
          *abi.size, rt_expected_size ());
 
   check_thread ("main");
+  check_vfork ();
   pthread_t t[THREADS];
   for (int i = 0; i < THREADS; i++)
     CHECK (pthread_create (&t[i], NULL, thread_main, NULL) == 0,
