@@ -302,6 +302,21 @@ clone_child (void *p)
   return child_report (a->target, a->how);
 }
 
+#define CHILD_STACK_SIZE (256 * 1024)
+
+/* The stack of a clone child, NULL for vfork, or MAP_FAILED (after a
+   FAIL).  */
+static char *
+child_stack (int use_clone)
+{
+  if (!use_clone)
+    return NULL;
+  char *stack = mmap (NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  CHECK (stack != MAP_FAILED, "mmap: %s", strerror (errno));
+  return stack;
+}
+
 /* The parent, pinned to its own CPU, is registered and its cpu_id is
    that CPU (owned modes), or -2 (other modes).  */
 static void
@@ -330,16 +345,9 @@ part_vfork_clone (int use_clone)
   if (getcpu_p == NULL || !pick_two_cpus ())
     return rt_exit_status ();
 
-  size_t stack_size = 256 * 1024;
-  char *stack = NULL;
-  if (use_clone)
-    {
-      stack = mmap (NULL, stack_size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-      CHECK (stack != MAP_FAILED, "mmap: %s", strerror (errno));
-      if (stack == MAP_FAILED)
-        return rt_exit_status ();
-    }
+  char *stack = child_stack (use_clone);
+  if (stack == MAP_FAILED)
+    return rt_exit_status ();
 
   /* Parent on A, child moves to B, and the other way round; both
      sched_getcpu and getcpu; a few rounds.  */
@@ -357,7 +365,7 @@ part_vfork_clone (int use_clone)
       if (use_clone)
         {
           struct clone_arg a = { child_cpu, how };
-          pid = clone (clone_child, stack + stack_size,
+          pid = clone (clone_child, stack + CHILD_STACK_SIZE,
                        CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
         }
       else
@@ -388,7 +396,7 @@ part_vfork_clone (int use_clone)
     }
   check_in_new_thread ("thread after vfork/clone");
   if (stack != NULL)
-    munmap (stack, stack_size);
+    munmap (stack, CHILD_STACK_SIZE);
   return rt_exit_status ();
 }
 
@@ -465,16 +473,9 @@ part_dirty (int use_clone)
   CHECK (cpu >= 0 && rt_pin (cpu) == 0, "pin to %d: %s", cpu,
          strerror (errno));
 
-  size_t stack_size = 256 * 1024;
-  char *stack = NULL;
-  if (use_clone)
-    {
-      stack = mmap (NULL, stack_size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-      CHECK (stack != MAP_FAILED, "mmap: %s", strerror (errno));
-      if (stack == MAP_FAILED)
-        return rt_exit_status ();
-    }
+  char *stack = child_stack (use_clone);
+  if (stack == MAP_FAILED)
+    return rt_exit_status ();
 
   for (int round = 0; round < 2 && rt_failures == 0; round++)
     {
@@ -482,7 +483,7 @@ part_dirty (int use_clone)
       read_area (rt_area (&abi), len, &before);
       pid_t pid;
       if (use_clone)
-        pid = clone (scribble_clone_child, stack + stack_size,
+        pid = clone (scribble_clone_child, stack + CHILD_STACK_SIZE,
                      CLONE_VM | CLONE_VFORK | SIGCHLD, &round);
       else
         {
@@ -515,7 +516,7 @@ part_dirty (int use_clone)
     }
   check_in_new_thread ("thread after vfork/clone");
   if (stack != NULL)
-    munmap (stack, stack_size);
+    munmap (stack, CHILD_STACK_SIZE);
   return rt_exit_status ();
 }
 
