@@ -1,4 +1,4 @@
-/* The end of the shim.s unwind tables.
+/* The end of the shim's unwind tables.
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
