@@ -99,16 +99,23 @@ endif
 # make fuzz, make check-sanitize.
 include $(srcdir)/build-aux/harden.mk
 
-# The command: one file per job (shim/cmd.h), and the shim's parser of
-# GLIBC_TUNABLES so that both read the knob alike.
+# The command, in shim/cmd/: one file per job, layered as shim/cmd/layers
+# says (tests/rseq.build/cmd-layers.exp checks it), and the library's
+# parser of GLIBC_TUNABLES so that both read the knob alike.
 PROGRAM := $(B)/rseq-compat
-CMD_SRCS := rseq-compat.c cmd-run.c cmd-info.c cmd-self.c cmd-proc.c \
-	cmd-ptrace.c cmd-print.c tunables.c
-CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o)
-$(B)/obj/cmd/%.o: shim/%.c shim/cmd.h $(SHIM_HDRS) | $(B)/obj/cmd/
-	$(CC) -std=gnu11 $(WARN) $(call shim_cppflags,$(ARCH),$(ARCH_BITS)) \
-	  $(CFLAGS) -DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
-	  -DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
+CMD_SRCS := rseq-compat.c run.c info.c collect-self.c collect-proc.c \
+	collect-ptrace.c procfs.c permission.c derive.c print-text.c \
+	print-json.c report.c errname.c
+CMD_HDRS := $(wildcard shim/cmd/*.h)
+CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
+cmd_compile = $(CC) -std=gnu11 $(WARN) \
+	$(call shim_cppflags,$(ARCH),$(ARCH_BITS)) $(CFLAGS) \
+	-DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
+	-DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
+$(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) | $(B)/obj/cmd/
+	$(cmd_compile)
+$(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) | $(B)/obj/cmd/
+	$(cmd_compile)
 $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
 

@@ -30,13 +30,14 @@ void
 __rseq_compat_boot_from_vectors (struct rseq_compat_boot *boot, char **envp,
                                  const uintptr_t *auxv)
 {
-  uintptr_t at_phdr = 0;
   int secure = 0;
 
   boot->at_feature_size = 0;
   boot->at_align = 0;
   boot->loader_base = 0;
   boot->vdso_base = 0;
+  boot->at_phdr = 0;
+  boot->at_phnum = 0;
   /* A tag given twice counts with its last value, as for the loader.  */
   for (; auxv != NULL && auxv[0] != AT_NULL; auxv += 2)
     switch (auxv[0])
@@ -54,17 +55,15 @@ __rseq_compat_boot_from_vectors (struct rseq_compat_boot *boot, char **envp,
         boot->vdso_base = auxv[1];
         break;
       case AT_PHDR:
-        at_phdr = auxv[1];
+        boot->at_phdr = auxv[1];
+        break;
+      case AT_PHNUM:
+        boot->at_phnum = auxv[1];
         break;
       case AT_SECURE:
         secure = auxv[1] != 0;
         break;
       }
-  /* Started as "ld.so PROGRAM": the kernel loaded the dynamic loader as
-     the program, so its headers are the ones AT_PHDR points into.  */
-  if (boot->loader_base == 0 && at_phdr != 0)
-    boot->loader_base = at_phdr & ~(uintptr_t) 0xfff;
-
   /* glibc ignores GLIBC_TUNABLES in set-user-ID and similar programs, so
      that their invoker cannot reconfigure them.  */
   boot->tunable_off = !secure && __rseq_compat_env_tunable_off (envp);

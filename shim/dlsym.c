@@ -26,12 +26,18 @@
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
+#include <link.h>
 #include <string.h>
 #include <sys/auxv.h>
 
 #include "shim.h"
 
 void *(*__rseq_compat_real_dlsym) (void *, const char *);
+
+#if !RSEQ_COMPAT_GLIBC
+/* musl's own pointer to its struct r_debug, for debuggers.  */
+extern struct r_debug *_dl_debug_addr __attribute__ ((weak));
+#endif
 
 /* Used only if the C library's dlsym cannot be found, which would leave
    no sane answer: behave like a lookup that failed.  */
@@ -63,10 +69,20 @@ static void *(*find_real_dlsym (void)) (void *, const char *)
   if (real == NULL)
     real = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
 #else
-  /* musl's dynamic loader is libc.so itself, and has no dlvsym.  */
+  /* musl's dynamic loader is libc.so itself, and has no dlvsym.  Run
+     as a command it gets no AT_BASE (elf-sym.c); its own pointer to its
+     debugger interface then still says where it is.  */
   uintptr_t base = getauxval (AT_BASE);
   if (base == 0)
-    base = getauxval (AT_PHDR) & ~(uintptr_t) 0xfff;
+    {
+      const struct r_debug *dbg
+        = __rseq_compat_loader_debug (getauxval (AT_PHDR),
+                                      getauxval (AT_PHNUM),
+                                      &_dl_debug_addr != NULL
+                                      ? _dl_debug_addr : NULL);
+      if (dbg != NULL)
+        base = dbg->r_ldbase;
+    }
   real = __rseq_compat_elf_sym (base, "dlsym");
 #endif
   return real != NULL ? (void *(*) (void *, const char *)) real : no_dlsym;

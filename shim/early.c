@@ -117,12 +117,13 @@ adopt_copy (const char *name, uintptr_t bias, const ElfW(Dyn) *dyn)
 
 #if RSEQ_COMPAT_GLIBC
 static int
-earlier_copy (void)
+earlier_copy (const struct rseq_compat_boot *boot)
 {
   /* The loader's list of objects is complete before any relocation,
      in search order; nothing here may call through the PLT.  l_ld is
      the dynamic section's run-time address.  */
-  for (const struct link_map *m = _r_debug.r_map; m != NULL; m = m->l_next)
+  for (const struct link_map *m = boot->loader_debug->r_map; m != NULL;
+       m = m->l_next)
     {
       if (m->l_ld == self_dynamic)
         return 0;
@@ -149,8 +150,9 @@ copy_search_cb (struct dl_phdr_info *info, size_t size, void *data)
 }
 
 static int
-earlier_copy (void)
+earlier_copy (const struct rseq_compat_boot *boot)
 {
+  (void) boot;
   /* musl decides in a constructor, where dl_iterate_phdr may be called;
      it lists the objects in search order.  */
   int found = 0;
@@ -241,7 +243,7 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
      runs before, published (init.c).  Otherwise, on glibc before 2.35
      where this copy is relocated before the first one decides, they say
      "nothing registered" at this copy's area, where cpu_id stays -1.  */
-  if (earlier_copy ())
+  if (earlier_copy (boot))
     {
 #if RSEQ_COMPAT_GLIBC
       const ptrdiff_t *libc_offset
@@ -310,11 +312,17 @@ static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
      parsed GLIBC_TUNABLES from.  */
   __rseq_compat_boot_from_stack (&boot, (char **) __libc_stack_end + 1);
 
+  boot.loader_debug = __rseq_compat_loader_debug (boot.at_phdr,
+                                                  boot.at_phnum, &_r_debug);
+  if (boot.loader_base == 0)
+    boot.loader_base = boot.loader_debug->r_ldbase;
+
   /* At start-up the loader reports its link map as being built
      (RT_ADD) and libc has not set environ; within dlopen the map is
-     consistent and environ is set.  */
+     consistent and environ is set.  A program's COPY of environ, still
+     0 at this point, does not matter: it is set before any dlopen.  */
   extern char **environ;
-  boot.startup = _r_debug.r_state == RT_ADD && environ == NULL;
+  boot.startup = boot.loader_debug->r_state == RT_ADD && environ == NULL;
 
   __rseq_compat_decide (&boot);
   return early_anchor_impl;

@@ -19,7 +19,8 @@
 /* The shim must learn, while it is being relocated, whether the dynamic
    loader exports __rseq_offset (glibc 2.35+), and where the vDSO's getcpu
    is.  dlsym cannot be called then (the shim's PLT is not relocated yet),
-   so the dynamic symbol table is read directly.  */
+   so the dynamic symbol table is read directly, and the loader is found
+   without asking it.  */
 
 #include <elf.h>
 #include <link.h>
@@ -216,4 +217,44 @@ __rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
   if (dynamic == NULL || !open_dynamic (&img, bias, dynamic))
     return NULL;
   return lookup (&img, name);
+}
+
+/* The kernel names the dynamic loader in AT_BASE only when it loaded it
+   as the program's interpreter.  Run as a command ("ld.so PROGRAM",
+   glibc's testrun.sh), the loader is the program the kernel started:
+   AT_BASE is 0, and glibc then rewrites AT_PHDR, AT_PHNUM and AT_ENTRY
+   to describe PROGRAM while musl leaves them describing itself.  So
+   neither says where the loader is.  The loader does, in its debugger
+   interface: r_ldbase is its load address, filled before any library
+   is loaded, in both glibc and musl, however they were started.
+
+   The shim's own reference to _r_debug is no sure way to that struct: a
+   program that uses _r_debug gets a COPY relocation for it, the shim
+   binds to the program's copy, and the copy is made when the program is
+   relocated, after the shim.  The DT_DEBUG entry of the program's
+   dynamic section, which the loader points at its struct before loading
+   anything, always leads to the original.  */
+const struct r_debug *
+__rseq_compat_loader_debug (uintptr_t phdr, unsigned long int phnum,
+                            const struct r_debug *fallback)
+{
+  const ELFW(Phdr) *ph = (const ELFW(Phdr) *) phdr;
+  uintptr_t bias = 0, dyn_vaddr = 0;
+  int have_bias = 0;
+  for (unsigned long int i = 0; ph != NULL && i < phnum; i++)
+    if (ph[i].p_type == PT_PHDR)
+      {
+        /* Only a program (one with an interpreter) has PT_PHDR: when
+           PHDR describes the loader itself, there is nothing to find.  */
+        bias = phdr - ph[i].p_vaddr;
+        have_bias = 1;
+      }
+    else if (ph[i].p_type == PT_DYNAMIC)
+      dyn_vaddr = ph[i].p_vaddr;
+  if (have_bias && dyn_vaddr != 0)
+    for (const ELFW(Dyn) *d = (const ELFW(Dyn) *) (bias + dyn_vaddr);
+         d->d_tag != DT_NULL; d++)
+      if (d->d_tag == DT_DEBUG && d->d_un.d_ptr != 0)
+        return (const struct r_debug *) d->d_un.d_ptr;
+  return fallback;
 }

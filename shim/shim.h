@@ -56,9 +56,15 @@ struct rseq_compat_boot
   int tunable_off;
   unsigned long int at_feature_size;
   unsigned long int at_align;
-  uintptr_t loader_base;	/* The dynamic loader's ELF header.  */
+  /* The dynamic loader's ELF header: AT_BASE, 0 when the kernel gave
+     none (the loader was run as a command).  */
+  uintptr_t loader_base;
   uintptr_t vdso_base;		/* AT_SYSINFO_EHDR.  */
+  uintptr_t at_phdr;		/* AT_PHDR and AT_PHNUM, as the loader */
+  unsigned long int at_phnum;	/* left them.  */
   int startup;			/* Loaded with the program, not by dlopen.  */
+  /* glibc: the loader's struct r_debug (elf-sym.c).  */
+  const struct r_debug *loader_debug;
 };
 
 struct rseq_compat_state
@@ -129,6 +135,14 @@ void *__rseq_compat_elf_sym (uintptr_t base, const char *name)
   attribute_hidden;
 void *__rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
                                  const char *name) attribute_hidden;
+/* The dynamic loader's struct r_debug, found through the DT_DEBUG entry
+   of the program whose program headers are PHDR and PHNUM (AT_PHDR and
+   AT_PHNUM), else FALLBACK.  */
+struct r_debug;
+const struct r_debug *__rseq_compat_loader_debug (uintptr_t phdr,
+                                                  unsigned long int phnum,
+                                                  const struct r_debug *
+                                                  fallback) attribute_hidden;
 
 /* area.c */
 void __rseq_compat_clear_area (void *area, unsigned int len)

@@ -14,7 +14,7 @@ set -eu
 gl_unpack
 "$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$GL_CACHE/series"
 gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_WORK/src-patched"
-log=$MATRIX_CACHE/log/glibc-build-patched.log
+log=$RSEQ_COMPAT_CACHE/log/glibc-build-patched.log
 gl_log "building the patched glibc in $GL_ROOT$GL_WORK/build-patched (log: $log)"
 start=$(date +%s)
 full=no

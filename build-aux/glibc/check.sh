@@ -1,7 +1,7 @@
 #!/bin/sh
 # check.sh: make check-glibc.
 #   1. the unpatched glibc-source build's results for $GL_SUBDIRS
-#      (cached under ~/.cache/rseq-compat/glibc/baseline/KEY, KEY = source
+#      (cached under $RSEQ_COMPAT_CACHE/glibc/baseline/KEY, KEY = source
 #      version + the chroot's toolchain versions + the subset);
 #   2. make glibc (the patched build) and the same subset on it, with the
 #      backport's own tests;
@@ -37,10 +37,10 @@ fi
 key=$GL_SOURCE_VERSION-$tool-$(echo $GL_SUBDIRS | tr ' ' _)
 base=$GL_CACHE/baseline/$key
 if [ ! -e "$base/.complete" ]; then
-  gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $MATRIX_CACHE/log/glibc-build-base.log)"
+  gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $RSEQ_COMPAT_CACHE/log/glibc-build-base.log)"
   s=$(date +%s)
-  gl_build "$GL_WORK/$GL_UPSTREAM" "$GL_WORK/build-base" "$MATRIX_CACHE/log/glibc-build-base.log" ||
-    gl_die "the unpatched glibc does not build; see $MATRIX_CACHE/log/glibc-build-base.log"
+  gl_build "$GL_WORK/$GL_UPSTREAM" "$GL_WORK/build-base" "$RSEQ_COMPAT_CACHE/log/glibc-build-base.log" ||
+    gl_die "the unpatched glibc does not build; see $RSEQ_COMPAT_CACHE/log/glibc-build-base.log"
   rm -rf "$base.partial"
   mkdir -p "$base.partial"
   echo "$(( $(date +%s) - s ))" > "$base.partial/build.seconds"
@@ -51,6 +51,7 @@ if [ ! -e "$base/.complete" ]; then
     echo "$(( $(date +%s) - s ))" > "$base.partial/check-$d.seconds"
     cp "$GL_ROOT$GL_WORK/build-base/$d/subdir-tests.sum" "$base.partial/$d.sum" ||
       gl_die "baseline: make check in $d left no subdir-tests.sum; see $base.partial/check-$d.log"
+    gl_keep_failures "$base.partial/$d.sum" "$GL_WORK/build-base" "$base.partial/failures"
   done
   touch "$base.partial/.complete"
   rm -rf "$base"
@@ -69,6 +70,11 @@ src=$GL_WORK/src-patched
 build=$GL_WORK/build-patched
 rm -rf "$out/patched"
 mkdir -p "$out/patched"
+# The output of every failing test of this run, and of its reruns, kept
+# apart from the build tree (build/glibc/failures/RUN/), never removed by
+# a later run.
+run_id=$(date -u +%Y%m%dT%H%M%SZ)
+fails=$out/failures/$run_id
 status=0
 for d in $GL_SUBDIRS; do
   gl_log "patched: make check in $d"
@@ -78,6 +84,7 @@ for d in $GL_SUBDIRS; do
   cp "$GL_ROOT$build/$d/subdir-tests.sum" "$out/patched/$d.sum" || {
     gl_log "patched: make check in $d left no subdir-tests.sum; see $out/patched/check-$d.log"
     : > "$out/patched/$d.sum"; status=1; }
+  gl_keep_failures "$out/patched/$d.sum" "$build" "$fails/first-run"
 done
 
 # 3. Compare.
@@ -115,9 +122,11 @@ done
 # it counts as a failure unless the rerun passes, and is reported.
 : > "$out/flaky"
 grep '^FAIL: ' "$new" | sed 's/^FAIL: //' | while read -r t; do
-  if gl_in_chroot /bin/sh -c 'cd "$1" && make -r objdir="$2" test t="$3"' sh \
-       "$src" "$build" "$t" > "$out/rerun-$(echo "$t" | tr / _).log" 2>&1 &&
-     grep -q '^PASS: ' "$out/rerun-$(echo "$t" | tr / _).log"; then
+  rlog=$fails/rerun/$t.log
+  mkdir -p "$(dirname "$rlog")"
+  if gl_in_chroot /bin/sh -c 'cd "$1" && $4 make -r objdir="$2" test t="$3"' sh \
+       "$src" "$build" "$t" "$GL_DEFAULT_SIGNALS" > "$rlog" 2>&1 &&
+     grep -q '^PASS: ' "$rlog"; then
     echo "$t" >> "$out/flaky"
   fi
 done
@@ -129,8 +138,13 @@ sed 's/^/FAIL: /' "$out/flaky" | grep -v -x -F -f - "$new" > "$new.final" || :
   if [ -s "$new.final" ]; then sed 's/^/    /' "$new.final"; else echo "None."; fi
   if [ -s "$out/flaky" ]; then
     echo
-    echo "Failed once, passed when rerun alone (load on the machine):"
+    echo "Failed once, passed when rerun alone (load on the machine); the"
+    echo "first run's output is kept in $fails/first-run:"
     sed 's/^/    /' "$out/flaky"
+  fi
+  if [ -d "$fails" ]; then
+    echo
+    echo "The output of every test that failed in this run: $fails"
   fi
   echo
   echo "Baseline failures (cached, $key):"

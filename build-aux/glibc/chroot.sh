@@ -1,6 +1,6 @@
 #!/bin/sh
 # chroot.sh: make (or reuse) the Debian bullseye chroot that builds and
-# tests glibc 2.31 (~/.cache/rseq-compat/glibc/chroot), with the
+# tests glibc 2.31 ($RSEQ_COMPAT_CACHE/glibc/chroot), with the
 # packages of build-aux/glibc/debian-packages and of make check
 # (build-aux/debian-packages), and glibc-source at $GL_SOURCE_VERSION.
 #
@@ -12,21 +12,22 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -eu
 . "$(dirname "$0")/common.sh"
-log=$MATRIX_CACHE/log/glibc-chroot.log
-mkdir -p "$GL_CACHE" "$MATRIX_CACHE/log"
+log=$RSEQ_COMPAT_CACHE/log/glibc-chroot.log
+mkdir -p "$GL_CACHE" "$RSEQ_COMPAT_CACHE/log"
 
 if [ ! -e "$GL_ROOT/.rc-complete" ]; then
   rm -rf "$GL_ROOT.partial"
-  matrix=$MATRIX_CACHE/chroot/bullseye
+  matrix=$RSEQ_COMPAT_CACHE/chroot/bullseye
   if [ -e "$matrix/.rc-complete" ]; then
     gl_log "chroot: copying $matrix"
     cp -a "$matrix" "$GL_ROOT.partial"
     rm -f "$GL_ROOT.partial/.rc-deps"
   else
     gl_log "chroot: debootstrap --variant=minbase bullseye (log: $log)"
-    debootstrap --variant=minbase bullseye "$GL_ROOT.partial" "$MATRIX_MIRROR" \
+    mirror=$(rc_mirror) || exit 1
+    debootstrap --variant=minbase bullseye "$GL_ROOT.partial" "$mirror" \
       >"$log" 2>&1 || { tail -n 5 "$log" >&2;
-        gl_die "debootstrap of bullseye failed; see $log (mirror: $MATRIX_MIRROR, MATRIX_MIRROR=... picks another)"; }
+        gl_die "debootstrap of bullseye failed; see $log (mirror: $mirror, RSEQ_COMPAT_MIRROR=URL picks another)"; }
   fi
   rm -rf "$GL_ROOT"
   mv "$GL_ROOT.partial" "$GL_ROOT"
@@ -37,7 +38,7 @@ mx_apt_setup "$GL_ROOT" bullseye
 
 # Install again whenever a package list changes.
 want=$(cat "$GL_TOP/build-aux/glibc/debian-packages" "$GL_TOP/build-aux/debian-packages" \
-         "$GL_TOP/build-aux/ensure-deps" | sha256sum | cut -c1-16)-$GL_SOURCE_VERSION
+         "$GL_TOP/build-aux/ensure-deps" "$GL_TOP/build-aux/debian-package-index" | sha256sum | cut -c1-16)-$GL_SOURCE_VERSION
 if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
   gl_log "chroot: installing build-aux/glibc/debian-packages (log: $log)"
   pkgs=$(sed -e 's/#.*//' "$GL_TOP/build-aux/glibc/debian-packages" |
@@ -47,11 +48,8 @@ if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
   gl_in_chroot apt-get install -y -q $pkgs >>"$log" 2>&1 || {
     tail -n 5 "$log" >&2
     gl_die "installing build-aux/glibc/debian-packages in $GL_ROOT failed; see $log.  glibc-source $GL_SOURCE_VERSION must be on the mirror (GL_SOURCE_VERSION names another version, at your own risk: the patches are written against this one)"; }
-  mkdir -p "$GL_ROOT/tmp/rc-deps"
-  cp "$GL_TOP/build-aux/ensure-deps" "$GL_TOP/build-aux/debian-packages" "$GL_ROOT/tmp/rc-deps/"
-  gl_in_chroot /bin/sh /tmp/rc-deps/ensure-deps >>"$log" 2>&1 || {
-    tail -n 5 "$log" >&2
-    gl_die "installing build-aux/debian-packages in $GL_ROOT failed; see $log"; }
+  mx_ensure_deps "$GL_ROOT" bullseye "$log" "$GL_TOP/build-aux/debian-packages" ||
+    gl_die "installing build-aux/debian-packages in $GL_ROOT failed; see $log"
   echo "$want" > "$GL_ROOT/.rc-deps"
 fi
 

@@ -4,12 +4,12 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-# mx_in_chroot, MATRIX_CACHE, MATRIX_MIRROR: the same cache root and
+# mx_in_chroot, RSEQ_COMPAT_CACHE, rc_mirror: the same cache root and
 # namespace handling as make check-matrix.
 . "$(dirname "$0")/../matrix/common.sh"
 
 GL_TOP=$(cd "$(dirname "$0")/../.." && pwd)
-GL_CACHE=$MATRIX_CACHE/glibc
+GL_CACHE=$RSEQ_COMPAT_CACHE/glibc
 GL_ROOT=$GL_CACHE/chroot
 # The source package the backport is written against; a chroot that
 # offers another version is refused (see chroot.sh).
@@ -140,6 +140,13 @@ GL_SUBDIRS=${GL_SUBDIRS:-elf nptl misc}
 GL_OWN_TESTS="misc/tst-rseq misc/tst-rseq-static misc/tst-rseq-disable
   misc/tst-rseq-disable-static nptl/tst-rseq-nptl nptl/tst-rseq-nptl-static"
 
+# gl_default_signals CMD...: CMD with SIGINT and SIGQUIT at their default
+# action.  A shell ignores both in what it starts in the background, the
+# ignoring is inherited across exec, and glibc tests that kill a child
+# with SIGINT (nptl/tst-signal1) then fail when make check-glibc was
+# started with & or from such a job.
+GL_DEFAULT_SIGNALS="perl -e \$SIG{INT}=\$SIG{QUIT}=q(DEFAULT);exec(@ARGV)or(die(qq(\$ARGV[0]:\$!)))"
+
 # gl_subdir_check SRC BUILD SUBDIR LOG: glibc's make check for one
 # subdirectory (failures do not stop it); leaves BUILD/SUBDIR/subdir-tests.sum.
 # Earlier results are removed first: glibc's make check only reruns a
@@ -147,8 +154,21 @@ GL_OWN_TESTS="misc/tst-rseq misc/tst-rseq-static misc/tst-rseq-disable
 gl_subdir_check() {
   gl_in_chroot /bin/sh -c '{ find "$2/$3" -maxdepth 1 \( -name "*.out" \
       -o -name "*.test-result" \) -delete 2>/dev/null || :; }
-    cd "$1" && make -r -j"$4" objdir="$2" subdir="$3" \
-      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" >"$4" 2>&1 || :
+    cd "$1" && $5 make -r -j"$4" objdir="$2" subdir="$3" \
+      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" "$GL_DEFAULT_SIGNALS" >"$4" 2>&1 || :
+}
+
+# gl_keep_failures SUM BUILD DEST: copy the output of every test SUM
+# reports as failing (BUILD is the build directory inside the chroot)
+# to DEST, which nothing later overwrites: a rerun writes the test's
+# .out again.
+gl_keep_failures() {
+  grep '^FAIL: ' "$1" 2>/dev/null | sed 's/^FAIL: //' | while read -r _t; do
+    mkdir -p "$3/$(dirname "$_t")"
+    for _e in out test-result; do
+      [ -e "$GL_ROOT$2/$_t.$_e" ] && cp "$GL_ROOT$2/$_t.$_e" "$3/$_t.$_e"
+    done
+  done
 }
 
 # gl_counts SUM: "PASS n FAIL n UNSUPPORTED n XFAIL n XPASS n".

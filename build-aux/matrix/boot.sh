@@ -15,7 +15,7 @@ here=$(dirname "$0")
 suite=$1 kernel=$2 initrd=$3 limit=$4 log=$5
 wait_max=${MATRIX_BOOT_WAIT:-120}
 tries=${MATRIX_BOOT_TRIES:-2}
-qroot=$MATRIX_CACHE/chroot/$suite
+qroot=$RSEQ_COMPAT_CACHE/chroot/$suite
 boot=$qroot/tmp/rc-boot-$$
 rm -rf "$boot" && mkdir -p "$boot"
 cp "$kernel" "$boot/vmlinuz" && cp "$initrd" "$boot/initrd" || exit 1

@@ -21,7 +21,7 @@ if [ "$name" = host ]; then
   prefix=
   work=$out/host-work
 else
-  prefix=$MATRIX_CACHE/chroot/$name
+  prefix=$RSEQ_COMPAT_CACHE/chroot/$name
   [ -e "$prefix/.rc-complete" ] || mx_die "$name: no chroot"
   work=$prefix/rc
 fi

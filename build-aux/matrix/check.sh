@@ -11,7 +11,7 @@ here=$(dirname "$0")
 . "$here/common.sh"
 suite=$1
 out=$2
-root=$MATRIX_CACHE/chroot/$suite
+root=$RSEQ_COMPAT_CACHE/chroot/$suite
 mx_in_chroot "$root" sh -c 'cd /rc/src && make check' >"$out/check-$suite.log" 2>&1
 status=$?
 cp "$root/rc/src/build/tests/rseq.sum" "$out/check-$suite.sum" 2>/dev/null || :

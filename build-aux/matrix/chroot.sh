@@ -12,17 +12,18 @@ here=$(dirname "$0")
 . "$here/common.sh"
 suite=$1
 top=$(cd "$here/../.." && pwd)
-root=$MATRIX_CACHE/chroot/$suite
-log=$MATRIX_CACHE/log/chroot-$suite.log
-mkdir -p "$MATRIX_CACHE/chroot" "$MATRIX_CACHE/log"
+root=$RSEQ_COMPAT_CACHE/chroot/$suite
+log=$RSEQ_COMPAT_CACHE/log/chroot-$suite.log
+mkdir -p "$RSEQ_COMPAT_CACHE/chroot" "$RSEQ_COMPAT_CACHE/log"
 
 if [ ! -e "$root/.rc-complete" ]; then
   mx_log "$suite: debootstrap --variant=minbase (log: $log)"
   rm -rf "$root.partial"
-  if ! debootstrap --variant=minbase "$suite" "$root.partial" "$MATRIX_MIRROR" \
+  mirror=$(rc_mirror) || exit 1
+  if ! debootstrap --variant=minbase "$suite" "$root.partial" "$mirror" \
        >"$log" 2>&1; then
     tail -n 5 "$log" >&2
-    mx_die "$suite: debootstrap failed; see $log"
+    mx_die "$suite: debootstrap failed; see $log (mirror: $mirror; RSEQ_COMPAT_MIRROR=URL picks another)"
   fi
   rm -rf "$root"
   mv "$root.partial" "$root"
@@ -42,10 +43,6 @@ if [ "$(mx_age "$root/.rc-apt-updated")" -gt "$MATRIX_MAX_AGE" ]; then
 fi
 
 # The packages make check needs, from the project's list.
-mkdir -p "$root/tmp/rc-deps"
-cp "$top/build-aux/ensure-deps" "$top/build-aux/debian-packages" "$root/tmp/rc-deps/"
-if ! mx_in_chroot "$root" /bin/sh /tmp/rc-deps/ensure-deps >>"$log" 2>&1; then
-  tail -n 5 "$log" >&2
+mx_ensure_deps "$root" "$suite" "$log" "$top/build-aux/debian-packages" ||
   mx_die "$suite: installing build-aux/debian-packages in the chroot failed; see $log"
-fi
 echo "$root"

@@ -3,10 +3,14 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-# Downloads, chroots and kernels live outside the tree so that a rerun
-# (or another clone) reuses them.
-MATRIX_CACHE=${MATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rseq-compat}
-MATRIX_MIRROR=${MATRIX_MIRROR:-http://deb.debian.org/debian}
+# Downloads, chroots and kernels live outside the tree, under
+# RSEQ_COMPAT_CACHE, so that a rerun (or another clone) reuses them; the
+# mirror comes from this machine's apt sources (RSEQ_COMPAT_MIRROR).
+# Sourced from scripts in build-aux/ and in its subdirectories.
+for _rc_env in "$(dirname "$0")/rc-env.sh" "$(dirname "$0")/../rc-env.sh"; do
+  [ -e "$_rc_env" ] && break
+done
+. "$_rc_env"
 # Package indexes older than this many seconds are fetched again.
 MATRIX_MAX_AGE=${MATRIX_MAX_AGE:-86400}
 
@@ -43,6 +47,32 @@ APT::Install-Suggests "0";
 Acquire::Retries "3";
 Acquire::Check-Valid-Until "false";
 CONF
-  echo "deb $MATRIX_MIRROR $2 main" > "$1/etc/apt/sources.list"
+  _m=$(rc_mirror) || exit 1
+  echo "deb $_m $2 main" > "$1/etc/apt/sources.list"
   cp /etc/resolv.conf "$1/etc/resolv.conf" 2>/dev/null || :
+}
+
+# mx_ensure_deps ROOT SUITE LOG LIST...: install the packages of the
+# project's LISTs in ROOT with build-aux/ensure-deps, as Debian SUITE,
+# then check that the package index's claims about SUITE hold there.
+mx_ensure_deps() {
+  _r=$1 _s=$2 _log=$3; shift 3
+  _aux=$(cd "$(dirname "$_rc_env")" && pwd)
+  rm -rf "$_r/tmp/rc-deps"
+  mkdir -p "$_r/tmp/rc-deps"
+  cp "$_aux/ensure-deps" "$_aux/debian-package-index" "$_r/tmp/rc-deps/"
+  _lists= _n=0
+  for _l in "$@"; do
+    _n=$((_n + 1))
+    cp "$_l" "$_r/tmp/rc-deps/list$_n-$(basename "$_l")"
+    _lists="$_lists /tmp/rc-deps/list$_n-$(basename "$_l")"
+  done
+  # shellcheck disable=SC2086
+  mx_in_chroot "$_r" env RSEQ_COMPAT_SUITE="$_s" /bin/sh /tmp/rc-deps/ensure-deps $_lists \
+    >>"$_log" 2>&1 &&
+  mx_in_chroot "$_r" env RSEQ_COMPAT_SUITE="$_s" /bin/sh /tmp/rc-deps/ensure-deps --verify-index \
+    >>"$_log" 2>&1 || {
+    grep '^rseq-compat: ' "$_log" | tail -n 5 >&2
+    return 1
+  }
 }

@@ -11,10 +11,10 @@ set -eu
 here=$(dirname "$0")
 . "$here/common.sh"
 suite=$1
-root=$MATRIX_CACHE/chroot/$suite
-log=$MATRIX_CACHE/log/kernel-$suite.log
+root=$RSEQ_COMPAT_CACHE/chroot/$suite
+log=$RSEQ_COMPAT_CACHE/log/kernel-$suite.log
 [ -e "$root/.rc-complete" ] || mx_die "$suite: no chroot (run chroot.sh $suite)"
-mkdir -p "$MATRIX_CACHE/log"
+mkdir -p "$RSEQ_COMPAT_CACHE/log"
 
 # The first dependency of $1 whose name matches $2.
 dep() {
@@ -31,7 +31,7 @@ ver=$(mx_in_chroot "$root" apt-cache show --no-all-versions "$pkg" 2>>"$log" |
       sed -n 's/^Version: //p' | head -n 1)
 [ -n "$ver" ] || mx_die "$suite: no version for $pkg; see $log"
 
-dir=$MATRIX_CACHE/kernel/${pkg}_$ver
+dir=$RSEQ_COMPAT_CACHE/kernel/${pkg}_$ver
 if [ ! -e "$dir/.complete" ]; then
   mx_log "$suite: downloading $pkg $ver"
   rm -rf "$root/tmp/rc-kernel" "$dir" && mkdir -p "$root/tmp/rc-kernel" "$dir"

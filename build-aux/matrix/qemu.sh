@@ -12,8 +12,8 @@ set -eu
 here=$(dirname "$0")
 . "$here/common.sh"
 suite=$1
-root=$MATRIX_CACHE/chroot/$suite
-log=$MATRIX_CACHE/log/qemu-$suite.log
+root=$RSEQ_COMPAT_CACHE/chroot/$suite
+log=$RSEQ_COMPAT_CACHE/log/qemu-$suite.log
 [ -e "$root/.rc-complete" ] || mx_die "qemu: no $suite chroot"
 [ -x "$root/usr/bin/qemu-system-x86_64" ] && exit 0
 mx_log "$suite: installing qemu-system-x86 in the chroot"

@@ -63,6 +63,17 @@ extern long int syscall (long int, ...);
 extern const char *rseq_compat_mode (void) __attribute__ ((__weak__));
 extern long int rseq_compat_query (const char *) __attribute__ ((__weak__));
 
+/* The assembly below is written for the LP64 ABIs.  x32 (gcc -mx32)
+   and AArch64 ILP32 define __x86_64__ or __aarch64__ too, with 32-bit
+   pointers that the 64-bit register operands and address arithmetic
+   do not fit (the assembler rejects them); they take the portable
+   paths: sched_getcpu, the getcpu system call, the atomic add.  */
+#if defined __x86_64__ && !defined __ILP32__
+# define __RSEQ_COMPAT_X86_64 1
+#elif defined __aarch64__ && !defined __ILP32__
+# define __RSEQ_COMPAT_AARCH64 1
+#endif
+
 #define RSEQ_COMPAT_OFFSETOFEND_CPU_ID 8u
 #define RSEQ_COMPAT_OFFSETOFEND_NODE_ID 24u
 #define RSEQ_COMPAT_OFFSETOFEND_MM_CID 28u
@@ -98,7 +109,7 @@ __rseq_compat_offset (void)
 {
   static const int32_t unset[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
   ptrdiff_t off;
-#if defined __x86_64__
+#if defined __RSEQ_COMPAT_X86_64
   /* %fs:0 holds the thread pointer itself (x86-64 TLS ABI).  */
   __asm__ ("testq %1, %1\n\t"
            "jz 1f\n\t"
@@ -110,7 +121,7 @@ __rseq_compat_offset (void)
            "addq %2, %0\n"
            "2:"
            : "=&r" (off) : "r" (&__rseq_offset), "r" (unset) : "cc");
-#elif defined __aarch64__
+#elif defined __RSEQ_COMPAT_AARCH64
   __asm__ ("cbz %1, 1f\n\t"
            "ldr %0, [%1]\n\t"
            "b 2f\n"
@@ -132,14 +143,14 @@ __rseq_compat_offset (void)
 static __inline__ int
 __rseq_compat_load32 (unsigned int offset, int32_t *value)
 {
-#if defined __x86_64__
+#if defined __RSEQ_COMPAT_X86_64
   /* volatile: the CPU may change between two calls, so two loads must
      never be merged.  */
   __asm__ __volatile__ ("movl %%fs:(%1), %0"
                         : "=r" (*value)
                         : "r" (__rseq_compat_offset () + (ptrdiff_t) offset));
   return 1;
-#elif defined __aarch64__
+#elif defined __RSEQ_COMPAT_AARCH64
   char *tp;
   __asm__ __volatile__ ("mrs %0, tpidr_el0" : "=r" (tp));
   *value = *(volatile int32_t *) (tp + __rseq_compat_offset () + offset);
@@ -214,12 +225,25 @@ rseq_compat_mm_cid (void)
 
    Threads without a registration (no __rseq_* in the process,
    __rseq_size 0, a negative cpu_id: the disabled and unavailable modes,
-   vfork children, threads started by raw clone), other architectures,
-   and adds whose sequence aborted RSEQ_COMPAT_COUNTER_RETRIES times in
-   a row use an atomic add instead.  It goes to a second word of the
-   same slot that only atomic adds write, so the two kinds of add never
-   race: the rseq word of a slot is written only by threads running on
-   that slot's CPU.
+   vfork children while librseq-compat is loaded, which unregisters the
+   parent until the child is gone), other architectures and ABIs (x32,
+   AArch64 ILP32), and adds whose sequence aborted
+   RSEQ_COMPAT_COUNTER_RETRIES times in a row use an atomic add
+   instead.  It goes to a second word of the same slot that only atomic
+   adds write, so the two kinds of add never race: the rseq word of a
+   slot is written only by threads running on that slot's CPU.
+
+   The add trusts cpu_id.  A task that the kernel has not registered but
+   that runs on a registered thread's TLS reads that thread's last CPU
+   there: a vfork child on glibc 2.35 or later without librseq-compat,
+   and in every mode a clone child with CLONE_VM and the parent's thread
+   pointer but without CLONE_VFORK.  rseq_compat_cpu returns the
+   parent's CPU in such a child (glibc's sched_getcpu does too), and an
+   add takes the restartable sequence with nothing to abort it: that
+   add, or one a thread on that CPU makes at the same time, can be
+   lost.  The child cannot tell: it shares every byte of memory with
+   its parent, and only a system call in every add could ask the
+   kernel.
 
    rseq_compat_counter_read sums every slot.  It is exact once the
    adders are done; while they run it returns a value that every add
@@ -333,7 +357,8 @@ __rseq_compat_counter_add_atomic (struct rseq_compat_counter *c, int64_t v)
   __atomic_fetch_add (&c->slots[i].atomic, v, __ATOMIC_RELAXED);
 }
 
-#if defined __GNUC__ && (defined __x86_64__ || defined __aarch64__)
+#if defined __GNUC__ \
+    && (defined __RSEQ_COMPAT_X86_64 || defined __RSEQ_COMPAT_AARCH64)
 # define RSEQ_COMPAT_COUNTER_RSEQ 1
 
 /* The descriptor (struct rseq_cs: version 0, flags 0, start_ip,
@@ -351,6 +376,23 @@ __rseq_compat_counter_add_atomic (struct rseq_compat_counter *c, int64_t v)
   ".balign 8\n\t"							\
   ".quad 3b\n\t"							\
   ".popsection\n\t"
+
+/* After the commit, and in the abort handler, the thread clears
+   rseq_cs again.  The kernel reads the descriptor rseq_cs points to
+   whenever the thread returns to user space after a preemption, a
+   migration or a signal, until it finds the thread outside the
+   sequence and clears rseq_cs itself.  If the object holding the
+   descriptor is unloaded (dlclose) before that happens, the read
+   faults and the kernel kills the process with SIGSEGV; and no thread
+   can clear another's rseq_cs.  __RSEQ_COMPAT_COUNTER_KEEP_CS leaves
+   out the store after the commit: it is not an interface, only make
+   bench (to measure the store) and the test suite (to show the
+   failure) define it.  */
+# ifdef __RSEQ_COMPAT_COUNTER_KEEP_CS
+#  define __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT(insn) ""
+# else
+#  define __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT(insn) insn
+# endif
 #endif
 
 /* Add V to the counter.  Async-signal-safe.  */
@@ -368,7 +410,7 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
       for (int tries = 0; tries < RSEQ_COMPAT_COUNTER_RETRIES; tries++)
         {
           int32_t cpu;
-# if defined __x86_64__
+# if defined __RSEQ_COMPAT_X86_64
           __asm__ __volatile__ ("movl %%fs:4(%1), %0"
                                 : "=r" (cpu) : "r" (off));
 # else
@@ -380,10 +422,13 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
           if (__builtin_expect (cpu < 0 || (uint32_t) cpu >= c->nslots, 0))
             break;
           int64_t *slot = &c->slots[cpu].rseq;
-# if defined __x86_64__
+# if defined __RSEQ_COMPAT_X86_64
           /* rseq_cs = &descriptor; then, inside the sequence, compare
              cpu_id with the CPU of the slot and commit with one add to
-             memory (a single store).  The abort handler is preceded by
+             memory (a single store); then rseq_cs = 0.  A CPU mismatch
+             goes to the abort handler too, so that every way out of
+             the asm without a commit clears rseq_cs (the loop may end
+             in the atomic fallback).  The handler is preceded by
              RSEQ_SIG, as the immediate of a ud1 instruction so that
              disassemblers stay in step.  */
           __asm__ __volatile__ goto (
@@ -392,13 +437,15 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
             "movq %%rax, %%fs:8(%[off])\n"
             "1:\n\t"
             "cmpl %[cpu], %%fs:4(%[off])\n\t"
-            "jnz %l[aborted]\n\t"
+            "jnz 4f\n\t"
             "addq %[v], (%[slot])\n"
             "2:\n\t"
+            __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT ("movq $0, %%fs:8(%[off])\n\t")
             ".pushsection __rseq_failure, \"ax\"\n\t"
             ".byte 0x0f, 0xb9, 0x3d\n\t"
             ".long 0x53053053\n"
             "4:\n\t"
+            "movq $0, %%fs:8(%[off])\n\t"
             "jmp %l[aborted]\n\t"
             ".popsection\n"
             : /* asm goto: no outputs */
@@ -408,7 +455,14 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
             : aborted);
 # else
           /* The same with a load, an add and the committing store; the
-             signature is the brk instruction RSEQ_SIG encodes.  */
+             signature is the brk instruction RSEQ_SIG encodes.  A
+             conditional branch reaches only 1 MiB, and the linker can
+             neither extend it nor insert a veneer for it, while the
+             handler in __rseq_failure (and the C label behind it) may
+             end up farther away in a large object: the mismatch test
+             skips over an unconditional branch (128 MiB, and the
+             linker adds a veneer beyond that).  A veneer may clobber
+             x16 and x17 (AAPCS64), hence the clobbers.  */
           __asm__ __volatile__ goto (
             __RSEQ_COMPAT_CS_DESCRIPTOR
             "adrp x15, 3b\n\t"
@@ -417,20 +471,24 @@ rseq_compat_counter_add (struct rseq_compat_counter *c, int64_t v)
             "1:\n\t"
             "ldr w15, [%[area], #4]\n\t"
             "cmp w15, %w[cpu]\n\t"
-            "b.ne %l[aborted]\n\t"
+            "b.eq 5f\n\t"
+            "b 4f\n"
+            "5:\n\t"
             "ldr x15, [%[slot]]\n\t"
             "add x15, x15, %[v]\n\t"
             "str x15, [%[slot]]\n"
             "2:\n\t"
+            __RSEQ_COMPAT_CS_CLEAR_AFTER_COMMIT ("str xzr, [%[area], #8]\n\t")
             ".pushsection __rseq_failure, \"ax\"\n\t"
             ".inst 0xd428bc00\n"
             "4:\n\t"
+            "str xzr, [%[area], #8]\n\t"
             "b %l[aborted]\n\t"
             ".popsection\n"
             : /* asm goto: no outputs */
             : [area] "r" (area), [cpu] "r" (cpu), [v] "r" (v),
               [slot] "r" (slot)
-            : "memory", "cc", "x15"
+            : "memory", "cc", "x15", "x16", "x17"
             : aborted);
 # endif
           return;

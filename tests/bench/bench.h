@@ -132,6 +132,24 @@ bench_run (const char *bench, const char *row, bench_fn *fn, void *arg,
     bench_print (bench, row, fn (n, arg) / n);
 }
 
+/* The same for two rows whose ratio matters more than either value:
+   their repetitions alternate, so that a change in the load of a
+   shared machine during the run falls on both alike.  Both run the
+   iteration count calibrated for the first.  */
+static inline void
+bench_run_pair (const char *bench, const char *row_a, const char *row_b,
+                bench_fn *fn, void *arg_a, void *arg_b, long int min_iters)
+{
+  long int n = bench_calibrate (fn, arg_a, min_iters);
+  fn (n, arg_a);
+  fn (n, arg_b);
+  for (int r = 0; r < bench_reps (); r++)
+    {
+      bench_print (bench, row_a, fn (n, arg_a) / n);
+      bench_print (bench, row_b, fn (n, arg_b) / n);
+    }
+}
+
 /* The CPUs this process may run on, in order.  */
 static inline int
 bench_cpus (int *cpus, int max)

@@ -26,6 +26,9 @@
    the most overlap counts.
      rseq               rseq_compat_counter_add: per-CPU slot, restartable
                         sequence, no atomic instruction
+     rseq kept          the same without the store that clears rseq_cs
+                        after the commit (counter-kept.c): what the add
+                        cost before unloading its code was made safe
      percpu lock add    CPU from rseq_compat_cpu (), then a lock add on
                         that CPU's slot (cache line of its own)
      percpu cmpxchg     the same with a lock cmpxchg loop
@@ -34,12 +37,14 @@
    T runs from 1 to the number of allowed CPUs (1, 2, 4, ... beyond 8).  */
 
 #include "bench.h"
+#include "counter-loop.h"
 
-#include <rseq-compat.h>
+COUNTER_LOOP (counter_loop)
 
 enum variant
 {
   V_RSEQ,
+  V_RSEQ_KEPT,
   V_PERCPU_ADD,
   V_PERCPU_CAS,
   V_GLOBAL_ADD,
@@ -48,8 +53,8 @@ enum variant
 };
 
 static const char *const names[V_COUNT] = {
-  "rseq", "percpu lock add", "percpu cmpxchg", "global lock add",
-  "global mutex",
+  "rseq", "rseq kept", "percpu lock add", "percpu cmpxchg",
+  "global lock add", "global mutex",
 };
 
 static struct rseq_compat_counter counter;
@@ -82,8 +87,10 @@ work (enum variant v, long int n)
   switch (v)
     {
     case V_RSEQ:
-      for (long int i = 0; i < n; i++)
-        rseq_compat_counter_add (&counter, 1);
+      counter_loop (&counter, n);
+      break;
+    case V_RSEQ_KEPT:
+      counter_loop_kept (&counter, n);
       break;
     case V_PERCPU_ADD:
       for (long int i = 0; i < n; i++)
@@ -226,7 +233,21 @@ main (void)
         struct job job = { .v = (enum variant) v, .threads = counts[c] };
         char row[64];
         snprintf (row, sizeof row, "%s %d", names[v], counts[c]);
-        bench_run ("counter", row, run_job, &job, 1000);
+        if (v == V_RSEQ_KEPT)
+          continue;
+        if (v == V_RSEQ)
+          {
+            /* The cost of the store that clears rseq_cs is a ratio of
+               two close values: measure them alternately.  */
+            struct job kept = { .v = V_RSEQ_KEPT, .threads = counts[c] };
+            char row_kept[64];
+            snprintf (row_kept, sizeof row_kept, "%s %d", names[V_RSEQ_KEPT],
+                      counts[c]);
+            bench_run_pair ("counter", row, row_kept, run_job, &job, &kept,
+                            1000);
+          }
+        else
+          bench_run ("counter", row, run_job, &job, 1000);
       }
   rseq_compat_counter_destroy (&counter);
   return 0;

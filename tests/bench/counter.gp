@@ -22,6 +22,6 @@ do for [i=1:n] {
   do for [j=2:i] { t = t[strstrt(t, "|") + 1:] }
   if (strstrt(t, "|") > 0) { t = t[1:strstrt(t, "|") - 1] }
   set title t noenhanced
-  plot for [c=2:6] f using 1:c with linespoints lw 2 title columnheader(c)
+  plot for [c=2:7] f using 1:c with linespoints lw 2 title columnheader(c)
 }
 unset multiplot

@@ -25,8 +25,9 @@
    explicit "x 0 ..." ends auxv early, as AT_NULL does.
 
    The result is checked against a model: the last value of each auxv tag
-   before AT_NULL, the loader's base from AT_PHDR when AT_BASE is absent,
-   GLIBC_TUNABLES applied definition by definition and ignored under
+   before AT_NULL (AT_BASE alone gives the loader's base: elf-sym.c finds
+   a loader run as a command from AT_PHDR and AT_PHNUM, recorded as
+   they are), GLIBC_TUNABLES applied definition by definition and ignored under
    AT_SECURE.  Then the layout computed from that auxv and fitted into the
    shim's area must be one the kernel and consumers accept: aligned to a
    power of two of at least 32, the length within the area, __rseq_size
@@ -108,7 +109,7 @@ fuzz_one (const uint8_t *data, size_t size, char *out, size_t outlen)
 
   /* The model.  */
   unsigned long int feature = 0, align = 0;
-  uintptr_t base = 0, vdso = 0, phdr = 0;
+  uintptr_t base = 0, vdso = 0, phdr = 0, phnum = 0;
   int secure = 0;
   for (size_t i = 0; i < naux && aux[2 * i] != AT_NULL; i++)
     {
@@ -120,11 +121,10 @@ fuzz_one (const uint8_t *data, size_t size, char *out, size_t outlen)
         case AT_BASE: base = v; break;
         case AT_SYSINFO_EHDR: vdso = v; break;
         case AT_PHDR: phdr = v; break;
+        case AT_PHNUM: phnum = v; break;
         case AT_SECURE: secure = v != 0; break;
         }
     }
-  if (base == 0)
-    base = phdr - phdr % 4096;
   int rseq = 1;
   for (size_t i = 0; i < nenv; i++)
     if (strncmp (env[i], "GLIBC_TUNABLES=", 15) == 0)
@@ -133,12 +133,16 @@ fuzz_one (const uint8_t *data, size_t size, char *out, size_t outlen)
 
   FUZZ_CHECK (boot.at_feature_size == feature && boot.at_align == align
               && boot.loader_base == base && boot.vdso_base == vdso
+              && boot.at_phdr == phdr && boot.at_phnum == phnum
               && boot.tunable_off == off,
-              "boot: feature %lu align %lu base %#lx vdso %#lx off %d; "
-              "model %lu %lu %#lx %#lx %d", boot.at_feature_size,
-              boot.at_align, (unsigned long) boot.loader_base,
-              (unsigned long) boot.vdso_base, boot.tunable_off, feature,
-              align, (unsigned long) base, (unsigned long) vdso, off);
+              "boot: feature %lu align %lu base %#lx vdso %#lx phdr %#lx "
+              "phnum %lu off %d; model %lu %lu %#lx %#lx %#lx %lu %d",
+              boot.at_feature_size, boot.at_align,
+              (unsigned long) boot.loader_base,
+              (unsigned long) boot.vdso_base, (unsigned long) boot.at_phdr,
+              boot.at_phnum, boot.tunable_off, feature, align,
+              (unsigned long) base, (unsigned long) vdso,
+              (unsigned long) phdr, (unsigned long) phnum, off);
 
   /* The layout the shim registers with, from that auxv.  */
   struct rseq_layout l;
@@ -174,8 +178,10 @@ fuzz_one (const uint8_t *data, size_t size, char *out, size_t outlen)
                 l.public_size, l.reg_len);
 
   snprintf (out, outlen, "off=%d size=%u len=%u align=%u alloc=%u base=%#lx "
-            "vdso=%#lx", off, l.public_size, l.reg_len, l.align, l.alloc_size,
-            (unsigned long) boot.loader_base, (unsigned long) boot.vdso_base);
+            "vdso=%#lx phdr=%#lx phnum=%lu", off, l.public_size, l.reg_len,
+            l.align, l.alloc_size, (unsigned long) boot.loader_base,
+            (unsigned long) boot.vdso_base, (unsigned long) boot.at_phdr,
+            boot.at_phnum);
   free (stack);
   free (aux);
   free (env);

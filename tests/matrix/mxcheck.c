@@ -40,6 +40,7 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -405,23 +406,30 @@ mx_fork (void)
 
 static char mx_self[4096];
 
-/* Run this program again through execve with ARG; CLEAN_ENV drops the
-   preload and turns glibc's registration off in the new image.  */
+/* How a child started by mx_spawn changes its environment.  */
+enum mx_env_change
+{
+  MX_ENV_KEEP,
+  MX_ENV_CLEAN,		/* No preload, glibc's registration off.  */
+  MX_ENV_NO_PRELOAD,	/* The preload is on the loader's command line.  */
+};
+
+/* Run ARGV (ARGV[0] the file) through execve, a check named NAME.  */
 static void
-mx_exec (const char *name, const char *arg, int clean_env, const char *what)
+mx_spawn (const char *name, char *const argv[], enum mx_env_change env,
+          const char *what)
 {
   char buf[200];
   fflush (stdout);
   pid_t pid = fork ();
   if (pid == 0)
     {
-      if (clean_env)
-        {
-          unsetenv ("LD_PRELOAD");
-          setenv ("GLIBC_TUNABLES", "glibc.pthread.rseq=0", 1);
-        }
-      execl (mx_self, mx_self, arg, (char *) NULL);
-      printf ("# exec %s: %s\n", mx_self, strerror (errno));
+      if (env != MX_ENV_KEEP)
+        unsetenv ("LD_PRELOAD");
+      if (env == MX_ENV_CLEAN)
+        setenv ("GLIBC_TUNABLES", "glibc.pthread.rseq=0", 1);
+      execv (argv[0], argv);
+      printf ("# exec %s: %s\n", argv[0], strerror (errno));
       fflush (stdout);
       _exit (127);
     }
@@ -430,6 +438,66 @@ mx_exec (const char *name, const char *arg, int clean_env, const char *what)
   else
     mx_wait (pid, buf, sizeof buf);
   mx_result (buf[0] == '\0', name, "%s", buf[0] ? buf : what);
+}
+
+/* Run this program again through execve with ARG; CLEAN_ENV drops the
+   preload and turns glibc's registration off in the new image.  */
+static void
+mx_exec (const char *name, const char *arg, int clean_env, const char *what)
+{
+  char *const argv[] = { mx_self, (char *) arg, NULL };
+  mx_spawn (name, argv, clean_env ? MX_ENV_CLEAN : MX_ENV_KEEP, what);
+}
+
+/* The program interpreter named in this program's PT_INTERP.  */
+static int
+mx_interp_cb (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  /* The first object listed is the program.  */
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_INTERP)
+      *(const char **) data
+        = (const char *) (info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+  return 1;
+}
+
+/* The dynamic loader run as a command, "ld.so [--library-path DIR]
+   [--preload SHIM] PROGRAM" (glibc's testrun.sh): the kernel then gives
+   no AT_BASE, glibc rewrites AT_PHDR to describe PROGRAM, and the shim
+   must find the loader anyway.  The new image must report the same
+   mode, size and registration as a normal start (--exec-values).  */
+static void
+mx_ldso_direct (void)
+{
+  const char *interp = NULL;
+  dl_iterate_phdr (mx_interp_cb, &interp);
+  const char *shim = getenv ("LD_PRELOAD");
+  if (interp == NULL || shim == NULL || strchr (shim, ':') != NULL
+      || strchr (shim, ' ') != NULL || strrchr (shim, '/') == NULL)
+    {
+      mx_result (0, "ldso-direct", "no PT_INTERP (%s) or not one preloaded "
+                 "path in LD_PRELOAD (%s)", interp ? interp : "none",
+                 shim ? shim : "unset");
+      return;
+    }
+  char dir[4096];
+  snprintf (dir, sizeof dir, "%.*s", (int) (strrchr (shim, '/') - shim),
+            shim);
+  char *const plain[] =
+    { (char *) interp, mx_self, "--exec-values", NULL };
+  mx_spawn ("ldso-direct", plain, MX_ENV_KEEP,
+            "ld.so PROGRAM with LD_PRELOAD: same values as a normal start");
+  char *const testrun[] =
+    { (char *) interp, "--library-path", dir, mx_self, "--exec-values",
+      NULL };
+  mx_spawn ("ldso-direct-library-path", testrun, MX_ENV_KEEP,
+            "ld.so --library-path DIR PROGRAM (testrun.sh): same values");
+  char *const preload[] =
+    { (char *) interp, "--preload", (char *) shim, mx_self, "--exec-values",
+      NULL };
+  mx_spawn ("ldso-direct-preload", preload, MX_ENV_NO_PRELOAD,
+            "ld.so --preload SHIM PROGRAM: same values");
 }
 
 /* The image after exec, nothing preloaded, libc registration off: the
@@ -876,6 +944,7 @@ main (int argc, char **argv)
            "the new image starts unregistered");
   mx_exec ("exec-again", "--exec-values", 0,
            "the new image is registered again, same values");
+  mx_ldso_direct ();
   mx_vfork_signals ();
   unsigned int stress = mx_env ("MX_STRESS", 0);
   if (mx_len > 32)

@@ -18,6 +18,7 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -29,8 +30,12 @@
 
 enum { batches = 4, batch_threads = 8 };
 
-/* Results of code that cannot report itself (handlers).  */
-static volatile sig_atomic_t signals_seen, signals_registered;
+/* Results of code that cannot report itself (handlers).  The batch
+   threads' handlers run at the same time on several CPUs, so the
+   counters are updated atomically: a plain increment of a volatile
+   sig_atomic_t is a load and a store, and two handlers can lose one
+   of their updates.  */
+static unsigned int signals_seen, signals_registered;
 static volatile int prepare_registered, parent_registered;
 static unsigned int key_destructors_seen, key_destructors_registered;
 static pthread_key_t key;
@@ -38,9 +43,12 @@ static pthread_key_t key;
 static void
 signal_handler (int sig)
 {
-  ++signals_seen;
+  /* tst_rseq_registered sets errno; the interrupted code may need it.  */
+  int saved_errno = errno;
+  __atomic_fetch_add (&signals_seen, 1, __ATOMIC_RELAXED);
   if (tst_rseq_registered ())
-    ++signals_registered;
+    __atomic_fetch_add (&signals_registered, 1, __ATOMIC_RELAXED);
+  errno = saved_errno;
 }
 
 static void

@@ -38,6 +38,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -51,7 +52,11 @@
 #include <rseq-layout.h>
 #include <sys/rseq.h>
 
-#include "cmd.h"
+#include "collect-proc.h"
+#include "collect-ptrace.h"
+#include "permission.h"
+#include "procfs.h"
+#include "report.h"
 
 #define REQ_GET_RSEQ_CONFIGURATION 0x420f
 #define REQ_SEIZE 0x4206
@@ -508,26 +513,28 @@ read_threads (struct proc *p, struct info_report *r, char *err,
 }
 
 int
-info_pid (pid_t pid, struct info_report *r, char *err, size_t errlen)
+info_pid_target (pid_t *pid, char *err, size_t errlen)
 {
   char dir[64], v[64];
   struct stat st;
-  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  snprintf (dir, sizeof dir, "/proc/%d", (int) *pid);
   if (stat (dir, &st) != 0)
     return fail (err, errlen, ESRCH, "no process with PID %d: check the "
-                 "number with 'ps -p %d' (it may have exited%s)", (int) pid,
-                 (int) pid, errno == EACCES ? ", or /proc is mounted with "
+                 "number with 'ps -p %d' (it may have exited%s)", (int) *pid,
+                 (int) *pid, errno == EACCES ? ", or /proc is mounted with "
                  "hidepid" : "");
+  /* A thread id: report its whole process.  */
   if (proc_status_field (dir, "Tgid", v, sizeof v) == 0 && atoi (v) > 0
-      && atoi (v) != pid)
-    {
-      /* A thread id: report its whole process.  */
-      pid = atoi (v);
-      snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
-    }
-  if (pid == getpid ())
-    return info_self (r);
+      && atoi (v) != *pid)
+    *pid = atoi (v);
+  return 0;
+}
 
+int
+info_pid (pid_t pid, struct info_report *r, char *err, size_t errlen)
+{
+  char dir[64];
+  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
   r->pid = pid;
   if (!process_alive (pid))
     {
@@ -588,7 +595,5 @@ info_pid (pid_t pid, struct info_report *r, char *err, size_t errlen)
     }
 
   sigprocmask (SIG_SETMASK, &old, NULL);
-  if (ret == 0)
-    info_derive (r);
   return ret;
 }

@@ -1,4 +1,4 @@
-/* rseq-compat info: the report as text and as JSON.
+/* rseq-compat info: the report as JSON.
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -22,27 +22,17 @@
 
 #define _GNU_SOURCE 1
 #include <inttypes.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rseq-layout.h>
 #include <sys/rseq.h>
 
-#include "cmd.h"
+#include "errname.h"
+#include "print.h"
+#include "report.h"
 
 #define JSON_FORMAT 1
-
-static const char *
-state_name (enum thread_state s)
-{
-  switch (s)
-    {
-    case TS_REGISTERED: return "registered";
-    case TS_UNREGISTERED: return "unregistered";
-    case TS_EXITED: return "exited";
-    default: return "unknown";
-    }
-}
 
 static const char *
 kernel_mode (uint32_t len)
@@ -51,140 +41,6 @@ kernel_mode (uint32_t len)
     return NULL;
   return len > RSEQ_LAYOUT_LEGACY_LEN ? "optimized" : "legacy";
 }
-
-/* ---------------------------------------------------------------- text */
-
-static void
-row (FILE *f, const char *label, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static void
-row (FILE *f, const char *label, const char *fmt, ...)
-{
-  va_list ap;
-  fprintf (f, "  %-16s ", label);
-  va_start (ap, fmt);
-  vfprintf (f, fmt, ap);
-  va_end (ap);
-  fputc ('\n', f);
-}
-
-void
-print_text (FILE *f, const struct info_report *r)
-{
-  fprintf (f, "process %d (%s)%s\n", (int) r->pid, r->comm,
-           r->self ? ", the calling process" : "");
-  if (r->libc_version[0] != '\0')
-    row (f, "C library", "%s %s", r->libc, r->libc_version);
-  else
-    row (f, "C library", "%s", r->libc);
-  row (f, "librseq-compat", "%s", r->shim[0] != '\0' ? r->shim : "not loaded");
-  row (f, "mode", "%s: %s", r->mode, r->reason);
-  row (f, "kernel", "Linux %s, AT_RSEQ_FEATURE_SIZE %lu, AT_RSEQ_ALIGN %lu",
-       r->kernel, r->at_feature_size, r->at_align);
-  if (r->reg_len == 0)
-    row (f, "registration", "none");
-  else if (r->reg_len > RSEQ_LAYOUT_LEGACY_LEN)
-    row (f, "registration", "length %u: optimized mode (IDs written only "
-         "when they change; user writes to them kill the process)",
-         r->reg_len);
-  else
-    row (f, "registration", "length %u: legacy mode (IDs rewritten after "
-         "every preemption)", r->reg_len);
-  if (r->abi_source != NULL)
-    {
-      row (f, "__rseq_offset", "%" PRId64 " (%s's)", r->offset,
-           r->abi_source);
-      if (r->size == RSEQ_LAYOUT_LEGACY_LEN)
-        row (f, "__rseq_size", "32 (the legacy value of glibc 2.35 to 2.39: "
-             "20 usable bytes)");
-      else
-        row (f, "__rseq_size", "%" PRIu32, r->size);
-      row (f, "__rseq_flags", "%" PRIu32, r->flags);
-    }
-  else
-    row (f, "__rseq_*", "not defined in this process");
-  if (r->self && r->have_cpu)
-    {
-      char node[32] = "unknown", cid[64];
-      if (r->have_node)
-        snprintf (node, sizeof node, "%d", r->node);
-      if (r->have_mm_cid)
-        snprintf (cid, sizeof cid, "%d", r->mm_cid);
-      else if (r->abi_source == NULL)
-        snprintf (cid, sizeof cid, "none (no rseq area)");
-      else if (r->nthreads == 0 || r->threads[0].state != TS_REGISTERED)
-        snprintf (cid, sizeof cid, "none (not registered)");
-      else
-        snprintf (cid, sizeof cid, "none (__rseq_size %u does not cover it)",
-                  rseq_layout_effective_size (r->size));
-      row (f, "cpu", "%d, node %s, mm_cid %s", r->cpu, node, cid);
-    }
-  row (f, "sched_getcpu", "%s", r->sched_getcpu);
-  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables : "(unset)");
-
-  size_t reg = 0;
-  for (size_t i = 0; i < r->nthreads; i++)
-    reg += r->threads[i].state == TS_REGISTERED;
-  fprintf (f, "threads (%s): %zu, %zu registered\n",
-           strcmp (r->threads_source, "self") == 0 ? "the calling thread"
-           : strcmp (r->threads_source, "ptrace") == 0 ? "read with ptrace"
-           : "read from memory", r->nthreads, reg);
-  fprintf (f, "  %8s %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
-           "TID", "STATE", "AREA", "LEN", "SIGNATURE", "FLAGS", "OWNER",
-           "CPU_ID", "NODE", "MM_CID", "NAME");
-  for (size_t i = 0; i < r->nthreads; i++)
-    {
-      const struct info_thread *t = &r->threads[i];
-      char area[24] = "-", len[12] = "-", sig[16] = "-", flags[12] = "-";
-      char cpu[12] = "-", node[12] = "-", cid[12] = "-";
-      if (t->state == TS_REGISTERED)
-        {
-          snprintf (area, sizeof area, "%#" PRIx64, t->area);
-          if (t->length != 0)
-            snprintf (len, sizeof len, "%" PRIu32, t->length);
-          if (t->have_signature)
-            {
-              snprintf (sig, sizeof sig, "%#" PRIx32 "%s", t->signature,
-                        t->signature == RSEQ_SIG ? "" : "!");
-              snprintf (flags, sizeof flags, "%" PRIu32, t->flags);
-            }
-        }
-      if (t->have_fields)
-        snprintf (cpu, sizeof cpu, "%" PRId32, t->cpu_id);
-      if (t->have_fields && t->have_node)
-        {
-          snprintf (node, sizeof node, "%" PRId32, t->node_id);
-          snprintf (cid, sizeof cid, "%" PRId32, t->mm_cid);
-        }
-      char name[sizeof t->name];
-      for (size_t k = 0; k < sizeof name; k++)
-        {
-          unsigned char ch = (unsigned char) t->name[k];
-          name[k] = ch == 0 ? 0 : ch < 0x20 || ch == 0x7f ? '?' : (char) ch;
-          if (ch == 0)
-            break;
-        }
-      fprintf (f, "  %8d %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
-               (int) t->tid, state_name (t->state), area, len, sig, flags,
-               t->owner != NULL ? t->owner : "-", cpu, node, cid, name);
-    }
-  for (size_t i = 0; i < r->nthreads; i++)
-    {
-      const struct info_thread *t = &r->threads[i];
-      if (t->owner != NULL && strcmp (t->owner, "other") == 0)
-        fprintf (f, "  %8d owner: %s\n", (int) t->tid, t->owner_detail);
-      if (t->have_signature && t->signature != RSEQ_SIG)
-        fprintf (f, "  %8d signature %#" PRIx32 " is not this architecture's "
-                 "RSEQ_SIG %#x\n", (int) t->tid, t->signature,
-                 (unsigned int) RSEQ_SIG);
-      if (t->state != TS_REGISTERED && t->state != TS_UNREGISTERED
-          && t->note[0] != '\0')
-        fprintf (f, "  %8d %s\n", (int) t->tid, t->note);
-    }
-}
-
-/* ---------------------------------------------------------------- JSON */
 
 struct json
 {
@@ -387,7 +243,7 @@ print_json (FILE *f, const struct info_report *r)
       j_open (&j, '{');
       j_int (&j, "tid", t->tid);
       j_str (&j, "name", t->name);
-      j_str (&j, "state", state_name (t->state));
+      j_str (&j, "state", info_state_name (t->state));
       j_str (&j, "note", t->note[0] != '\0' ? t->note : NULL);
       int reg = t->state == TS_REGISTERED;
       if (reg)

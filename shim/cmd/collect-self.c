@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -43,7 +44,12 @@
 #include <rseq-layout.h>
 #include <sys/rseq.h>
 
-#include "cmd.h"
+#include "collect-self.h"
+#include "common.h"
+#include "errname.h"
+#include "procfs.h"
+#include "report.h"
+#include "tunables.h"
 
 /* The C library's own symbols: glibc 2.35+ exports them from ld.so at
    GLIBC_2.35.  A plain dlsym would find the shim's first.  */
@@ -327,6 +333,5 @@ info_self (struct info_report *r)
       r->mm_cid = (int) __atomic_load_n (&area->mm_cid, __ATOMIC_RELAXED);
     }
 
-  info_derive (r);
   return 0;
 }

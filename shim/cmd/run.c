@@ -27,7 +27,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "common.h"
+#include "run.h"
+
+#ifndef RSEQ_COMPAT_LIBDIR
+# define RSEQ_COMPAT_LIBDIR "/usr/local/lib"
+#endif
 
 /* COMMAND as execvp would find it, or NULL with errno set.  */
 static char *

@@ -1,4 +1,4 @@
-/* rseq-compat info: options, and what the collected facts mean.
+/* rseq-compat info: what the collected facts mean.
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -28,35 +28,15 @@
 
 #define _GNU_SOURCE 1
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rseq-layout.h>
 #include <sys/rseq.h>
 
 #include "area-size.h"
-#include "cmd.h"
-
-const char *
-errno_name (int err)
-{
-  switch (err)
-    {
-    case 0: return "0";
-    case EPERM: return "EPERM";
-    case ENOSYS: return "ENOSYS";
-    case EINVAL: return "EINVAL";
-    case EACCES: return "EACCES";
-    case EFAULT: return "EFAULT";
-    case EBUSY: return "EBUSY";
-    case ESRCH: return "ESRCH";
-    case EIO: return "EIO";
-    case ENOMEM: return "ENOMEM";
-    default: return "unknown error";
-    }
-}
+#include "derive.h"
+#include "errname.h"
 
 static const char *
 why_refused (int err)
@@ -217,27 +197,6 @@ derive_reg_len (const struct info_report *r)
   return l.reg_len;
 }
 
-/* The values a program sees: the shim's when it is loaded (they mirror
-   the C library's in libc-owned mode), else the C library's.  */
-void
-info_pick_abi (struct info_report *r)
-{
-  if (r->shim_abi)
-    {
-      r->abi_source = "librseq-compat";
-      r->offset = r->shim_offset;
-      r->size = r->shim_size;
-      r->flags = r->shim_flags;
-    }
-  else if (r->libc_abi)
-    {
-      r->abi_source = r->libc;
-      r->offset = r->libc_offset;
-      r->size = r->libc_size;
-      r->flags = r->libc_flags;
-    }
-}
-
 void
 info_derive (struct info_report *r)
 {
@@ -276,101 +235,4 @@ info_derive (struct info_report *r)
   else
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "slow path: %s's "
               "sched_getcpu asks %s", r->getcpu_impl, slow);
-}
-
-static void
-info_usage (FILE *out)
-{
-  fputs ("Usage: rseq-compat info [--json]\n"
-         "       rseq-compat info -p PID [--json]\n"
-         "\n"
-         "Without -p, report the rseq state of this process: run it as\n"
-         "'rseq-compat run rseq-compat info' to see what the shim does.\n"
-         "-p PID, --pid PID  report every thread of process PID (ptrace;\n"
-         "                   each thread is held for microseconds).\n"
-         "--json             one JSON object instead of text; the fields\n"
-         "                   are listed in rseq-compat(1).\n",
-         out);
-}
-
-int
-cmd_info (int argc, char **argv)
-{
-  int json = 0;
-  long int pid = 0;
-  for (int i = 1; i < argc; i++)
-    {
-      const char *a = argv[i], *value = NULL;
-      if (strcmp (a, "--json") == 0)
-        json = 1;
-      else if (strcmp (a, "--help") == 0 || strcmp (a, "-h") == 0)
-        {
-          info_usage (stdout);
-          return 0;
-        }
-      else if (strcmp (a, "-p") == 0 || strcmp (a, "--pid") == 0)
-        {
-          if (i + 1 >= argc)
-            {
-              fprintf (stderr, "rseq-compat info: %s needs a process ID\n", a);
-              info_usage (stderr);
-              return EXIT_CANNOT_RUN;
-            }
-          value = argv[++i];
-        }
-      else if (strncmp (a, "--pid=", 6) == 0)
-        value = a + 6;
-      else if (strncmp (a, "-p", 2) == 0)
-        value = a + 2;
-      else
-        {
-          fprintf (stderr, "rseq-compat info: unknown argument '%s'\n", a);
-          info_usage (stderr);
-          return EXIT_CANNOT_RUN;
-        }
-      if (value != NULL)
-        {
-          char *end;
-          errno = 0;
-          pid = strtol (value, &end, 10);
-          if (*value == '\0' || *end != '\0' || errno != 0 || pid <= 0
-              || pid > INT_MAX)
-            {
-              fprintf (stderr, "rseq-compat info: '%s' is not a process ID "
-                       "(a positive number)\n", value);
-              return EXIT_CANNOT_RUN;
-            }
-        }
-    }
-
-  struct info_report *r = calloc (1, sizeof *r);
-  if (r == NULL)
-    {
-      perror ("rseq-compat info");
-      return EXIT_INFO_FAILED;
-    }
-  char err[1024];
-  int ret = pid != 0 ? info_pid ((pid_t) pid, r, err, sizeof err)
-                     : info_self (r);
-  if (ret != 0)
-    {
-      fprintf (stderr, "rseq-compat: %s\n", err);
-      free (r->threads);
-      free (r);
-      return EXIT_INFO_FAILED;
-    }
-  if (r->warning[0] != '\0')
-    fprintf (stderr, "rseq-compat: warning: %s\n", r->warning);
-  if (json)
-    print_json (stdout, r);
-  else
-    print_text (stdout, r);
-  free (r->threads);
-  free (r);
-  if (fflush (stdout) != 0 || ferror (stdout))
-    {
-      perror ("rseq-compat info: writing the report");
-      return EXIT_INFO_FAILED;
-    }
-  return 0;
 }

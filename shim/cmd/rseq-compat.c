@@ -16,15 +16,22 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* The subcommands live in files of their own (see cmd.h).  */
+/* The subcommands live in files of their own; shim/cmd/layers says
+   which file may use which.  */
 
 #define _GNU_SOURCE 1
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "common.h"
+#include "info.h"
+#include "run.h"
 
-void
+#ifndef RSEQ_COMPAT_VERSION
+# define RSEQ_COMPAT_VERSION "(unreleased)"
+#endif
+
+static void
 usage (FILE *out)
 {
   fputs ("Usage: rseq-compat run [--] COMMAND [ARGUMENT...]\n"

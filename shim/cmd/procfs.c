@@ -1,4 +1,4 @@
-/* rseq-compat info: another process as /proc shows it.
+/* Reading another process: /proc/PID, its memory, the ELF files it maps.
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -16,12 +16,10 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Everything process-wide that info -p reports comes from files under
-   /proc/PID (maps, auxv, environ, status) and from the process's
-   memory, read through /proc/PID/mem at the addresses of dynamic
-   symbols found in the ELF files it has mapped: glibc's __rseq_* in the
-   dynamic loader, the shim's in librseq-compat.  Nothing here stops
-   the process.  */
+/* Everything here reads files under /proc/PID (maps, auxv, environ,
+   status), the process's memory through /proc/PID/mem, and the ELF
+   files it maps, as the process sees them (its root may differ from
+   ours).  Nothing here stops the process or knows about the report.  */
 
 #define _GNU_SOURCE 1
 #include <ctype.h>
@@ -29,16 +27,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <rseq-layout.h>
 
-#include "cmd.h"
+#include "procfs.h"
+#include "tunables.h"
 
 /* Reads all of PATH (at most MAX bytes) into a malloc'ed buffer.
    Returns its length, or -1 with errno set.  */
@@ -187,7 +185,7 @@ proc_find (const struct proc *p, uint64_t addr)
   return NULL;
 }
 
-static const char *
+const char *
 base_name (const char *path)
 {
   const char *slash = strrchr (path, '/');
@@ -505,7 +503,7 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
   return found;
 }
 
-static int
+int
 read_auxv (const char *dir, unsigned long int *feature,
            unsigned long int *align)
 {
@@ -525,292 +523,21 @@ read_auxv (const char *dir, unsigned long int *feature,
   return 0;
 }
 
-static int
-has_cap_sys_ptrace (void)
-{
-  char v[64];
-  if (proc_status_field ("/proc/self", "CapEff", v, sizeof v) != 0)
-    return geteuid () == 0;
-  unsigned long long int caps = strtoull (v, NULL, 16);
-  return (caps >> 19) & 1;	/* CAP_SYS_PTRACE */
-}
-
-static const char *
-user_name (uid_t uid, char *buf, size_t len)
-{
-  struct passwd *pw = getpwuid (uid);
-  if (pw != NULL)
-    snprintf (buf, len, "%s", pw->pw_name);
-  else
-    snprintf (buf, len, "uid %u", (unsigned int) uid);
-  return buf;
-}
-
-/* Why ptrace or /proc/PID/mem said EPERM or EACCES, and what to do.  */
 int
-permission_hint (pid_t pid, char *out, size_t outlen)
+elf_foreign (const char *path)
 {
-  char dir[64], v[128];
-  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
-  int cap = has_cap_sys_ptrace ();
-
-  if (proc_status_field (dir, "TracerPid", v, sizeof v) == 0)
-    {
-      long int tracer = strtol (v, NULL, 10);
-      if (tracer != 0 && tracer != getpid ())
-        {
-          char tdir[64], comm[64] = "?";
-          snprintf (tdir, sizeof tdir, "/proc/%ld", tracer);
-          proc_status_field (tdir, "Name", comm, sizeof comm);
-          snprintf (out, outlen, "it is already traced by process %ld (%s), "
-                    "a debugger or strace, and a process can have only one "
-                    "tracer; detach that one first", tracer, comm);
-          return 0;
-        }
-    }
-
-  uid_t me = geteuid ();
-  unsigned int ruid = 0, euid = 0;
-  int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
-                 && sscanf (v, "%u %u", &ruid, &euid) == 2;
-  if (have_uid && !cap && (ruid != me || euid != me))
-    {
-      char who[64], self[64];
-      snprintf (out, outlen, "it belongs to user %s and rseq-compat runs as "
-                "%s without CAP_SYS_PTRACE; run rseq-compat as that user or "
-                "as root", user_name (ruid != me ? ruid : euid, who, sizeof who),
-                user_name (me, self, sizeof self));
-      return 0;
-    }
-
-  char scope[16];
-  int fd = open ("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
-  ssize_t n = fd >= 0 ? read (fd, scope, sizeof scope - 1) : -1;
-  if (fd >= 0)
-    close (fd);
-  int yama = n > 0 ? (scope[n] = '\0', atoi (scope)) : 0;
-  if (yama == 3)
-    {
-      snprintf (out, outlen, "kernel.yama.ptrace_scope is 3: ptrace attach "
-                "is disabled for everyone until the next reboot; run "
-                "'rseq-compat run rseq-compat info' in the same environment "
-                "instead to see what the process sees");
-      return 0;
-    }
-  if (yama == 2 && !cap)
-    {
-      snprintf (out, outlen, "kernel.yama.ptrace_scope is 2: only a process "
-                "with CAP_SYS_PTRACE may attach; run rseq-compat as root");
-      return 0;
-    }
-  if (yama == 1 && !cap)
-    {
-      snprintf (out, outlen, "kernel.yama.ptrace_scope is 1: only an "
-                "ancestor of the process may attach; run rseq-compat as "
-                "root, or set 'sysctl kernel.yama.ptrace_scope=0'");
-      return 0;
-    }
-
-  struct stat st;
-  if (!cap && have_uid && stat (dir, &st) == 0 && st.st_uid != ruid)
-    {
-      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
-                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
-                "so only root may attach; run rseq-compat as root");
-      return 0;
-    }
-
-  snprintf (out, outlen, "a security module (SELinux, AppArmor) or a "
-            "container without CAP_SYS_PTRACE forbids attaching; run "
-            "rseq-compat as root outside the container");
-  return 0;
-}
-
-/* Owner of the area of a registered thread whose thread pointer is TP.
-   glibc's area is at TP + its __rseq_offset, the shim's at TP + the
-   shim's (the same address in libc-owned mode, where glibc owns it).
-   Anything else was registered by someone else: tcmalloc and librseq
-   register a thread-local __rseq_abi of their own.  */
-void
-owner_of (struct proc *p, const struct info_report *r,
-          struct info_thread *t, uint64_t tp)
-{
-  t->owner_detail[0] = '\0';
-  if (r->libc_abi && tp != 0 && t->area == tp + (uint64_t) r->libc_offset)
-    {
-      t->owner = "libc";
-      snprintf (t->owner_detail, sizeof t->owner_detail,
-                "%s's area at thread pointer %+" PRId64, r->libc,
-                r->libc_offset);
-      return;
-    }
-  if (r->shim_abi && tp != 0 && t->area == tp + (uint64_t) r->shim_offset)
-    {
-      t->owner = "librseq-compat";
-      snprintf (t->owner_detail, sizeof t->owner_detail,
-                "the shim's thread-local area at thread pointer %+" PRId64,
-                r->shim_offset);
-      return;
-    }
-
-  t->owner = "other";
-  /* Thread-local storage of the initial modules lies next to the
-     thread pointer: below it on x86-64, above it on AArch64.  */
-#if defined __aarch64__
-  int in_tls = tp != 0 && t->area >= tp && t->area - tp < (1u << 20);
-#else
-  int in_tls = tp != 0 && t->area < tp && tp - t->area < (1u << 20);
-#endif
-  /* The object that defines a thread-local __rseq_abi, looked for once
-     per process.  */
-  if (in_tls && p->rseq_abi_definer < 0)
-    {
-      p->rseq_abi_definer = p->nmaps;
-      for (size_t i = 0; i < p->nmaps; i++)
-        {
-          if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
-              || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
-            continue;
-          int is_tls = 0;
-          proc_symbol (p, p->maps[i].path, "__rseq_abi", &is_tls, NULL);
-          if (is_tls)
-            {
-              p->rseq_abi_definer = i;
-              break;
-            }
-        }
-    }
-  const char *definer = in_tls && (size_t) p->rseq_abi_definer < p->nmaps
-                        ? p->maps[p->rseq_abi_definer].path : NULL;
-  if (definer != NULL)
-    snprintf (t->owner_detail, sizeof t->owner_detail,
-              "thread-local __rseq_abi, defined by %.150s (tcmalloc and "
-              "librseq register one)", definer);
-  else if (in_tls)
-    snprintf (t->owner_detail, sizeof t->owner_detail,
-              "thread-local storage of the program or a library");
-  else
-    {
-      const struct proc_map *m = proc_find (p, t->area);
-      if (m == NULL)
-        snprintf (t->owner_detail, sizeof t->owner_detail,
-                  "unmapped memory");
-      else if (m->path[0] == '/')
-        snprintf (t->owner_detail, sizeof t->owner_detail,
-                  "static data of %.200s", m->path);
-      else if (m->path[0] == '[')
-        snprintf (t->owner_detail, sizeof t->owner_detail, "%.200s",
-                  m->path);
-      else
-        snprintf (t->owner_detail, sizeof t->owner_detail,
-                  "anonymous memory");
-    }
-}
-
-int
-proc_describe (struct proc *p, struct info_report *r, char *err,
-               size_t errlen)
-{
-  char dir[64], path[PATH_MAX];
-  snprintf (dir, sizeof dir, "/proc/%d", (int) r->pid);
-
-  snprintf (path, sizeof path, "%s/comm", dir);
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0)
-    {
-      ssize_t n = read (fd, r->comm, sizeof r->comm - 1);
-      r->comm[n > 0 ? n : 0] = '\0';
-      r->comm[strcspn (r->comm, "\n")] = '\0';
-      close (fd);
-    }
-  snprintf (path, sizeof path, "%s/exe", p->dir);
-  ssize_t n = readlink (path, r->exe, sizeof r->exe - 1);
-  r->exe[n > 0 ? n : 0] = '\0';
-
-  /* Symbols and thread pointers are read the way of this command's own
-     architecture and word size.  */
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   Elf64_Ehdr eh;
-  if (fd >= 0 && pread_full (fd, &eh, sizeof eh, 0) == 0
-      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
-      && (eh.e_ident[EI_CLASS] != ELFCLASS64
+  int foreign = fd >= 0 && pread_full (fd, &eh, sizeof eh, 0) == 0
+                && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+                && (eh.e_ident[EI_CLASS] != ELFCLASS64
 #if defined __x86_64__
-          || eh.e_machine != EM_X86_64
+                    || eh.e_machine != EM_X86_64
 #elif defined __aarch64__
-          || eh.e_machine != EM_AARCH64
+                    || eh.e_machine != EM_AARCH64
 #endif
-          ))
-    snprintf (r->warning, sizeof r->warning, "process %d is not a 64-bit "
-              "program of this architecture: the published values and the "
-              "owners of its areas cannot be read, only the registrations",
-              (int) r->pid);
+                    );
   if (fd >= 0)
     close (fd);
-
-  struct utsname u;
-  if (uname (&u) == 0)
-    snprintf (r->kernel, sizeof r->kernel, "%s", u.release);
-
-  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align) != 0)
-    {
-      int e = errno;
-      snprintf (err, errlen, "cannot read %s/auxv: %s", p->dir, strerror (e));
-      return e;
-    }
-
-  int off;
-  int t = tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
-                                 &off);
-  r->have_tunables = t > 0;
-  r->tunable_off = t > 0 && off;
-
-  char v[64];
-  r->seccomp = proc_status_field (dir, "Seccomp", v, sizeof v) == 0
-               ? atoi (v) : -1;
-
-  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
-                 r->libc_version, sizeof r->libc_version);
-
-  for (size_t i = 0; i < p->nmaps; i++)
-    {
-      const char *b = base_name (p->maps[i].path);
-      if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
-          || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
-        continue;
-      if (strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi)
-        {
-          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
-                                    NULL, NULL);
-          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
-                                    NULL, NULL);
-          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
-                                    NULL, NULL);
-          snprintf (r->shim, sizeof r->shim, "%s", p->maps[i].path);
-          if (o != 0 && s != 0 && f != 0
-              && proc_read (p, o, &r->shim_offset, sizeof r->shim_offset) == 0
-              && proc_read (p, s, &r->shim_size, sizeof r->shim_size) == 0
-              && proc_read (p, f, &r->shim_flags, sizeof r->shim_flags) == 0)
-            r->shim_abi = 1;
-        }
-      /* glibc 2.35 and later export __rseq_* from the dynamic loader
-         (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
-      else if (strncmp (b, "ld-", 3) == 0 && strncmp (b, "ld-musl", 7) != 0
-               && !r->libc_abi)
-        {
-          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
-                                    NULL, NULL);
-          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
-                                    NULL, NULL);
-          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
-                                    NULL, NULL);
-          if (o != 0 && s != 0 && f != 0
-              && proc_read (p, o, &r->libc_offset, sizeof r->libc_offset) == 0
-              && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
-              && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
-            r->libc_abi = 1;
-        }
-    }
-
-  info_pick_abi (r);
-  return 0;
+  return foreign;
 }

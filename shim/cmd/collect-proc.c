@@ -1,0 +1,214 @@
+/* rseq-compat info -p: another process as /proc shows it.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Everything process-wide that info -p reports comes from files under
+   /proc/PID (maps, auxv, environ, status) and from the process's
+   memory, read at the addresses of dynamic symbols found in the ELF
+   files it has mapped: glibc's __rseq_* in the dynamic loader, the
+   shim's in librseq-compat.  Nothing here stops the process.  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "collect-proc.h"
+#include "procfs.h"
+#include "report.h"
+
+/* Owner of the area of a registered thread whose thread pointer is TP.
+   glibc's area is at TP + its __rseq_offset, the shim's at TP + the
+   shim's (the same address in libc-owned mode, where glibc owns it).
+   Anything else was registered by someone else: tcmalloc and librseq
+   register a thread-local __rseq_abi of their own.  */
+void
+owner_of (struct proc *p, const struct info_report *r,
+          struct info_thread *t, uint64_t tp)
+{
+  t->owner_detail[0] = '\0';
+  if (r->libc_abi && tp != 0 && t->area == tp + (uint64_t) r->libc_offset)
+    {
+      t->owner = "libc";
+      snprintf (t->owner_detail, sizeof t->owner_detail,
+                "%s's area at thread pointer %+" PRId64, r->libc,
+                r->libc_offset);
+      return;
+    }
+  if (r->shim_abi && tp != 0 && t->area == tp + (uint64_t) r->shim_offset)
+    {
+      t->owner = "librseq-compat";
+      snprintf (t->owner_detail, sizeof t->owner_detail,
+                "the shim's thread-local area at thread pointer %+" PRId64,
+                r->shim_offset);
+      return;
+    }
+
+  t->owner = "other";
+  /* Thread-local storage of the initial modules lies next to the
+     thread pointer: below it on x86-64, above it on AArch64.  */
+#if defined __aarch64__
+  int in_tls = tp != 0 && t->area >= tp && t->area - tp < (1u << 20);
+#else
+  int in_tls = tp != 0 && t->area < tp && tp - t->area < (1u << 20);
+#endif
+  /* The object that defines a thread-local __rseq_abi, looked for once
+     per process.  */
+  if (in_tls && p->rseq_abi_definer < 0)
+    {
+      p->rseq_abi_definer = p->nmaps;
+      for (size_t i = 0; i < p->nmaps; i++)
+        {
+          if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
+              || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
+            continue;
+          int is_tls = 0;
+          proc_symbol (p, p->maps[i].path, "__rseq_abi", &is_tls, NULL);
+          if (is_tls)
+            {
+              p->rseq_abi_definer = i;
+              break;
+            }
+        }
+    }
+  const char *definer = in_tls && (size_t) p->rseq_abi_definer < p->nmaps
+                        ? p->maps[p->rseq_abi_definer].path : NULL;
+  if (definer != NULL)
+    snprintf (t->owner_detail, sizeof t->owner_detail,
+              "thread-local __rseq_abi, defined by %.150s (tcmalloc and "
+              "librseq register one)", definer);
+  else if (in_tls)
+    snprintf (t->owner_detail, sizeof t->owner_detail,
+              "thread-local storage of the program or a library");
+  else
+    {
+      const struct proc_map *m = proc_find (p, t->area);
+      if (m == NULL)
+        snprintf (t->owner_detail, sizeof t->owner_detail,
+                  "unmapped memory");
+      else if (m->path[0] == '/')
+        snprintf (t->owner_detail, sizeof t->owner_detail,
+                  "static data of %.200s", m->path);
+      else if (m->path[0] == '[')
+        snprintf (t->owner_detail, sizeof t->owner_detail, "%.200s",
+                  m->path);
+      else
+        snprintf (t->owner_detail, sizeof t->owner_detail,
+                  "anonymous memory");
+    }
+}
+
+int
+proc_describe (struct proc *p, struct info_report *r, char *err,
+               size_t errlen)
+{
+  char dir[64], path[PATH_MAX];
+  snprintf (dir, sizeof dir, "/proc/%d", (int) r->pid);
+
+  snprintf (path, sizeof path, "%s/comm", dir);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      ssize_t n = read (fd, r->comm, sizeof r->comm - 1);
+      r->comm[n > 0 ? n : 0] = '\0';
+      r->comm[strcspn (r->comm, "\n")] = '\0';
+      close (fd);
+    }
+  snprintf (path, sizeof path, "%s/exe", p->dir);
+  ssize_t n = readlink (path, r->exe, sizeof r->exe - 1);
+  r->exe[n > 0 ? n : 0] = '\0';
+
+  /* Symbols and thread pointers are read the way of this command's own
+     architecture and word size.  */
+  if (elf_foreign (path))
+    snprintf (r->warning, sizeof r->warning, "process %d is not a 64-bit "
+              "program of this architecture: the published values and the "
+              "owners of its areas cannot be read, only the registrations",
+              (int) r->pid);
+
+  struct utsname u;
+  if (uname (&u) == 0)
+    snprintf (r->kernel, sizeof r->kernel, "%s", u.release);
+
+  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align) != 0)
+    {
+      int e = errno;
+      snprintf (err, errlen, "cannot read %s/auxv: %s", p->dir, strerror (e));
+      return e;
+    }
+
+  int off;
+  int t = tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
+                                 &off);
+  r->have_tunables = t > 0;
+  r->tunable_off = t > 0 && off;
+
+  char v[64];
+  r->seccomp = proc_status_field (dir, "Seccomp", v, sizeof v) == 0
+               ? atoi (v) : -1;
+
+  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
+                 r->libc_version, sizeof r->libc_version);
+
+  for (size_t i = 0; i < p->nmaps; i++)
+    {
+      const char *b = base_name (p->maps[i].path);
+      if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
+          || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
+        continue;
+      if (strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi)
+        {
+          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
+                                    NULL, NULL);
+          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
+                                    NULL, NULL);
+          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
+                                    NULL, NULL);
+          snprintf (r->shim, sizeof r->shim, "%s", p->maps[i].path);
+          if (o != 0 && s != 0 && f != 0
+              && proc_read (p, o, &r->shim_offset, sizeof r->shim_offset) == 0
+              && proc_read (p, s, &r->shim_size, sizeof r->shim_size) == 0
+              && proc_read (p, f, &r->shim_flags, sizeof r->shim_flags) == 0)
+            r->shim_abi = 1;
+        }
+      /* glibc 2.35 and later export __rseq_* from the dynamic loader
+         (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
+      else if (strncmp (b, "ld-", 3) == 0 && strncmp (b, "ld-musl", 7) != 0
+               && !r->libc_abi)
+        {
+          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
+                                    NULL, NULL);
+          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
+                                    NULL, NULL);
+          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
+                                    NULL, NULL);
+          if (o != 0 && s != 0 && f != 0
+              && proc_read (p, o, &r->libc_offset, sizeof r->libc_offset) == 0
+              && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
+              && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
+            r->libc_abi = 1;
+        }
+    }
+
+  info_pick_abi (r);
+  return 0;
+}

@@ -1,0 +1,128 @@
+/* Why rseq-compat may not read another process, and what to do.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE 1
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "permission.h"
+#include "procfs.h"
+
+static int
+has_cap_sys_ptrace (void)
+{
+  char v[64];
+  if (proc_status_field ("/proc/self", "CapEff", v, sizeof v) != 0)
+    return geteuid () == 0;
+  unsigned long long int caps = strtoull (v, NULL, 16);
+  return (caps >> 19) & 1;	/* CAP_SYS_PTRACE */
+}
+
+static const char *
+user_name (uid_t uid, char *buf, size_t len)
+{
+  struct passwd *pw = getpwuid (uid);
+  if (pw != NULL)
+    snprintf (buf, len, "%s", pw->pw_name);
+  else
+    snprintf (buf, len, "uid %u", (unsigned int) uid);
+  return buf;
+}
+
+int
+permission_hint (pid_t pid, char *out, size_t outlen)
+{
+  char dir[64], v[128];
+  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  int cap = has_cap_sys_ptrace ();
+
+  if (proc_status_field (dir, "TracerPid", v, sizeof v) == 0)
+    {
+      long int tracer = strtol (v, NULL, 10);
+      if (tracer != 0 && tracer != getpid ())
+        {
+          char tdir[64], comm[64] = "?";
+          snprintf (tdir, sizeof tdir, "/proc/%ld", tracer);
+          proc_status_field (tdir, "Name", comm, sizeof comm);
+          snprintf (out, outlen, "it is already traced by process %ld (%s), "
+                    "a debugger or strace, and a process can have only one "
+                    "tracer; detach that one first", tracer, comm);
+          return 0;
+        }
+    }
+
+  uid_t me = geteuid ();
+  unsigned int ruid = 0, euid = 0;
+  int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
+                 && sscanf (v, "%u %u", &ruid, &euid) == 2;
+  if (have_uid && !cap && (ruid != me || euid != me))
+    {
+      char who[64], self[64];
+      snprintf (out, outlen, "it belongs to user %s and rseq-compat runs as "
+                "%s without CAP_SYS_PTRACE; run rseq-compat as that user or "
+                "as root", user_name (ruid != me ? ruid : euid, who, sizeof who),
+                user_name (me, self, sizeof self));
+      return 0;
+    }
+
+  char scope[16];
+  int fd = open ("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read (fd, scope, sizeof scope - 1) : -1;
+  if (fd >= 0)
+    close (fd);
+  int yama = n > 0 ? (scope[n] = '\0', atoi (scope)) : 0;
+  if (yama == 3)
+    {
+      snprintf (out, outlen, "kernel.yama.ptrace_scope is 3: ptrace attach "
+                "is disabled for everyone until the next reboot; run "
+                "'rseq-compat run rseq-compat info' in the same environment "
+                "instead to see what the process sees");
+      return 0;
+    }
+  if (yama == 2 && !cap)
+    {
+      snprintf (out, outlen, "kernel.yama.ptrace_scope is 2: only a process "
+                "with CAP_SYS_PTRACE may attach; run rseq-compat as root");
+      return 0;
+    }
+  if (yama == 1 && !cap)
+    {
+      snprintf (out, outlen, "kernel.yama.ptrace_scope is 1: only an "
+                "ancestor of the process may attach; run rseq-compat as "
+                "root, or set 'sysctl kernel.yama.ptrace_scope=0'");
+      return 0;
+    }
+
+  struct stat st;
+  if (!cap && have_uid && stat (dir, &st) == 0 && st.st_uid != ruid)
+    {
+      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
+                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
+                "so only root may attach; run rseq-compat as root");
+      return 0;
+    }
+
+  snprintf (out, outlen, "a security module (SELinux, AppArmor) or a "
+            "container without CAP_SYS_PTRACE forbids attaching; run "
+            "rseq-compat as root outside the container");
+  return 0;
+}

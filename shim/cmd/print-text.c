@@ -1,0 +1,160 @@
+/* rseq-compat info: the report as text.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE 1
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rseq-layout.h>
+#include <sys/rseq.h>
+
+#include "print.h"
+#include "report.h"
+
+static void
+row (FILE *f, const char *label, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+static void
+row (FILE *f, const char *label, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf (f, "  %-16s ", label);
+  va_start (ap, fmt);
+  vfprintf (f, fmt, ap);
+  va_end (ap);
+  fputc ('\n', f);
+}
+
+void
+print_text (FILE *f, const struct info_report *r)
+{
+  fprintf (f, "process %d (%s)%s\n", (int) r->pid, r->comm,
+           r->self ? ", the calling process" : "");
+  if (r->libc_version[0] != '\0')
+    row (f, "C library", "%s %s", r->libc, r->libc_version);
+  else
+    row (f, "C library", "%s", r->libc);
+  row (f, "librseq-compat", "%s", r->shim[0] != '\0' ? r->shim : "not loaded");
+  row (f, "mode", "%s: %s", r->mode, r->reason);
+  row (f, "kernel", "Linux %s, AT_RSEQ_FEATURE_SIZE %lu, AT_RSEQ_ALIGN %lu",
+       r->kernel, r->at_feature_size, r->at_align);
+  if (r->reg_len == 0)
+    row (f, "registration", "none");
+  else if (r->reg_len > RSEQ_LAYOUT_LEGACY_LEN)
+    row (f, "registration", "length %u: optimized mode (IDs written only "
+         "when they change; user writes to them kill the process)",
+         r->reg_len);
+  else
+    row (f, "registration", "length %u: legacy mode (IDs rewritten after "
+         "every preemption)", r->reg_len);
+  if (r->abi_source != NULL)
+    {
+      row (f, "__rseq_offset", "%" PRId64 " (%s's)", r->offset,
+           r->abi_source);
+      if (r->size == RSEQ_LAYOUT_LEGACY_LEN)
+        row (f, "__rseq_size", "32 (the legacy value of glibc 2.35 to 2.39: "
+             "20 usable bytes)");
+      else
+        row (f, "__rseq_size", "%" PRIu32, r->size);
+      row (f, "__rseq_flags", "%" PRIu32, r->flags);
+    }
+  else
+    row (f, "__rseq_*", "not defined in this process");
+  if (r->self && r->have_cpu)
+    {
+      char node[32] = "unknown", cid[64];
+      if (r->have_node)
+        snprintf (node, sizeof node, "%d", r->node);
+      if (r->have_mm_cid)
+        snprintf (cid, sizeof cid, "%d", r->mm_cid);
+      else if (r->abi_source == NULL)
+        snprintf (cid, sizeof cid, "none (no rseq area)");
+      else if (r->nthreads == 0 || r->threads[0].state != TS_REGISTERED)
+        snprintf (cid, sizeof cid, "none (not registered)");
+      else
+        snprintf (cid, sizeof cid, "none (__rseq_size %u does not cover it)",
+                  rseq_layout_effective_size (r->size));
+      row (f, "cpu", "%d, node %s, mm_cid %s", r->cpu, node, cid);
+    }
+  row (f, "sched_getcpu", "%s", r->sched_getcpu);
+  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables : "(unset)");
+
+  size_t reg = 0;
+  for (size_t i = 0; i < r->nthreads; i++)
+    reg += r->threads[i].state == TS_REGISTERED;
+  fprintf (f, "threads (%s): %zu, %zu registered\n",
+           strcmp (r->threads_source, "self") == 0 ? "the calling thread"
+           : strcmp (r->threads_source, "ptrace") == 0 ? "read with ptrace"
+           : "read from memory", r->nthreads, reg);
+  fprintf (f, "  %8s %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
+           "TID", "STATE", "AREA", "LEN", "SIGNATURE", "FLAGS", "OWNER",
+           "CPU_ID", "NODE", "MM_CID", "NAME");
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      const struct info_thread *t = &r->threads[i];
+      char area[24] = "-", len[12] = "-", sig[16] = "-", flags[12] = "-";
+      char cpu[12] = "-", node[12] = "-", cid[12] = "-";
+      if (t->state == TS_REGISTERED)
+        {
+          snprintf (area, sizeof area, "%#" PRIx64, t->area);
+          if (t->length != 0)
+            snprintf (len, sizeof len, "%" PRIu32, t->length);
+          if (t->have_signature)
+            {
+              snprintf (sig, sizeof sig, "%#" PRIx32 "%s", t->signature,
+                        t->signature == RSEQ_SIG ? "" : "!");
+              snprintf (flags, sizeof flags, "%" PRIu32, t->flags);
+            }
+        }
+      if (t->have_fields)
+        snprintf (cpu, sizeof cpu, "%" PRId32, t->cpu_id);
+      if (t->have_fields && t->have_node)
+        {
+          snprintf (node, sizeof node, "%" PRId32, t->node_id);
+          snprintf (cid, sizeof cid, "%" PRId32, t->mm_cid);
+        }
+      char name[sizeof t->name];
+      for (size_t k = 0; k < sizeof name; k++)
+        {
+          unsigned char ch = (unsigned char) t->name[k];
+          name[k] = ch == 0 ? 0 : ch < 0x20 || ch == 0x7f ? '?' : (char) ch;
+          if (ch == 0)
+            break;
+        }
+      fprintf (f, "  %8d %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
+               (int) t->tid, info_state_name (t->state), area, len, sig,
+               flags, t->owner != NULL ? t->owner : "-", cpu, node, cid,
+               name);
+    }
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      const struct info_thread *t = &r->threads[i];
+      if (t->owner != NULL && strcmp (t->owner, "other") == 0)
+        fprintf (f, "  %8d owner: %s\n", (int) t->tid, t->owner_detail);
+      if (t->have_signature && t->signature != RSEQ_SIG)
+        fprintf (f, "  %8d signature %#" PRIx32 " is not this architecture's "
+                 "RSEQ_SIG %#x\n", (int) t->tid, t->signature,
+                 (unsigned int) RSEQ_SIG);
+      if (t->state != TS_REGISTERED && t->state != TS_UNREGISTERED
+          && t->note[0] != '\0')
+        fprintf (f, "  %8d %s\n", (int) t->tid, t->note);
+    }
+}

@@ -1,0 +1,29 @@
+/* rseq-compat info: the report as text (print-text.c) and JSON (print-json.c).
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#ifndef RSEQ_COMPAT_CMD_PRINT_H
+#define RSEQ_COMPAT_CMD_PRINT_H 1
+
+#include <stdio.h>
+
+#include "report.h"
+
+void print_text (FILE *, const struct info_report *);
+void print_json (FILE *, const struct info_report *);
+
+#endif

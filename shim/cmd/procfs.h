@@ -1,0 +1,80 @@
+/* Reading another process: /proc/PID, its memory, the ELF files it maps.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#ifndef RSEQ_COMPAT_CMD_PROCFS_H
+#define RSEQ_COMPAT_CMD_PROCFS_H 1
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct proc_map
+{
+  uint64_t start, end, offset;
+  char perms[5];
+  char path[PATH_MAX];
+};
+
+struct proc
+{
+  pid_t pid;
+  /* /proc/PID, or /proc/PID/task/TID of a live thread when the main
+     thread has exited (its mm-related files are gone).  */
+  char dir[64];
+  int mem_fd;
+  /* Index in MAPS of the object defining a thread-local __rseq_abi,
+     NMAPS when none does, -1 before it was looked for (collect-proc.c).  */
+  long int rseq_abi_definer;
+  struct proc_map *maps;
+  size_t nmaps;
+};
+
+int proc_open (struct proc *, pid_t pid, const char *dir, char *err,
+               size_t errlen);
+void proc_close (struct proc *);
+int proc_read (struct proc *, uint64_t addr, void *buf, size_t len);
+/* The run-time address of the dynamic symbol NAME defined by the file
+   mapped at PATH, or 0.  */
+uint64_t proc_symbol (struct proc *, const char *path, const char *name,
+                      int *is_tls, uint64_t *tls_value);
+const struct proc_map *proc_find (const struct proc *, uint64_t addr);
+int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
+/* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
+int proc_status_field (const char *dir, const char *key, char *out,
+                       size_t outlen);
+/* AT_RSEQ_FEATURE_SIZE and AT_RSEQ_ALIGN from DIR/auxv (0 when absent).
+   Returns 0, or -1 with errno set.  */
+int read_auxv (const char *dir, unsigned long int *feature,
+               unsigned long int *align);
+/* GLIBC_TUNABLES from DIR/environ: 1 and the last value in OUT, with
+   *OFF whether it turns registration off; 0 when unset; -1 when the
+   file cannot be read.  */
+int tunables_from_environ (const char *dir, char *out, size_t outlen,
+                           int *off);
+/* Libc name and version from the files mapped in a process.  */
+void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
+                    char *name, size_t namelen, char *version,
+                    size_t versionlen);
+/* Whether PATH is an ELF file of another class or machine than this
+   command's.  */
+int elf_foreign (const char *path);
+/* The last component of PATH.  */
+const char *base_name (const char *path);
+
+#endif

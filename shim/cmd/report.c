@@ -1,0 +1,54 @@
+/* rseq-compat info: the report's own rules.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <stddef.h>
+
+#include "report.h"
+
+/* The values a program sees: the shim's when it is loaded (they mirror
+   the C library's in libc-owned mode), else the C library's.  */
+void
+info_pick_abi (struct info_report *r)
+{
+  if (r->shim_abi)
+    {
+      r->abi_source = "librseq-compat";
+      r->offset = r->shim_offset;
+      r->size = r->shim_size;
+      r->flags = r->shim_flags;
+    }
+  else if (r->libc_abi)
+    {
+      r->abi_source = r->libc;
+      r->offset = r->libc_offset;
+      r->size = r->libc_size;
+      r->flags = r->libc_flags;
+    }
+}
+
+const char *
+info_state_name (enum thread_state s)
+{
+  switch (s)
+    {
+    case TS_REGISTERED: return "registered";
+    case TS_UNREGISTERED: return "unregistered";
+    case TS_EXITED: return "exited";
+    default: return "unknown";
+    }
+}

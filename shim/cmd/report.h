@@ -1,0 +1,135 @@
+/* rseq-compat info: the report, what is known of a process.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* What rseq-compat info reports: a collector (collect-self.c, or
+   collect-ptrace.c with collect-proc.c for -p) fills in the facts,
+   derive.c what they mean, and print-text.c and print-json.c print the
+   whole.  The layering of the command's files is in shim/cmd/layers.  */
+
+#ifndef RSEQ_COMPAT_CMD_REPORT_H
+#define RSEQ_COMPAT_CMD_REPORT_H 1
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum thread_state
+{
+  TS_UNKNOWN,
+  TS_REGISTERED,
+  TS_UNREGISTERED,
+  TS_EXITED,
+};
+
+struct info_thread
+{
+  pid_t tid;
+  char name[32];
+  enum thread_state state;
+  /* Why the state is unknown, or how it was found.  */
+  char note[128];
+  /* The registration (TS_REGISTERED).  */
+  uint64_t area;
+  uint32_t length;		/* 0: not known (read from memory).  */
+  uint32_t signature;
+  int have_signature;
+  uint32_t flags;
+  /* "libc", "librseq-compat" or "other", and the detail.  */
+  const char *owner;
+  char owner_detail[256];
+  /* The area's fields as the kernel last wrote them.  */
+  int have_fields;
+  int32_t cpu_id;
+  int have_node;		/* node_id and mm_cid are maintained.  */
+  int32_t node_id;
+  int32_t mm_cid;
+  /* sched_getcpu answers from this thread's area.  */
+  int fast;
+  /* Still attached: it did not stop in time (collect-ptrace.c).  */
+  int held;
+};
+
+struct info_report
+{
+  int self;
+  pid_t pid;
+  char comm[32];
+  char exe[PATH_MAX];
+  char libc[16];		/* "glibc", "musl", "unknown".  */
+  char libc_version[32];	/* Empty when unknown.  */
+  char kernel[128];
+  unsigned long int at_feature_size;
+  unsigned long int at_align;
+  char shim[PATH_MAX];		/* Path of librseq-compat, or empty.  */
+  char tunables[256];		/* GLIBC_TUNABLES, or empty.  */
+  int have_tunables;
+  int tunable_off;
+  int seccomp;			/* /proc status "Seccomp:", -1 unknown.  */
+
+  /* The C library's own __rseq_* (glibc 2.35+ and RHEL 9's 2.34).  */
+  int libc_abi;
+  int64_t libc_offset;
+  uint32_t libc_size;
+  uint32_t libc_flags;
+  /* The shim's exported values, when it is loaded.  */
+  int shim_abi;
+  int64_t shim_offset;
+  uint32_t shim_size;
+  uint32_t shim_flags;
+  const char *shim_mode;	/* Self only: rseq_compat_mode ().  */
+  long int shim_reg_len;	/* Self only: rseq_compat_query, or -1.  */
+  long int shim_probe_errno;
+  long int shim_fallback;
+
+  /* What the program sees: the shim's symbols where loaded (they mirror
+     glibc's in libc-owned mode), else glibc's.  */
+  const char *abi_source;	/* "glibc", "librseq-compat" or NULL.  */
+  int64_t offset;
+  uint32_t size;		/* As published (glibc 2.35 to 2.39: 32).  */
+  uint32_t flags;
+
+  /* Derived by info_derive (derive.h).  */
+  const char *mode;
+  char reason[512];
+  int probe_errno;		/* Self: errno of an rseq probe, or 0.  */
+  uint32_t reg_len;		/* 0: none.  */
+  const char *getcpu_impl;	/* Whose sched_getcpu the program calls.  */
+  char sched_getcpu[256];	/* How it answers.  */
+  int sched_getcpu_fast;
+
+  /* Self only: the calling thread's current CPU.  */
+  int have_cpu;
+  int cpu, node, mm_cid;
+  int have_node, have_mm_cid;
+
+  /* "self", "ptrace" or "memory" (kernel before 5.13).  */
+  const char *threads_source;
+  char warning[512];
+  struct info_thread *threads;
+  size_t nthreads;
+};
+
+/* The values the program sees (abi_source, offset, size, flags), from
+   the C library's and the shim's: collectors call it once both are
+   known, before they read the threads' areas.  */
+void info_pick_abi (struct info_report *);
+/* "registered", "unregistered", "exited" or "unknown".  */
+const char *info_state_name (enum thread_state);
+
+#endif
