@@ -21,9 +21,16 @@ SHIM_SRCS := early.c boot.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.
 	query.c
 SHIM_HDRS := $(wildcard shim/*.h shim/arch/*/*.h sysdeps/unix/sysv/linux/*.h \
 		sysdeps/unix/sysv/linux/*/*.h sysdeps/unix/sysv/linux/*/bits/*.h)
+SHIM_ASM_HDRS := shim/property-note.h $(wildcard shim/arch/*/asm.h)
 WARN := -Wall -Wextra
 SHIM_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS)
-SHIM_LDFLAGS = -shared -Wl,-soname,$(SONAME) \
+# -nostartfiles: the library needs nothing of crti.o, crtn.o, crtbeginS.o
+# and crtendS.o (its constructor is in .init_array, it registers no
+# atexit handler), and they would leave it without branch-protection
+# marks wherever one of them lacks the note (Debian's crti.o and crtn.o,
+# every start file of the aarch64 cross toolchain).  shim/frame-end.S
+# replaces the .eh_frame terminator crtendS.o supplied.
+SHIM_LDFLAGS = -shared -nostartfiles -Wl,-soname,$(SONAME) \
 	-Wl,--version-script=shim/librseq-compat.map \
 	-Wl,-z,initfirst -Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack \
 	-Wl,--no-undefined $(LDFLAGS)
@@ -31,17 +38,37 @@ SHIM_LDFLAGS = -shared -Wl,-soname,$(SONAME) \
 shim_cppflags = -Ishim -Ishim/arch/$(1) -Isysdeps/unix/sysv/linux \
 	-Isysdeps/unix/sysv/linux/$(2) $(CPPFLAGS)
 
+# Branch protection (README "Branch protection"): every copy is built
+# with its architecture's option when its compiler accepts it, so that
+# the library carries the IBT and SHSTK, or BTI and PAC, marks.  CFLAGS
+# come later on the command line: -fcf-protection=none or
+# -mbranch-protection=none there wins.  The assembly files see only
+# those options of CFLAGS (asm.h reads what they predefine).
+branch_protection_x86_64 := -fcf-protection
+branch_protection_aarch64 := -mbranch-protection=standard
+cc_accepts = $(shell $(1) -Werror $(2) -x c -c -o /dev/null /dev/null \
+		2>/dev/null && echo $(2))
+asm_branch_flags = $(filter -fcf-protection% -mbranch-protection%,$(CFLAGS))
+
 # One copy of the library per C library or compiler.
 # $(1): name, $(2): compiler, $(3): arch, $(4): bits dir, $(5): libraries,
-# $(6): output directory.
+# $(6): output directory.  frame-end.o comes last (see SHIM_LDFLAGS).
 define shim_variant
-$(1)_OBJS := $$(SHIM_SRCS:%.c=$(B)/obj/$(1)/%.o) $(B)/obj/$(1)/stubs.o
+$(1)_BRANCH := $$(call cc_accepts,$(2),$$(branch_protection_$(3)))
+$(1)_OBJS := $$(SHIM_SRCS:%.c=$(B)/obj/$(1)/%.o) $(B)/obj/$(1)/stubs.o \
+	$(B)/obj/$(1)/frame-end.o
 $(B)/obj/$(1)/%.o: shim/%.c $$(SHIM_HDRS) | $(B)/obj/$(1)/
-	$(2) $$(call shim_cppflags,$(3),$(4)) $$(SHIM_CFLAGS) -c $$< -o $$@
-$(B)/obj/$(1)/stubs.o: shim/arch/$(3)/stubs.S | $(B)/obj/$(1)/
-	$(2) $$(call shim_cppflags,$(3),$(4)) -fPIC -c $$< -o $$@
+	$(2) $$(call shim_cppflags,$(3),$(4)) $$($(1)_BRANCH) $$(SHIM_CFLAGS) \
+	  -c $$< -o $$@
+$(B)/obj/$(1)/%.o: shim/arch/$(3)/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
+	$(2) $$(call shim_cppflags,$(3),$(4)) $$($(1)_BRANCH) \
+	  $$(asm_branch_flags) -fPIC -c $$< -o $$@
+$(B)/obj/$(1)/%.o: shim/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
+	$(2) $$(call shim_cppflags,$(3),$(4)) $$($(1)_BRANCH) \
+	  $$(asm_branch_flags) -fPIC -c $$< -o $$@
 $(6)/$(SONAME): $$($(1)_OBJS) shim/librseq-compat.map | $(6)/
-	$(2) $$(SHIM_CFLAGS) $$(SHIM_LDFLAGS) -o $$@ $$($(1)_OBJS) $(5)
+	$(2) $$($(1)_BRANCH) $$(SHIM_CFLAGS) $$(SHIM_LDFLAGS) -o $$@ \
+	  $$($(1)_OBJS) $(5)
 	ln -sf $(SONAME) $(6)/librseq-compat.so
 endef
 

@@ -34,6 +34,24 @@ __thread struct rseq_compat_area __rseq_compat_area
 __thread unsigned char __rseq_compat_registered
   __attribute__ ((tls_model ("initial-exec")));
 
+/* Puts AREA, LEN bytes registered or about to be, into the state a new
+   registration starts from: the rseq ABI has user space set cpu_id to
+   RSEQ_CPU_ID_UNINITIALIZED and rseq_cs and flags to 0 before it
+   registers, and glibc 2.42 and later clear the whole length.  The
+   kernel rewrites the ID fields when it registers, but not flags nor
+   the bytes past the fields it knows, and it takes a nonzero rseq_cs
+   for the address of a critical-section descriptor.  Only while nobody
+   has AREA registered: in the kernel's optimized mode a write to a
+   registered area's IDs kills.  */
+void
+__rseq_compat_clear_area (void *area, unsigned int len)
+{
+  for (unsigned int i = 0; i < len; i++)
+    ((volatile unsigned char *) area)[i] = 0;
+  ((volatile struct rseq *) area)->cpu_id
+    = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+}
+
 /* Registers the calling thread's area.  Returns 0 or an errno value;
    on failure cpu_id reads RSEQ_CPU_ID_REGISTRATION_FAILED, as it does
    under glibc.  */
@@ -46,11 +64,9 @@ __rseq_compat_register_self (void)
   if (__rseq_compat_registered)
     return 0;
   /* The stack cache of glibc before 2.35 and musl's thread memory can
-     hand back bytes of an earlier thread; the kernel must see a clean
-     area with the unregistered marker.  */
-  for (unsigned int i = 0; i < RSEQ_COMPAT_AREA_SIZE; i++)
-    ((volatile unsigned char *) area->bytes)[i] = 0;
-  area->abi.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+     hand back bytes of an earlier thread, and a vfork child writes the
+     parent's area while its registration is paused.  */
+  __rseq_compat_clear_area (area, RSEQ_COMPAT_AREA_SIZE);
 
   long int ret = __rseq_compat_sys_rseq (area, l->reg_len, 0);
   if (ret != 0)

@@ -55,8 +55,11 @@ extern const unsigned int __rseq_size
 extern const unsigned int __rseq_flags
   __attribute__ ((alias ("__rseq_compat_flags"))) attribute_public;
 
-/* The ELF header of this copy of the shim, provided by the linker.  */
-extern const char __ehdr_start[] attribute_hidden;
+/* This copy's dynamic section, provided by the linker.  Hidden, so
+   that it is addressed relative to the code, never through the GOT,
+   which is not relocated yet when the IFUNC resolver runs (<link.h>
+   of glibc declares _DYNAMIC without a visibility).  */
+extern const ElfW(Dyn) self_dynamic[] __asm__ ("_DYNAMIC") attribute_hidden;
 
 /* Two copies of the shim can be loaded at once: preloaded from two
    paths, or preloaded from one and linked (DT_NEEDED) from another
@@ -69,10 +72,15 @@ extern const char __ehdr_start[] attribute_hidden;
    would overwrite the first copy's __rseq_* through the GOT, which
    leads to the first copy's definitions.
 
-   Returns the ELF header of a copy that comes before this one (one
-   defining rseq_compat_query), or 0.  Only objects whose file name
-   has "librseq-compat" in it are looked into: the loaders' base of
-   another object need not be the address of its ELF header.  */
+   earlier_copy returns 1 if a copy comes before this one (an object
+   named like the shim that defines rseq_compat_query), after storing
+   that copy's entry points in the state.  The loaders describe an
+   object by its load bias and its dynamic section, and that is how it
+   is read: the bias is the address of the ELF header only for objects
+   linked at address 0, and a library linked at a fixed address may be
+   loaded right there, with bias 0.  This copy is the object whose
+   dynamic section is its own (_DYNAMIC).  Only objects whose file name
+   has "librseq-compat" in it are looked into.  */
 
 static int
 named_like_shim (const char *path)
@@ -92,58 +100,64 @@ named_like_shim (const char *path)
   return 0;
 }
 
+static int
+adopt_copy (const char *name, uintptr_t bias, const ElfW(Dyn) *dyn)
+{
+  struct rseq_compat_state *st = &__rseq_compat_state;
+  if (dyn == NULL || !named_like_shim (name))
+    return 0;
+  st->primary_query = __rseq_compat_elf_sym_dyn (bias, dyn,
+                                                 "rseq_compat_query");
+  if (st->primary_query == NULL)
+    return 0;
+  st->primary_mode = __rseq_compat_elf_sym_dyn (bias, dyn,
+                                                "rseq_compat_mode");
+  return 1;
+}
+
 #if RSEQ_COMPAT_GLIBC
-static uintptr_t
+static int
 earlier_copy (const struct rseq_compat_boot *boot)
 {
   /* The loader's list of objects is complete before any relocation,
-     in search order; nothing here may call through the PLT.  */
-  uintptr_t self = (uintptr_t) __ehdr_start;
+     in search order; nothing here may call through the PLT.  l_ld is
+     the dynamic section's run-time address.  */
   for (const struct link_map *m = boot->loader_debug->r_map; m != NULL;
        m = m->l_next)
     {
-      if (m->l_addr == self)
+      if (m->l_ld == self_dynamic)
         return 0;
-      if (m->l_addr != 0 && named_like_shim (m->l_name)
-          && __rseq_compat_elf_sym (m->l_addr, "rseq_compat_query") != NULL)
-        return m->l_addr;
+      if (adopt_copy (m->l_name, m->l_addr, m->l_ld))
+        return 1;
     }
   return 0;
 }
 #else
-struct copy_search
-{
-  uintptr_t self;
-  uintptr_t found;
-};
-
 static int
 copy_search_cb (struct dl_phdr_info *info, size_t size, void *data)
 {
-  struct copy_search *cs = data;
+  int *found = data;
   (void) size;
-  if (info->dlpi_addr == cs->self)
+  const ElfW(Dyn) *dyn = NULL;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *) (info->dlpi_addr
+                                 + info->dlpi_phdr[i].p_vaddr);
+  if (dyn == self_dynamic)
     return 1;
-  /* A non-PIE program's bias is 0: it is no copy of the shim.  */
-  if (info->dlpi_addr != 0 && named_like_shim (info->dlpi_name)
-      && __rseq_compat_elf_sym (info->dlpi_addr, "rseq_compat_query")
-         != NULL)
-    {
-      cs->found = info->dlpi_addr;
-      return 1;
-    }
-  return 0;
+  *found = adopt_copy (info->dlpi_name, info->dlpi_addr, dyn);
+  return *found;
 }
 
-static uintptr_t
+static int
 earlier_copy (const struct rseq_compat_boot *boot)
 {
   (void) boot;
   /* musl decides in a constructor, where dl_iterate_phdr may be called;
      it lists the objects in search order.  */
-  struct copy_search cs = { (uintptr_t) __ehdr_start, 0 };
-  dl_iterate_phdr (copy_search_cb, &cs);
-  return cs.found;
+  int found = 0;
+  dl_iterate_phdr (copy_search_cb, &found);
+  return found;
 }
 #endif
 
@@ -229,8 +243,7 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
      runs before, published (init.c).  Otherwise, on glibc before 2.35
      where this copy is relocated before the first one decides, they say
      "nothing registered" at this copy's area, where cpu_id stays -1.  */
-  st->primary = earlier_copy (boot);
-  if (st->primary != 0)
+  if (earlier_copy (boot))
     {
 #if RSEQ_COMPAT_GLIBC
       const ptrdiff_t *libc_offset

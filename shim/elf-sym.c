@@ -54,30 +54,12 @@ dyn_ptr (const struct elf_image *img, uintptr_t value)
   return (const void *) value;
 }
 
+/* The image whose load bias is BIAS and whose dynamic section, already
+   mapped, is at DYN.  */
 static int
-open_image (struct elf_image *img, uintptr_t base)
+open_dynamic (struct elf_image *img, uintptr_t bias, const ELFW(Dyn) *dyn)
 {
-  const ELFW(Ehdr) *eh = (const ELFW(Ehdr) *) base;
-  if (eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1
-      || eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3)
-    return 0;
-
-  const ELFW(Phdr) *ph = (const ELFW(Phdr) *) (base + eh->e_phoff);
-  const ELFW(Dyn) *dyn = NULL;
-  uintptr_t first_load = UINTPTR_MAX;
-  for (int i = 0; i < eh->e_phnum; i++)
-    {
-      if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr < first_load)
-        first_load = ph[i].p_vaddr;
-      else if (ph[i].p_type == PT_DYNAMIC)
-        dyn = (const ELFW(Dyn) *) ph[i].p_vaddr;
-    }
-  if (dyn == NULL || first_load == UINTPTR_MAX)
-    return 0;
-  /* The header sits at the start of the first PT_LOAD segment.  */
-  img->bias = base - (first_load & ~(uintptr_t) 0xfff);
-  dyn = (const ELFW(Dyn) *) ((uintptr_t) dyn + img->bias);
-
+  img->bias = bias;
   img->symtab = NULL;
   img->strtab = NULL;
   img->hash = NULL;
@@ -100,6 +82,33 @@ open_image (struct elf_image *img, uintptr_t base)
       }
   return img->symtab != NULL && img->strtab != NULL
          && (img->hash != NULL || img->gnu_hash != NULL);
+}
+
+/* The image whose ELF header is at BASE.  */
+static int
+open_image (struct elf_image *img, uintptr_t base)
+{
+  const ELFW(Ehdr) *eh = (const ELFW(Ehdr) *) base;
+  if (eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1
+      || eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3)
+    return 0;
+
+  const ELFW(Phdr) *ph = (const ELFW(Phdr) *) (base + eh->e_phoff);
+  uintptr_t dyn = 0;
+  uintptr_t first_load = UINTPTR_MAX;
+  for (int i = 0; i < eh->e_phnum; i++)
+    {
+      if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr < first_load)
+        first_load = ph[i].p_vaddr;
+      else if (ph[i].p_type == PT_DYNAMIC)
+        dyn = ph[i].p_vaddr;
+    }
+  if (dyn == 0 || first_load == UINTPTR_MAX)
+    return 0;
+  /* The header sits at the start of the first PT_LOAD segment, which
+     need not be at address 0 (a library linked at a fixed address).  */
+  uintptr_t bias = base - (first_load & ~(uintptr_t) 0xfff);
+  return open_dynamic (img, bias, (const ELFW(Dyn) *) (dyn + bias));
 }
 
 static int
@@ -183,15 +192,31 @@ lookup_sysv (const struct elf_image *img, const char *name)
   return NULL;
 }
 
+static void *
+lookup (const struct elf_image *img, const char *name)
+{
+  if (img->gnu_hash != NULL)
+    return lookup_gnu (img, name);
+  return lookup_sysv (img, name);
+}
+
 void *
 __rseq_compat_elf_sym (uintptr_t base, const char *name)
 {
   struct elf_image img;
   if (base == 0 || !open_image (&img, base))
     return NULL;
-  if (img.gnu_hash != NULL)
-    return lookup_gnu (&img, name);
-  return lookup_sysv (&img, name);
+  return lookup (&img, name);
+}
+
+void *
+__rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
+                           const char *name)
+{
+  struct elf_image img;
+  if (dynamic == NULL || !open_dynamic (&img, bias, dynamic))
+    return NULL;
+  return lookup (&img, name);
 }
 
 /* The kernel names the dynamic loader in AT_BASE only when it loaded it

@@ -48,7 +48,7 @@ decide_from_process (void)
   /* In a second copy the GOT leads to the first copy's definitions (or
      the program's copies of them), which are final: the first copy's
      constructor ran before this one.  */
-  if (__rseq_compat_state.primary != 0)
+  if (__rseq_compat_state.primary_query != NULL)
     {
       __rseq_compat_offset = *(volatile const ptrdiff_t *) &__rseq_offset;
       __rseq_compat_size = *(volatile const unsigned int *) &__rseq_size;
@@ -119,14 +119,8 @@ rseq_compat_init (void)
 attribute_public const char *
 rseq_compat_mode (void)
 {
-  if (__rseq_compat_state.primary != 0)
-    {
-      const char *(*first) (void)
-        = __rseq_compat_elf_sym (__rseq_compat_state.primary,
-                                 "rseq_compat_mode");
-      if (first != NULL)
-        return first ();
-    }
+  if (__rseq_compat_state.primary_mode != NULL)
+    return __rseq_compat_state.primary_mode ();
   switch (__rseq_compat_state.mode)
     {
     case RSEQ_COMPAT_MODE_LIBC_OWNED:

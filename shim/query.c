@@ -34,13 +34,8 @@ rseq_compat_query (const char *key)
   const struct rseq_compat_state *st = &__rseq_compat_state;
 
   /* A second copy answers for the first (see early.c).  */
-  if (st->primary != 0)
-    {
-      long int (*first) (const char *)
-        = __rseq_compat_elf_sym (st->primary, "rseq_compat_query");
-      if (first != NULL)
-        return first (key);
-    }
+  if (st->primary_query != NULL)
+    return st->primary_query (key);
 
   if (key == NULL)
     ;

@@ -84,10 +84,11 @@ struct rseq_compat_state
   /* libc-owned mode: the length glibc registered with (max of its
      __rseq_size and 32), for pausing its registration around vfork.  */
   unsigned int libc_reg_len;
-  /* Nonzero in a second copy of the shim (loaded from another path):
-     the ELF header of the copy that comes first in the search order,
-     which owns everything; see early.c.  */
-  uintptr_t primary;
+  /* Set in a second copy of the shim (loaded from another path): the
+     rseq_compat_query and rseq_compat_mode of the copy that comes first
+     in the search order, which owns everything; see early.c.  */
+  long int (*primary_query) (const char *);
+  const char *(*primary_mode) (void);
 };
 
 #include "area-size.h"
@@ -127,10 +128,13 @@ int __rseq_compat_tunable_rseq (const char *s, int current) attribute_hidden;
 int __rseq_compat_tunable_off (const char *s) attribute_hidden;
 int __rseq_compat_env_tunable_off (char *const *envp) attribute_hidden;
 
-/* elf-sym.c: the address of NAME defined by the ELF image loaded at
-   BASE, or NULL.  */
+/* elf-sym.c: the address of NAME defined by the ELF image whose header
+   is mapped at BASE, or NULL; the same for the image with load bias
+   BIAS and its dynamic section mapped at DYNAMIC.  */
 void *__rseq_compat_elf_sym (uintptr_t base, const char *name)
   attribute_hidden;
+void *__rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
+                                 const char *name) attribute_hidden;
 /* The dynamic loader's struct r_debug, found through the DT_DEBUG entry
    of the program whose program headers are PHDR and PHNUM (AT_PHDR and
    AT_PHNUM), else FALLBACK.  */
@@ -141,6 +145,8 @@ const struct r_debug *__rseq_compat_loader_debug (uintptr_t phdr,
                                                   fallback) attribute_hidden;
 
 /* area.c */
+void __rseq_compat_clear_area (void *area, unsigned int len)
+  attribute_hidden;
 int __rseq_compat_register_self (void) attribute_hidden;
 int __rseq_compat_unregister_self (void) attribute_hidden;
 void __rseq_compat_mark_failed (void) attribute_hidden;

@@ -195,11 +195,18 @@ vfork_resume_registration (void)
   vfork_paused = 0;
   if (paused == PAUSED_SHIM)
     __rseq_compat_register_self ();
-  else if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
-                                   __rseq_compat_state.libc_reg_len, 0) != 0)
-    /* Unregistered, so writing is allowed; glibc's own marker.  */
-    rseq_compat_current_area ()->cpu_id
-      = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
+  else
+    {
+      /* The child may have written anything there; glibc 2.42 and later
+         clear the area before each registration, and so does this
+         one.  */
+      struct rseq *area = rseq_compat_current_area ();
+      unsigned int len = __rseq_compat_state.libc_reg_len;
+      __rseq_compat_clear_area (area, len);
+      if (__rseq_compat_sys_rseq (area, len, 0) != 0)
+        /* Unregistered, so writing is allowed; glibc's own marker.  */
+        area->cpu_id = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
+    }
   sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
 }
 
@@ -232,7 +239,15 @@ clone_child (void *p)
 }
 
 /* clone with CLONE_VM | CLONE_VFORK and no new TLS is a vfork with a
-   separate stack (posix_spawn's pattern).  */
+   separate stack (posix_spawn's pattern).
+
+   Under a shadow stack the child also shares the parent's (the kernel
+   gives a CLONE_VFORK child none), but unlike vfork's it never returns
+   into the caller's frames: the C library's clone calls CLONE_CHILD,
+   which returns to it, and exits.  Its calls push only below the
+   parent's shadow-stack pointer, so no entry the parent will return
+   through is popped or overwritten; nothing is needed here (see
+   stubs.S for vfork).  */
 attribute_public int
 clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 {

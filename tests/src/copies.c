@@ -30,11 +30,18 @@
    and in THREADS threads, the area at the global __rseq_offset is the
    one the kernel has registered (EBUSY) in the owned modes, no other
    copy's area is registered, and every copy's sched_getcpu answers the
-   CPU the thread is pinned to.  */
+   CPU the thread is pinned to.  In the owned modes a child of the first
+   copy's vfork finds cpu_id -1: that vfork, the one the program binds
+   to, pauses the registration only if its copy is the one that acts.
+   It is called through the first copy's handle because an object ahead
+   of the shim in the search order may define vfork too: the shared
+   runtime of the sanitizer builds (make check-sanitize) does, and
+   ThreadSanitizer's vfork is a fork.  */
 
 #include "rtest.h"
 
 #include <pthread.h>
+#include <sys/wait.h>
 
 #if defined __SANITIZE_ADDRESS__
 # define COPIES_LSAN 1
@@ -59,6 +66,7 @@ struct copy
   const ptrdiff_t *offset;
   const unsigned int *size;
   int (*getcpu) (void);
+  pid_t (*vfork) (void);
 };
 
 static struct copy copies[MAX_COPIES];
@@ -113,8 +121,9 @@ find_cb (struct dl_phdr_info *info, size_t size, void *data)
   c->offset = dlsym (c->handle, "__rseq_offset");
   c->size = dlsym (c->handle, "__rseq_size");
   c->getcpu = (int (*) (void)) dlsym (c->handle, "sched_getcpu");
+  c->vfork = (pid_t (*) (void)) dlsym (c->handle, "vfork");
   CHECK (c->mode != NULL && c->query != NULL && c->offset != NULL
-         && c->size != NULL && c->getcpu != NULL,
+         && c->size != NULL && c->getcpu != NULL && c->vfork != NULL,
          "%s: a symbol is missing", c->name);
   return 0;
 }
@@ -166,6 +175,40 @@ check_thread (const char *who)
   sched_setaffinity (0, sizeof allowed, &allowed);
 }
 
+/* The compiler cannot know that a call through a pointer returns twice,
+   so the child never leaves this frame, and the parent returns from it
+   only after the child has exited.  */
+static __attribute__ ((noinline)) pid_t
+vfork_child_reads_cpu_id (pid_t (*vfork_fn) (void))
+{
+  pid_t pid = vfork_fn ();
+  if (pid == 0)
+    {
+      /* Only a read and _exit: the child runs on the parent's memory.  */
+      int id = rt_cpu_id (&abi);
+      _exit (id == RSEQ_CPU_ID_UNINITIALIZED ? 0
+             : id >= 0 && id < 250 ? id + 1 : 255);
+    }
+  return pid;
+}
+
+static void
+check_vfork (void)
+{
+  if (!rt_expect_registered ())
+    return;
+  pid_t pid = vfork_child_reads_cpu_id (copies[0].vfork);
+  CHECK (pid > 0, "vfork: %s", strerror (errno));
+  if (pid <= 0)
+    return;
+  int status;
+  CHECK (waitpid (pid, &status, 0) == pid, "waitpid: %s", strerror (errno));
+  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+         "a vfork child read cpu_id %d (status %#x): the registration was "
+         "not paused, the copy that acts is not the first",
+         WIFEXITED (status) ? WEXITSTATUS (status) - 1 : -1, status);
+}
+
 static void *
 thread_main (void *arg)
 {
@@ -212,6 +255,7 @@ main (int argc, char **argv)
          *abi.size, rt_expected_size ());
 
   check_thread ("main");
+  check_vfork ();
   pthread_t t[THREADS];
   for (int i = 0; i < THREADS; i++)
     CHECK (pthread_create (&t[i], NULL, thread_main, NULL) == 0,

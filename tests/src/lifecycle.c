@@ -26,6 +26,15 @@
             would show); the parent is registered again afterwards.
      clone  the same with clone (CLONE_VM | CLONE_VFORK | SIGCHLD) on a
             stack of the child's own.
+     vfork-dirty, clone-dirty  (owned modes) the child, on the parent's
+            TLS while the parent's registration is paused, scribbles over
+            the area; the parent's registration afterwards must be a fresh
+            one: rseq_cs 0, flags and the bytes after mm_cid as a
+            registration leaves them, cpu_id_start and cpu_id the parent's
+            CPU.  In the second round the child also leaves rseq_cs
+            pointing to unreadable memory (Linux 6.18 clears that itself
+            when the parent registers again; a kernel that reads it as a
+            descriptor would fault).
      spawn  posix_spawn of this program: registered afresh when
             LD_PRELOAD is kept, nothing registered (and an own
             registration possible) when it is removed.
@@ -293,6 +302,21 @@ clone_child (void *p)
   return child_report (a->target, a->how);
 }
 
+#define CHILD_STACK_SIZE (256 * 1024)
+
+/* The stack of a clone child, NULL for vfork, or MAP_FAILED (after a
+   FAIL).  */
+static char *
+child_stack (int use_clone)
+{
+  if (!use_clone)
+    return NULL;
+  char *stack = mmap (NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  CHECK (stack != MAP_FAILED, "mmap: %s", strerror (errno));
+  return stack;
+}
+
 /* The parent, pinned to its own CPU, is registered and its cpu_id is
    that CPU (owned modes), or -2 (other modes).  */
 static void
@@ -321,16 +345,9 @@ part_vfork_clone (int use_clone)
   if (getcpu_p == NULL || !pick_two_cpus ())
     return rt_exit_status ();
 
-  size_t stack_size = 256 * 1024;
-  char *stack = NULL;
-  if (use_clone)
-    {
-      stack = mmap (NULL, stack_size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-      CHECK (stack != MAP_FAILED, "mmap: %s", strerror (errno));
-      if (stack == MAP_FAILED)
-        return rt_exit_status ();
-    }
+  char *stack = child_stack (use_clone);
+  if (stack == MAP_FAILED)
+    return rt_exit_status ();
 
   /* Parent on A, child moves to B, and the other way round; both
      sched_getcpu and getcpu; a few rounds.  */
@@ -348,7 +365,7 @@ part_vfork_clone (int use_clone)
       if (use_clone)
         {
           struct clone_arg a = { child_cpu, how };
-          pid = clone (clone_child, stack + stack_size,
+          pid = clone (clone_child, stack + CHILD_STACK_SIZE,
                        CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
         }
       else
@@ -379,7 +396,127 @@ part_vfork_clone (int use_clone)
     }
   check_in_new_thread ("thread after vfork/clone");
   if (stack != NULL)
-    munmap (stack, stack_size);
+    munmap (stack, CHILD_STACK_SIZE);
+  return rt_exit_status ();
+}
+
+/* ---- vfork and clone over a scribbled area ------------------------- */
+
+/* The area's fields as bytes, for the parts a struct rseq of an older
+   header lacks (the registration may be longer).  */
+#define AREA_MAX 64
+#define TAIL_START 28	/* offsetofend (struct rseq, mm_cid) */
+
+struct area_copy
+{
+  uint32_t cpu_id_start, cpu_id, flags, node_id;
+  uint64_t rseq_cs;
+  unsigned char tail[AREA_MAX - TAIL_START];
+};
+
+static void
+read_area (const struct rseq *area, unsigned int len, struct area_copy *c)
+{
+  const volatile struct rseq *v = area;
+  c->cpu_id_start = v->cpu_id_start;
+  c->cpu_id = v->cpu_id;
+  c->rseq_cs = v->rseq_cs;
+  c->flags = v->flags;
+  c->node_id = v->node_id;
+  const volatile unsigned char *b = (const volatile unsigned char *) area;
+  for (unsigned int i = TAIL_START; i < len && i < AREA_MAX; i++)
+    c->tail[i - TAIL_START] = b[i];
+}
+
+/* In the child: plain stores only, it runs on the parent's memory.
+   Every field gets a value no registration leaves; the kernel rewrites
+   the ID fields itself when it registers, but not rseq_cs, flags or
+   the bytes after mm_cid.  */
+static int
+scribble (int round)
+{
+  struct rseq *area = rt_area (&abi);
+  volatile struct rseq *v = area;
+  v->cpu_id_start = 0x5a5a5a5a;
+  v->cpu_id = 0x5a5a;
+  /* Page 0 is never mapped: no descriptor can be read there.  */
+  v->rseq_cs = round ? 16 : 0;
+  v->flags = 0xa5a50000;
+  v->node_id = 0x5a5a;
+  v->mm_cid = 0x5a5a;
+  volatile unsigned char *b = (volatile unsigned char *) area;
+  for (unsigned int i = TAIL_START; i < rt_expected_len () && i < AREA_MAX;
+       i++)
+    b[i] = 0xa5;
+  return 0;
+}
+
+static int
+scribble_clone_child (void *p)
+{
+  return scribble (*(int *) p);
+}
+
+static int
+part_dirty (int use_clone)
+{
+  const char *volatile what = use_clone ? "clone" : "vfork";
+  if (!check_published ("parent"))
+    return rt_exit_status ();
+  CHECK (rt_expect_registered (), "%s-dirty: for the owned modes, not %s",
+         what, rt_expect ());
+  if (!rt_expect_registered ())
+    return rt_exit_status ();
+  unsigned int len = rt_expected_len ();
+  CHECK (len <= AREA_MAX, "registration length %u", len);
+  int cpu = sched_getcpu ();
+  CHECK (cpu >= 0 && rt_pin (cpu) == 0, "pin to %d: %s", cpu,
+         strerror (errno));
+
+  char *stack = child_stack (use_clone);
+  if (stack == MAP_FAILED)
+    return rt_exit_status ();
+
+  for (int round = 0; round < 2 && rt_failures == 0; round++)
+    {
+      struct area_copy before, after;
+      read_area (rt_area (&abi), len, &before);
+      pid_t pid;
+      if (use_clone)
+        pid = clone (scribble_clone_child, stack + CHILD_STACK_SIZE,
+                     CLONE_VM | CLONE_VFORK | SIGCHLD, &round);
+      else
+        {
+          pid = vfork ();
+          if (pid == 0)
+            _exit (scribble (round));
+        }
+      CHECK (pid > 0, "%s: %s", what, strerror (errno));
+      if (pid <= 0)
+        break;
+      read_area (rt_area (&abi), len, &after);
+      CHECK (wait_status (pid, what) == 0, "%s child failed", what);
+
+      CHECK (after.rseq_cs == 0, "after %s (round %d): rseq_cs %#llx, "
+             "expected 0", what, round, (unsigned long long) after.rseq_cs);
+      CHECK (after.flags == before.flags, "after %s (round %d): flags %#x, "
+             "a registration leaves %#x", what, round, after.flags,
+             before.flags);
+      CHECK ((int) after.cpu_id == cpu && (int) after.cpu_id_start == cpu,
+             "after %s (round %d): cpu_id %d, cpu_id_start %d, pinned to %d",
+             what, round, (int) after.cpu_id, (int) after.cpu_id_start, cpu);
+      CHECK (after.node_id == before.node_id, "after %s (round %d): node_id "
+             "%#x, before %#x", what, round, after.node_id, before.node_id);
+      for (unsigned int i = TAIL_START; i < len; i++)
+        CHECK (after.tail[i - TAIL_START] == before.tail[i - TAIL_START],
+               "after %s (round %d): byte %u of the area %#x, a "
+               "registration leaves %#x", what, round, i,
+               after.tail[i - TAIL_START], before.tail[i - TAIL_START]);
+      check_thread_state ("parent after the scribbling child");
+    }
+  check_in_new_thread ("thread after vfork/clone");
+  if (stack != NULL)
+    munmap (stack, CHILD_STACK_SIZE);
   return rt_exit_status ();
 }
 
@@ -536,6 +673,10 @@ main (int argc, char **argv)
     return part_vfork_clone (0);
   if (strcmp (part, "clone") == 0)
     return part_vfork_clone (1);
+  if (strcmp (part, "vfork-dirty") == 0)
+    return part_dirty (0);
+  if (strcmp (part, "clone-dirty") == 0)
+    return part_dirty (1);
   if (strcmp (part, "spawn") == 0)
     return part_spawn ();
   if (strcmp (part, "exec") == 0)
@@ -546,6 +687,7 @@ main (int argc, char **argv)
     return part_child_kept ();
   if (strcmp (part, "child-clean") == 0)
     return part_child_clean ();
-  fprintf (stderr, "FAIL usage: lifecycle fork|vfork|clone|spawn|exec\n");
+  fprintf (stderr, "FAIL usage: lifecycle fork|vfork|clone|vfork-dirty|"
+           "clone-dirty|spawn|exec\n");
   return 2;
 }

@@ -23,7 +23,16 @@
    vfork: AArch64 has no vfork system call; clone with CLONE_VM and
    CLONE_VFORK does the same.  The child borrows the parent's stack, so
    nothing is kept there across the system call.  Around it the parent's
-   rseq registration is paused: the child shares the parent's TLS.  */
+   rseq registration is paused: the child shares the parent's TLS.
+
+   With -mbranch-protection each function starts on a landing pad that
+   also signs x30 (asm.h), and x30 is authenticated again after it is
+   loaded from the stack, before it is returned through or handed on.
+   Neither stub takes a guarded control stack (GCS) into account: the
+   assembler is not asked to mark them GCS-compatible, so a GCS build
+   of glibc treats the library as it treats any unmarked one.  */
+
+#include <asm.h>
 
 	.text
 
@@ -32,6 +41,7 @@
 	.p2align 2
 dlsym:
 	.cfi_startproc
+	RSEQ_COMPAT_ENTRY_SIGN_LR
 	stp	x29, x30, [sp, -32]!
 	.cfi_def_cfa_offset 32
 	.cfi_offset 29, -32
@@ -45,6 +55,7 @@ dlsym:
 	.cfi_restore 29
 	.cfi_restore 30
 	.cfi_def_cfa_offset 0
+	RSEQ_COMPAT_AUTH_LR
 	cbnz	x9, 1f
 	adrp	x16, __rseq_compat_real_dlsym
 	ldr	x16, [x16, :lo12:__rseq_compat_real_dlsym]
@@ -59,6 +70,7 @@ dlsym:
 	.p2align 2
 vfork:
 	.cfi_startproc
+	RSEQ_COMPAT_ENTRY_SIGN_LR
 	stp	x29, x30, [sp, -16]!
 	.cfi_def_cfa_offset 16
 	.cfi_offset 29, -16
@@ -69,6 +81,7 @@ vfork:
 	.cfi_restore 29
 	.cfi_restore 30
 	.cfi_def_cfa_offset 0
+	RSEQ_COMPAT_AUTH_LR
 	mov	x0, #0x4111		/* CLONE_VM | CLONE_VFORK | SIGCHLD */
 	mov	x1, xzr
 	mov	x2, xzr
@@ -76,6 +89,7 @@ vfork:
 	mov	x4, xzr
 	mov	x8, #220		/* __NR_clone */
 	svc	0
+	RSEQ_COMPAT_SIGN_LR
 	stp	x29, x30, [sp, -16]!
 	.cfi_def_cfa_offset 16
 	.cfi_offset 29, -16
@@ -90,8 +104,10 @@ vfork:
 	.cfi_restore 29
 	.cfi_restore 30
 	.cfi_def_cfa_offset 0
+	RSEQ_COMPAT_AUTH_LR
 	ret
 	.cfi_endproc
 	.size	vfork, .-vfork
 
+	RSEQ_COMPAT_PROPERTY_NOTE
 	.section .note.GNU-stack,"",%progbits

@@ -23,7 +23,27 @@
    vfork: the child borrows the parent's stack, so the return address
    is kept in a register across the system call.  Around it the parent's
    rseq registration is paused: the child shares the parent's TLS and
-   would otherwise read the parent's cpu_id.  */
+   would otherwise read the parent's cpu_id.
+
+   The child also shares the parent's shadow stack (the kernel gives a
+   CLONE_VFORK child none of its own) and starts with the parent's
+   shadow-stack pointer, which still designates the entry that the call
+   of vfork pushed.  Shadow-stack pointers are per task, but the memory
+   is shared: if the child popped that entry (ret, or INCSSP), its next
+   call would push its own return address into the same slot, and the
+   parent's ret from vfork would then find a foreign address there and
+   fault.  So in the child, when a shadow stack is active (RDSSP reads a
+   nonzero pointer; it leaves its register alone, hence zero, where there
+   is none), the return address goes to a register and is jumped to,
+   leaving the entry in place: the child's own calls push below it, the
+   parent returns through it with ret.  The child can never return from
+   the function that called vfork (the stale entry would not match), which
+   a vfork child must not do anyway.  Compilers put endbr64 after every
+   call of vfork (a returns_twice function), so the jump also lands where
+   IBT allows it.  The parent, and every process without a shadow stack,
+   return with ret.  */
+
+#include <asm.h>
 
 	.text
 
@@ -32,6 +52,7 @@
 	.p2align 4
 dlsym:
 	.cfi_startproc
+	RSEQ_COMPAT_LANDING_PAD
 	push	%rdi
 	.cfi_adjust_cfa_offset 8
 	push	%rsi
@@ -57,6 +78,7 @@ dlsym:
 	.p2align 4
 vfork:
 	.cfi_startproc
+	RSEQ_COMPAT_LANDING_PAD
 	sub	$8, %rsp
 	.cfi_adjust_cfa_offset 8
 	call	__rseq_compat_vfork_prepare
@@ -75,14 +97,27 @@ vfork:
 	test	%rax, %rax
 	jnz	1f
 	call	__rseq_compat_vfork_child	/* Child: restore its mask.  */
-	xor	%eax, %eax
-	jmp	2f
-1:	mov	%rax, %rdi
-	call	__rseq_compat_vfork_resume
-2:	add	$8, %rsp
+	add	$8, %rsp
 	.cfi_adjust_cfa_offset -8
-	ret
+	xor	%ecx, %ecx
+	rdsspq	%rcx
+	xor	%eax, %eax
+	test	%rcx, %rcx
+	jz	2f
+	.cfi_remember_state
+	pop	%rdi			/* Child on a shadow stack.  */
+	.cfi_adjust_cfa_offset -8
+	.cfi_register %rip, %rdi
+	jmp	*%rdi
+	.cfi_restore_state
+1:	.cfi_adjust_cfa_offset 8
+	mov	%rax, %rdi
+	call	__rseq_compat_vfork_resume
+	add	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+2:	ret
 	.cfi_endproc
 	.size	vfork, .-vfork
 
+	RSEQ_COMPAT_PROPERTY_NOTE
 	.section .note.GNU-stack,"",@progbits
