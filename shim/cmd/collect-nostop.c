@@ -73,15 +73,8 @@ nostop_read_threads (struct proc *p, struct info_report *r, char *err,
   for (size_t i = 0; i < r->nthreads; i++)
     {
       struct info_thread *t = &r->threads[i];
-      proc_task_name (r->pid, t->tid, t->name, sizeof t->name);
-      if (proc_state_dead (proc_task_state (r->pid, t->tid)))
-        {
-          t->state = TS_EXITED;
-          snprintf (t->note, sizeof t->note, "%s", t->tid == r->pid
-                    ? "the main thread exited; the others run on"
-                    : "exited");
-          continue;
-        }
+      if (thread_begin (r, t))
+        continue;
       live = 1;
       uint64_t tp = 0;
       for (size_t k = 0; k < ntps && tp == 0; k++)

@@ -59,6 +59,19 @@ denied (pid_t pid, char *err, size_t errlen)
                "denied: %s", (int) pid, hint);
 }
 
+/* The error RET of reading /proc/PID in words: denied, or the process
+   gone, or as it is.  */
+static int
+explain (int ret, pid_t pid, char *err, size_t errlen)
+{
+  if (ret == EACCES || ret == EPERM)
+    return denied (pid, err, errlen);
+  if (ret != 0 && !proc_alive (pid))
+    return fail (err, errlen, ESRCH, "process %d exited while it was being "
+                 "read; nothing to report", (int) pid);
+  return ret;
+}
+
 int
 info_pid_target (pid_t *pid, char *err, size_t errlen)
 {
@@ -123,20 +136,11 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
     }
 
   struct proc p;
-  int ret = proc_open (&p, pid, live, err, errlen);
-  if (ret == EACCES || ret == EPERM)
-    ret = denied (pid, err, errlen);
-  else if (ret != 0 && !proc_alive (pid))
-    ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
-                "read; nothing to report", (int) pid);
+  int ret = explain (proc_open (&p, pid, live, err, errlen), pid, err,
+                     errlen);
   if (ret == 0)
     {
-      ret = proc_describe (&p, r, err, errlen);
-      if (ret == EACCES || ret == EPERM)
-        ret = denied (pid, err, errlen);
-      else if (ret != 0 && !proc_alive (pid))
-        ret = fail (err, errlen, ESRCH, "process %d exited while it was "
-                    "being read; nothing to report", (int) pid);
+      ret = explain (proc_describe (&p, r, err, errlen), pid, err, errlen);
       if (ret == 0)
         ret = method == METHOD_NO_STOP
               ? nostop_read_threads (&p, r, err, errlen)

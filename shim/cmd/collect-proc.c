@@ -120,6 +120,18 @@ owner_of (struct proc *p, const struct info_report *r,
     }
 }
 
+int
+thread_begin (const struct info_report *r, struct info_thread *t)
+{
+  proc_task_name (r->pid, t->tid, t->name, sizeof t->name);
+  if (!proc_state_dead (proc_task_state (r->pid, t->tid)))
+    return 0;
+  t->state = TS_EXITED;
+  snprintf (t->note, sizeof t->note, "%s", t->tid == r->pid
+            ? "the main thread exited; the others run on" : "exited");
+  return 1;
+}
+
 void
 area_fields (struct proc *p, const struct info_report *r,
              struct info_thread *t, uint64_t addr)

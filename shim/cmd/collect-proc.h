@@ -33,6 +33,9 @@ int proc_describe (struct proc *, struct info_report *, char *err,
 void owner_of (struct proc *, const struct info_report *,
                struct info_thread *t, uint64_t tp);
 
+/* Names thread T; when it has exited already, marks it so and returns
+   1, else returns 0.  */
+int thread_begin (const struct info_report *, struct info_thread *t);
 /* Reads the fields (cpu_id, node_id, mm_cid) of the area at ADDR into
    thread T; have_fields stays 0 when it cannot be read.  */
 void area_fields (struct proc *, const struct info_report *,

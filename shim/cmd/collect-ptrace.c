@@ -398,15 +398,8 @@ read_pass (struct proc *p, struct info_report *r, size_t first,
   for (size_t i = 0; i < n; i++)
     {
       struct info_thread *t = &r->threads[first + i];
-      proc_task_name (r->pid, t->tid, t->name, sizeof t->name);
-      if (proc_state_dead (proc_task_state (r->pid, t->tid)))
-        {
-          t->state = TS_EXITED;
-          snprintf (t->note, sizeof t->note, "%s", t->tid == r->pid
-                    ? "the main thread exited; the others run on"
-                    : "exited");
-          raw[i].outcome = READ_DEAD;
-        }
+      if (thread_begin (r, t))
+        raw[i].outcome = READ_DEAD;
       else
         tids[i] = t->tid;
     }

@@ -344,6 +344,24 @@ read_report (FILE *f, struct creport *rep)
   return -1;
 }
 
+/* Starts PROG (NULL-terminated) as PREFIX says, with pipes to its
+   stdin (*IN) and from its stdout (*OUT).  Returns its pid, or -1.  */
+static pid_t
+start_prog (char **prefix, int nprefix, char **prog, FILE **in, FILE **out)
+{
+  char *fallback[] = { "@" };
+  char **argv = nprefix > 0 ? substitute (prefix, nprefix, prog)
+                            : substitute (fallback, 1, prog);
+  int to = -1, from = -1;
+  pid_t pid = spawn (argv, &to, &from);
+  free (argv);
+  if (pid < 0)
+    return -1;
+  *in = fdopen (to, "w");
+  *out = fdopen (from, "r");
+  return pid;
+}
+
 static int
 start_child (struct child *c, char **prefix, int nprefix, char **args)
 {
@@ -354,16 +372,9 @@ start_child (struct child *c, char **prefix, int nprefix, char **args)
   for (int i = 0; args != NULL && args[i] != NULL && n < 15; i++)
     prog[n++] = args[i];
   prog[n] = NULL;
-  char *fallback[] = { "@" };
-  char **argv = nprefix > 0 ? substitute (prefix, nprefix, prog)
-                            : substitute (fallback, 1, prog);
-  int to = -1, from = -1;
-  c->pid = spawn (argv, &to, &from);
-  free (argv);
+  c->pid = start_prog (prefix, nprefix, prog, &c->in, &c->out);
   if (c->pid < 0)
     return -1;
-  c->in = fdopen (to, "w");
-  c->out = fdopen (from, "r");
   if (read_report (c->out, &c->rep) != 0)
     return -1;
   CHECK (c->rep.pid == c->pid, "child reports pid %d, started %d",
@@ -438,15 +449,22 @@ check_alive (struct child *c, const char *when)
          "(got '%s')", when, line);
 }
 
+/* Ends the input of child PID, which then exits with status 0.  */
+static void
+finish_process (pid_t pid, FILE *in, FILE *out, const char *who)
+{
+  int status;
+  fclose (in);
+  waitpid (pid, &status, 0);
+  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+         "%s ended with status %#x", who, status);
+  fclose (out);
+}
+
 static void
 finish_child (struct child *c)
 {
-  int status;
-  fclose (c->in);
-  waitpid (c->pid, &status, 0);
-  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
-         "the child ended with status %#x", status);
-  fclose (c->out);
+  finish_process (c->pid, c->in, c->out, "the child");
 }
 
 static char **
@@ -1134,17 +1152,10 @@ start_block (struct block_child *b, char **prefix, int nprefix,
   for (int i = 0; calls[i] != NULL && n < MAX_BLOCK + 1; i++)
     prog[n++] = calls[i];
   prog[n] = NULL;
-  char *fallback[] = { "@" };
-  char **argv = nprefix > 0 ? substitute (prefix, nprefix, prog)
-                            : substitute (fallback, 1, prog);
-  int to = -1, from = -1;
   memset (b, 0, sizeof *b);
-  b->pid = spawn (argv, &to, &from);
-  free (argv);
+  b->pid = start_prog (prefix, nprefix, prog, &b->in, &b->out);
   if (b->pid < 0)
     return -1;
-  b->in = fdopen (to, "w");
-  b->out = fdopen (from, "r");
   char line[256];
   while (fgets (line, sizeof line, b->out) != NULL)
     {
@@ -1216,17 +1227,6 @@ block_counts (struct block_child *b)
         }
     }
   CHECK (i == b->n, "info-block answered %d counts of %d", i, b->n);
-}
-
-static void
-finish_block (struct block_child *b)
-{
-  int status;
-  fclose (b->in);
-  waitpid (b->pid, &status, 0);
-  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
-         "info-block ended with status %#x", status);
-  fclose (b->out);
 }
 
 static struct result
@@ -1338,7 +1338,7 @@ eintr_scenario (char **prefix, int nprefix)
     }
   if (rt_failures != 0)
     show ("info -p --no-stop", &quiet);
-  finish_block (&b);
+  finish_process (b.pid, b.in, b.out, "info-block");
   return rt_exit_status ();
 }
 
@@ -1407,7 +1407,7 @@ dstate_scenario (char **prefix, int nprefix)
   thread_states (b.pid, states, sizeof states);
   CHECK (strpbrk (states, "tT") == NULL && traced_threads (b.pid) == 0,
          "thread states '%s' once released", states);
-  finish_block (&b);
+  finish_process (b.pid, b.in, b.out, "info-block");
   return rt_exit_status ();
 }
 
