@@ -1263,6 +1263,11 @@ eintr_scenario (char **prefix, int nprefix)
     {
       want_str (jq, "method", "no-stop");
       want_str (jq, "threads_source", "memory");
+      /* No musl thread is read: the path taken is not claimed.  */
+      const char *path = get_str (jq, "sched_getcpu");
+      if (musl)
+        CHECK (path != NULL && strncmp (path, "not known", 9) == 0,
+               "--no-stop, musl: sched_getcpu \"%s\"", path ? path : "");
     }
   block_counts (&b);
   for (int i = 0; i < b.n; i++)
