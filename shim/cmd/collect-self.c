@@ -316,7 +316,6 @@ info_self (struct info_report *r)
       self_thread (r, &r->threads[0]);
     }
   r->threads_source = "self";
-  r->method = "self";
 
   r->have_cpu = 1;
   r->cpu = sched_getcpu ();
