@@ -103,8 +103,20 @@ attribute_hidden void *
 __rseq_compat_dlsym_hook (void *handle, const char *name)
 {
   ensure_real_dlsym ();
+  if (name == NULL)
+    return NULL;
+  /* A lookup in a handle (dlopen of libpthread.so.0 or of the C
+     library: the only way to threads for a program not linked with
+     libpthread before glibc 2.34) bypasses interposition and would
+     start threads the shim never registers, while __rseq_size promises
+     every thread is.  The answer is the C library's own function, so
+     the shim's, which calls it, is equivalent.  RTLD_DEFAULT and
+     RTLD_NEXT lookups already find the shim's where they should.  */
+  if (handle != RTLD_NEXT && handle != RTLD_DEFAULT
+      && strcmp (name, "pthread_create") == 0)
+    return __rseq_compat_own_create (__rseq_compat_real_dlsym (handle, name));
   if (handle != RTLD_NEXT || !__rseq_compat_state.answer_rtld_next
-      || name == NULL || strncmp (name, "__rseq_", 7) != 0)
+      || strncmp (name, "__rseq_", 7) != 0)
     return NULL;
   if (strcmp (name + 7, "offset") == 0)
     return &__rseq_compat_offset;

@@ -166,6 +166,9 @@ extern void *(*__rseq_compat_real_dlsym) (void *, const char *)
 
 /* thread.c */
 void __rseq_compat_thread_init (void) attribute_hidden;
+/* The shim's pthread_create when FN is the C library's (the one the
+   shim's calls), else NULL.  */
+void *__rseq_compat_own_create (void *fn) attribute_hidden;
 
 /* getcpu.c */
 int __rseq_compat_getcpu_slow (unsigned int *cpu, unsigned int *node)

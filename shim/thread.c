@@ -99,13 +99,20 @@ next_fn (void **cache, const char *name, const char *soname)
   return fn;
 }
 
+static void *real_create_cache;
+
+static create_fn *
+real_create (void)
+{
+  return (create_fn *) next_fn (&real_create_cache, "pthread_create",
+                                "libpthread.so.0");
+}
+
 attribute_public int
 pthread_create (pthread_t *thread, const pthread_attr_t *attr,
                 void *(*fn) (void *), void *arg)
 {
-  static void *real_cache;
-  create_fn *real = (create_fn *) next_fn (&real_cache, "pthread_create",
-                                           "libpthread.so.0");
+  create_fn *real = real_create ();
   if (real == NULL)
     return EAGAIN;
   if (!__rseq_compat_state.own_area)
@@ -131,6 +138,20 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (ret != 0)
     free (s);
   return ret;
+}
+
+/* The shim's definition under a name that binds to it alone: a
+   reference to pthread_create from inside the shim could resolve to an
+   earlier definition (the program's own).  */
+extern __typeof (pthread_create) own_pthread_create
+  __attribute__ ((alias ("pthread_create"), visibility ("hidden"), nothrow));
+
+attribute_hidden void *
+__rseq_compat_own_create (void *fn)
+{
+  if (fn != NULL && fn == (void *) real_create ())
+    return (void *) &own_pthread_create;
+  return NULL;
 }
 
 /* A vfork child runs on the parent's TLS while the parent waits; with
