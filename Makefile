@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix readme-matrix glibc glibc-patch check-glibc,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -195,6 +195,13 @@ check-run:
 # root; writes build/matrix.md.  See build-aux/matrix/run.
 check-matrix:
 	@$(srcdir)/build-aux/matrix/run
+
+# The shim on glibc 2.17, 2.26, 2.28, 2.34 and musl 1.1.24, built from
+# ../shared/sources, as root; writes build/oldlibc.md and stages their
+# rows for check-matrix.  See build-aux/oldlibc/run.
+.PHONY: check-oldlibc
+check-oldlibc:
+	@$(srcdir)/build-aux/oldlibc/run
 
 # README's "Tested on" table, from the last check-matrix run.
 .PHONY: readme-matrix

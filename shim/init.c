@@ -93,6 +93,8 @@ rseq_compat_init (void)
 #if !RSEQ_COMPAT_GLIBC
   decide_from_process ();
 #endif
+  if (__rseq_compat_state.own_area)
+    __rseq_compat_thread_lookup ();
   switch (__rseq_compat_state.mode)
     {
     case RSEQ_COMPAT_MODE_SHIM_OWNED:

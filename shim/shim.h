@@ -166,6 +166,9 @@ extern void *(*__rseq_compat_real_dlsym) (void *, const char *)
 
 /* thread.c */
 void __rseq_compat_thread_init (void) attribute_hidden;
+/* What the shim's pthread_create needs of the C library, looked up
+   wherever it starts threads through its trampoline.  */
+void __rseq_compat_thread_lookup (void) attribute_hidden;
 /* The shim's pthread_create when FN is the C library's (the one the
    shim's calls), else NULL.  */
 void *__rseq_compat_own_create (void *fn) attribute_hidden;

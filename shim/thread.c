@@ -17,6 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -29,6 +30,8 @@
 typedef int create_fn (pthread_t *, const pthread_attr_t *,
                        void *(*) (void *), void *);
 typedef int clone_fn (int (*) (void *), void *, int, void *, ...);
+/* 0 with the mask, PTHREAD_ATTR_NO_SIGMASK_NP (1) without one.  */
+typedef int getmask_fn (const pthread_attr_t *, sigset_t *);
 
 struct start
 {
@@ -55,6 +58,21 @@ on_thread_exit (void *value)
   __rseq_compat_unregister_self ();
 }
 #endif
+
+/* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL.  Looked
+   up once, at start-up, where a failed lookup's dlerror message can be
+   discarded without hiding one of the program's.  On glibc 2.32 and
+   2.33 it is in libpthread, so a program that only dlopens libpthread
+   later is not covered (README: Differences from glibc).  */
+static getmask_fn *attr_getmask;
+
+void
+__rseq_compat_thread_lookup (void)
+{
+  attr_getmask = (getmask_fn *) __rseq_compat_next ("pthread_attr_getsigmask_np");
+  if (attr_getmask == NULL)
+    dlerror ();
+}
 
 void
 __rseq_compat_thread_init (void)
@@ -130,6 +148,12 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      Both set the calling thread's mask on Linux.  */
   sigprocmask (SIG_SETMASK, &all, &old);
   s->mask = old;
+  /* glibc 2.32 and later start the thread with the mask that
+     pthread_attr_setsigmask_np put in ATTR; the trampoline applies
+     the mask last, so it must be that one.  */
+  sigset_t attr_mask;
+  if (attr != NULL && attr_getmask != NULL && attr_getmask (attr, &attr_mask) == 0)
+    s->mask = attr_mask;
   int ret = real (thread, attr, trampoline, s);
   /* From the local copy: the new thread may have freed S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took

@@ -31,7 +31,14 @@ done
 case $name in
   glibc-*)
     cd "$work/obj"
-    CFLAGS="-O2 -g -pipe" "$work/src/configure" --prefix="$prefix" \
+    # Before 2.26 glibc links its own programs with the start files of
+    # a non-PIE executable and cannot tell a compiler that makes PIE by
+    # default (Debian's gcc) to stop: it must be told here.
+    cc=gcc
+    case $name in glibc-2.1[0-9]|glibc-2.2[0-5]) cc="gcc -fno-pie -no-pie" ;; esac
+    # No C++: the chroot's c++ is clang's, without a C++ library, which
+    # glibc 2.26's configure takes for one and then fails on.
+    CC=$cc CXX=false CFLAGS="-O2 -g -pipe" "$work/src/configure" --prefix="$prefix" \
       --disable-werror --disable-profile --enable-kernel=3.2 \
       --without-selinux
     make -j"$jobs"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# check.sh NAME OUT: the shim's make check tests (tests/rseq.shim) on
+# the C library NAME, in the bullseye chroot.  NAME's installed tree
+# (build.sh) is put at its prefix there; the project is configured with
+# NAME's compiler driver, so that the shim, the command and every test
+# program are built against NAME and run by NAME's own loader: the
+# prefix holds the loader, the libraries and their ld.so.cache, so NAME
+# is the system C library of all of them, and a program started from
+# one of them is too.  For glibc the compiler is CC; for musl it is
+# MUSL_CC (next to Debian's glibc, as on the host).  Keeps the log and
+# rseq.sum as OUT/check-NAME.{log,sum}, prints make check's closing line
+# and exits with its status.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+. "$(dirname "$0")/common.sh"
+name=$1
+out=$2
+mkdir -p "$out"
+tarball=$("$OL_HERE/build.sh" "$name") || exit 1
+prefix=$(ol_prefix "$name")
+rm -rf "$OL_ROOT$prefix"
+tar -C "$OL_ROOT" -xzf "$tarball" || ol_die "$name: cannot unpack $tarball"
+
+work=/rco/$name
+rm -rf "$OL_ROOT$work" && mkdir -p "$OL_ROOT$work/src"
+(cd "$OL_TOP" && git ls-files -z -c -o --exclude-standard | tar --null -T - -cf -) |
+  tar -xf - -C "$OL_ROOT$work/src"
+
+# The clang and aarch64 copies test compilers, not C libraries: they are
+# left to the Debian userlands (make check, check-matrix).
+nocc="ac_cv_prog_CLANG= ac_cv_prog_CROSS_CC_AARCH64="
+case $name in
+  glibc-*) ccs="CC=$prefix/bin/rc-cc ac_cv_prog_MUSL_CC= $nocc" ;;
+  musl-*) ccs="MUSL_CC=$prefix/bin/musl-gcc $nocc" ;;
+esac
+tests=$(cd "$OL_TOP/tests/rseq.shim" && ls ./*.exp | sed 's|^\./||' | tr '\n' ' ')
+log=$out/check-$name.log
+mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && env $ccs ./configure &&
+  make -j\$(nproc) all && make check RUNTESTFLAGS='$tests'" >"$log" 2>&1
+status=$?
+cp "$OL_ROOT$work/src/build/tests/rseq.sum" "$out/check-$name.sum" 2>/dev/null || :
+
+# The test root for make check-matrix's guests and host run (a row
+# named bullseye-NAME, as build-aux/matrix/build.sh stages them):
+# tests/matrix/mxcheck.c and the shim built against NAME, and the files
+# NAME's loader maps for them, at their paths.
+row=$out/roots/bullseye-$(echo "$name" | tr -d -)
+rm -rf "$row"
+if [ $status -eq 0 ]; then
+  mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && sh build-aux/oldlibc/inner-stage.sh $name $prefix $work/stage" \
+    >>"$log" 2>&1 || status=$?
+fi
+if [ $status -eq 0 ]; then
+  mkdir -p "$row/rc" "$row/proc" "$row/sys"
+  cp "$OL_ROOT$work/stage/mxcheck" "$OL_ROOT$work/stage/librseq-compat.so.1" "$row/rc/"
+  cp "$OL_ROOT$work/stage/version" "$row/.version"
+  while read -r path; do
+    mkdir -p "$row$(dirname "$path")"
+    cp -L "$OL_ROOT$path" "$row$path"
+  done < "$OL_ROOT$work/stage/libs"
+fi
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+echo "${line:-no result line (see $log)}"
+exit $status

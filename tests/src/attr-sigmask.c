@@ -1,0 +1,137 @@
+/* pthread_attr_setsigmask_np under the shim.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* glibc 2.32 and later start a thread with the signal mask that
+   pthread_attr_setsigmask_np stored in its attribute; the shim starts
+   the thread with every signal blocked and applies a mask itself once
+   the thread is registered, and that mask must be the attribute's.  A
+   thread created without one takes its creator's mask.  Prints
+   "honoured", or "absent" where the C library has no such function
+   (glibc before 2.32, musl: checked, not assumed).  */
+
+#include "rtest.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+typedef int setmask_fn (pthread_attr_t *, const sigset_t *);
+
+struct seen
+{
+  struct rt_abi abi;
+  unsigned int len;
+  sigset_t mask;
+  int cpu_id;
+  int registered;
+};
+
+static void *
+thread_main (void *p)
+{
+  struct seen *s = p;
+  pthread_sigmask (SIG_SETMASK, NULL, &s->mask);
+  s->cpu_id = -100;
+  s->registered = -1;
+  if (s->abi.offset != NULL)
+    {
+      s->cpu_id = rt_cpu_id (&s->abi);
+      s->registered = rt_registered (rt_area (&s->abi), s->len);
+    }
+  return NULL;
+}
+
+static void
+run (const char *what, pthread_attr_t *attr, struct seen *s)
+{
+  memset (s, 0, sizeof *s);
+  s->abi = rt_abi ();
+  s->len = rt_expected_len ();
+  pthread_t t;
+  int ret = pthread_create (&t, attr, thread_main, s);
+  CHECK (ret == 0, "%s: pthread_create: %s", what, strerror (ret));
+  if (ret == 0)
+    CHECK (pthread_join (t, NULL) == 0, "%s: pthread_join", what);
+  long int ncpu = sysconf (_SC_NPROCESSORS_CONF);
+  if (rt_expect_registered ())
+    {
+      CHECK (s->registered == 1, "%s: area not registered (%d)", what,
+             s->registered);
+      CHECK (s->cpu_id >= 0 && s->cpu_id < ncpu, "%s: cpu_id %d", what,
+             s->cpu_id);
+    }
+  else
+    CHECK (s->registered == 0, "%s: area registered in mode %s", what,
+           rt_expect ());
+}
+
+int
+main (void)
+{
+  /* Without the shim ("alone") there is no mode to ask.  */
+  if (strcmp (rt_shim_mode (), "none") != 0)
+    CHECK (strcmp (rt_shim_mode (), rt_expect ()) == 0,
+           "mode %s, expected %s", rt_shim_mode (), rt_expect ());
+  setmask_fn *setmask = (setmask_fn *) dlsym (RTLD_DEFAULT,
+                                              "pthread_attr_setsigmask_np");
+  if (setmask == NULL)
+    {
+#ifdef __GLIBC__
+      CHECK (rt_glibc_before ("2.32"),
+             "pthread_attr_setsigmask_np missing from glibc %s",
+             gnu_get_libc_version ());
+#endif
+      puts ("absent");
+      return rt_exit_status ();
+    }
+
+  sigset_t creator;
+  sigemptyset (&creator);
+  sigaddset (&creator, SIGUSR2);
+  CHECK (pthread_sigmask (SIG_SETMASK, &creator, NULL) == 0,
+         "pthread_sigmask");
+
+  struct seen s;
+  run ("no attribute mask", NULL, &s);
+  CHECK (sigismember (&s.mask, SIGUSR2) && !sigismember (&s.mask, SIGUSR1),
+         "without an attribute mask: the thread's mask is not its "
+         "creator's (SIGUSR2 %d, SIGUSR1 %d)", sigismember (&s.mask, SIGUSR2),
+         sigismember (&s.mask, SIGUSR1));
+
+  sigset_t want;
+  sigemptyset (&want);
+  sigaddset (&want, SIGUSR1);
+  sigaddset (&want, SIGTERM);
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  CHECK (setmask (&attr, &want) == 0, "pthread_attr_setsigmask_np");
+  run ("attribute mask", &attr, &s);
+  pthread_attr_destroy (&attr);
+  CHECK (sigismember (&s.mask, SIGUSR1) && sigismember (&s.mask, SIGTERM)
+         && !sigismember (&s.mask, SIGUSR2),
+         "the attribute's mask was not applied: SIGUSR1 %d, SIGTERM %d, "
+         "SIGUSR2 %d (want 1, 1, 0)", sigismember (&s.mask, SIGUSR1),
+         sigismember (&s.mask, SIGTERM), sigismember (&s.mask, SIGUSR2));
+
+  /* The creator's own mask is untouched.  */
+  sigset_t now;
+  pthread_sigmask (SIG_SETMASK, NULL, &now);
+  CHECK (sigismember (&now, SIGUSR2) && !sigismember (&now, SIGUSR1),
+         "the creator's mask changed");
+  puts ("honoured");
+  return rt_exit_status ();
+}
