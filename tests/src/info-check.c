@@ -1142,6 +1142,8 @@ static const struct
   { "pause", 0, 0 },
 };
 
+static int wait_asleep (struct block_child *b);
+
 static int
 start_block (struct block_child *b, char **prefix, int nprefix,
              char **calls)
@@ -1175,8 +1177,17 @@ start_block (struct block_child *b, char **prefix, int nprefix,
   CHECK (b->n > 0 && b->libc[0] != '\0', "info-block did not start");
   if (b->n == 0)
     return -1;
-  /* Wait until each thread sleeps in its call: S, or D for a vfork
-     parent.  */
+  return wait_asleep (b);
+}
+
+/* Wait until each thread of B sleeps in its call: S, or D for a vfork
+   parent.  A thread a stop made fail counts the failure before it calls
+   again, so once all sleep again their counts are final; on a loaded
+   machine the interrupted thread may not have run yet when info -p
+   returns.  */
+static int
+wait_asleep (struct block_child *b)
+{
   int asleep = 0;
   for (int k = 0; k < 5000 && !asleep; k++)
     {
@@ -1293,6 +1304,7 @@ eintr_scenario (char **prefix, int nprefix)
           want_str (js, "method", "stop");
           want_str (js, "threads_source", "ptrace");
         }
+      wait_asleep (&b);
       block_counts (&b);
       for (int i = 0; i < b.n; i++)
         {
