@@ -1214,6 +1214,12 @@ wait_asleep (struct block_child *b)
         usleep (1000);
     }
   CHECK (asleep, "the threads of info-block do not all sleep in their calls");
+  if (!asleep)
+    {
+      /* Nothing will ask it to end: do not leave it behind.  */
+      kill (b->pid, SIGKILL);
+      waitpid (b->pid, NULL, 0);
+    }
   return asleep ? 0 : -1;
 }
 
