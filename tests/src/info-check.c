@@ -31,13 +31,14 @@
 
    Scenarios (errors and awkward targets): zombie, perm, traced,
    stopped, oldkernel, exited, signal.  HOOK is libinfo-hook.so
-   (info-hook.c) for the last three.
+   (info-hook.c) for the last three and for eintr.
 
    Side effects on the target, with CHILD info-block (info-block.c):
      eintr   threads sleeping in the calls of rseq-compat(1)'s list:
              --no-stop traces nothing and makes none fail; the stopping
              read (the default, and --stop) makes exactly those listed
-             fail with EINTR, once per run, and no other.
+             fail with EINTR, once per run, and no other, and holds one
+             thread at a time, each only for its own read.
      dstate  two threads in uninterruptible sleep (vfork parents): the
              stopping read lets each go after its own bounded wait, so
              it takes well under a second, never holds two threads at
@@ -150,39 +151,131 @@ struct result
 {
   int status;
   char *out, *err;
-  /* With a process to watch: the most of its threads that were traced
-     at once, and how long the command ran.  */
-  int max_traced;
+  /* With a process to watch: the most of its threads seen traced at
+     one instant, the most separate holds of one thread, and how long
+     the command ran.  */
+  int max_traced, max_holds;
   long int ms;
 };
 
 enum { AS_IS, AS_NOBODY };
 
+/* The TracerPid line of a status file in /proc: -1 if there is none.  */
+static int
+status_tracer (const char *path)
+{
+  char line[256];
+  FILE *f = fopen (path, "r");
+  int tracer = -1;
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, "TracerPid:", 10) == 0)
+      tracer = atoi (line + 10);
+  if (f != NULL)
+    fclose (f);
+  return tracer;
+}
+
+/* Which threads were traced at the same time, seen from outside.  One
+   pass over /proc/PID/task reads one thread after the other and takes
+   hundreds of microseconds, while rseq-compat holds a thread for tens:
+   a pass that walks the threads in the order rseq-compat reads them
+   sees each traced in turn, so counting the traced threads of a pass
+   counts holds that never overlapped (measured: ten disjoint holds in
+   one pass).  So every read of a thread gets a number in the order of
+   all reads, and each hold (a thread seen traced by one tracer, with no
+   read in between seeing it otherwise) spans the reads that saw it.
+   Within that span the thread was traced all along, unless its tracer
+   let it go and took it again between two reads; so a thread traced
+   while another's hold spans that read was traced at the same instant
+   as that one.  The count is a lower bound: holds shorter than a pass
+   may be missed, as any sampling misses them.  */
+#define MAX_HOLDS 256
+
+struct hold
+{
+  pid_t tid;
+  int tracer;
+  long int first, last;		/* The reads that saw it.  */
+  int open;			/* The thread's last read saw it.  */
+};
+
+struct watch
+{
+  pid_t pid;
+  long int reads;
+  int nholds, overflow;
+  struct hold holds[MAX_HOLDS];
+};
+
+static void
+watch_pass (struct watch *w)
+{
+  char dir[64];
+  snprintf (dir, sizeof dir, "/proc/%d/task", (int) w->pid);
+  DIR *d = opendir (dir);
+  struct dirent *e;
+  while (d != NULL && (e = readdir (d)) != NULL)
+    {
+      char path[400];
+      if (e->d_name[0] < '0' || e->d_name[0] > '9')
+        continue;
+      snprintf (path, sizeof path, "%s/%s/status", dir, e->d_name);
+      int tracer = status_tracer (path);
+      pid_t tid = atoi (e->d_name);
+      long int now = ++w->reads;
+      struct hold *h = NULL;
+      for (int i = w->nholds - 1; i >= 0 && h == NULL; i--)
+        if (w->holds[i].tid == tid && w->holds[i].open)
+          h = &w->holds[i];
+      if (h != NULL && h->tracer == tracer)
+        h->last = now;
+      else
+        {
+          if (h != NULL)
+            h->open = 0;
+          if (tracer <= 0)
+            continue;
+          if (w->nholds == MAX_HOLDS)
+            {
+              w->overflow = 1;
+              continue;
+            }
+          w->holds[w->nholds++] = (struct hold) { tid, tracer, now, now, 1 };
+        }
+    }
+  if (d != NULL)
+    closedir (d);
+}
+
 /* How many threads of PID have a tracer now.  */
 static int
 traced_threads (pid_t pid)
 {
-  char dir[64];
-  snprintf (dir, sizeof dir, "/proc/%d/task", (int) pid);
-  DIR *d = opendir (dir);
-  struct dirent *e;
-  int n = 0;
-  while (d != NULL && (e = readdir (d)) != NULL)
+  struct watch w = { .pid = pid };
+  watch_pass (&w);
+  return w.nholds;
+}
+
+static void
+watch_result (const struct watch *w, struct result *res)
+{
+  CHECK (!w->overflow, "more than %d holds of threads of %d", MAX_HOLDS,
+         (int) w->pid);
+  for (int i = 0; i < w->nholds; i++)
     {
-      char path[400], line[256];
-      if (e->d_name[0] < '0' || e->d_name[0] > '9')
-        continue;
-      snprintf (path, sizeof path, "%s/%s/status", dir, e->d_name);
-      FILE *f = fopen (path, "r");
-      while (f != NULL && fgets (line, sizeof line, f) != NULL)
-        if (strncmp (line, "TracerPid:", 10) == 0)
-          n += atoi (line + 10) != 0;
-      if (f != NULL)
-        fclose (f);
+      const struct hold *h = &w->holds[i];
+      int at_once = 0, holds = 0;
+      for (int k = 0; k < w->nholds; k++)
+        {
+          const struct hold *o = &w->holds[k];
+          at_once += o->first <= h->first && h->first <= o->last;
+          holds += o->tid == h->tid;
+        }
+      if (at_once > res->max_traced)
+        res->max_traced = at_once;
+      if (holds > res->max_holds)
+        res->max_holds = holds;
     }
-  if (d != NULL)
-    closedir (d);
-  return n;
 }
 
 static long int
@@ -194,15 +287,22 @@ now_ms (void)
 }
 
 /* Runs ARGV with ENV (NAME=VALUE, NULL-terminated, may be NULL) added,
-   and collects its output; while it runs, counts every millisecond the
-   threads of WATCH (0: none) that are traced.  */
+   and collects its output; while it runs, reads every millisecond which
+   threads of WATCH (0: none) are traced (struct watch).  */
 static struct result
 run_watching (char **argv, char **env, int who, pid_t watch)
 {
-  struct result res = { -1, NULL, NULL, 0, 0 };
+  struct result res = { -1, NULL, NULL, 0, 0, 0 };
+  struct watch *w = calloc (1, sizeof *w);
+  if (w == NULL)
+    return res;
+  w->pid = watch;
   int out[2], err[2];
   if (pipe (out) != 0 || pipe (err) != 0)
-    return res;
+    {
+      free (w);
+      return res;
+    }
   long int start = now_ms ();
   pid_t pid = fork ();
   if (pid == 0)
@@ -233,11 +333,7 @@ run_watching (char **argv, char **env, int who, pid_t watch)
   while (open_fds > 0 && now_ms () - start < 30000)
     {
       if (watch != 0)
-        {
-          int traced = traced_threads (watch);
-          if (traced > res.max_traced)
-            res.max_traced = traced;
-        }
+        watch_pass (w);
       int ready = poll (pf, 2, watch != 0 ? 1 : 30000);
       if (ready < 0 || (ready == 0 && watch == 0))
         break;
@@ -261,6 +357,8 @@ run_watching (char **argv, char **env, int who, pid_t watch)
   buf[1][len[1]] = '\0';
   waitpid (pid, &res.status, 0);
   res.ms = now_ms () - start;
+  watch_result (w, &res);
+  free (w);
   res.out = buf[0];
   res.err = buf[1];
   return res;
@@ -417,16 +515,9 @@ thread_states (pid_t pid, char *out, size_t len)
 static int
 tracer_of (pid_t pid)
 {
-  char path[64], line[256];
+  char path[64];
   snprintf (path, sizeof path, "/proc/%d/status", (int) pid);
-  FILE *f = fopen (path, "r");
-  int tracer = -1;
-  while (f != NULL && fgets (line, sizeof line, f) != NULL)
-    if (strncmp (line, "TracerPid:", 10) == 0)
-      tracer = atoi (line + 10);
-  if (f != NULL)
-    fclose (f);
-  return tracer;
+  return status_tracer (path);
 }
 
 /* The child runs, is traced by nobody and answers.  */
@@ -1246,14 +1337,15 @@ block_counts (struct block_child *b)
   CHECK (i == b->n, "info-block answered %d counts of %d", i, b->n);
 }
 
+/* info -p PID --json [OPTION], with ENV, watching PID's threads.  */
 static struct result
-info_of (pid_t pid, const char *option, pid_t watch)
+info_of (pid_t pid, const char *option, char **env)
 {
   char spid[16];
   snprintf (spid, sizeof spid, "%d", (int) pid);
   char *argv[] = { (char *) rc, "info", "-p", spid, "--json",
                    (char *) option, NULL };
-  return run_watching (argv, NULL, AS_IS, watch);
+  return run_watching (argv, env, AS_IS, pid);
 }
 
 static int
@@ -1264,13 +1356,14 @@ eintr_scenario (char **prefix, int nprefix)
   for (size_t i = 0; i < ncalls; i++)
     calls[i] = (char *) stop_eintr[i].call;
   calls[ncalls] = NULL;
+  CHECK (hook != NULL, "eintr needs HOOK");
   struct block_child b;
-  if (start_block (&b, prefix, nprefix, calls) != 0)
+  if (hook == NULL || start_block (&b, prefix, nprefix, calls) != 0)
     return rt_exit_status () | 1;
   int musl = strcmp (b.libc, "musl") == 0;
 
   /* Without stopping: nobody traced, no call interrupted.  */
-  struct result quiet = info_of (b.pid, "--no-stop", b.pid);
+  struct result quiet = info_of (b.pid, "--no-stop", NULL);
   CHECK (exited_with (&quiet, 0), "info -p --no-stop: status %#x",
          quiet.status);
   CHECK (quiet.max_traced == 0, "--no-stop: %d threads were traced",
@@ -1292,18 +1385,30 @@ eintr_scenario (char **prefix, int nprefix)
            "with EINTR %d times and returned %d times", b.call[i],
            b.eintr[i], b.returns[i]);
 
-  /* Stopping (the default, then --stop): exactly the listed calls fail
-     with EINTR, once a run.  */
-  const char *options[] = { NULL, "--stop" };
+  /* Stopping (the default, then --stop, then the default with the hook
+     making every hold 20 ms longer): exactly the listed calls fail with
+     EINTR, once a run.  The holds last microseconds, and the watch may
+     miss them all; a 20 ms hold it sees, and so it would see any thread
+     held past its own read while the next is read.  */
+  char pre[PATH_MAX + 16];
+  snprintf (pre, sizeof pre, "LD_PRELOAD=%s", hook);
+  char *slow[] = { pre, "INFO_HOOK=slow", NULL };
+  const struct { const char *option; char **env; } runs[] = {
+    { NULL, NULL }, { "--stop", NULL }, { NULL, slow }
+  };
   struct jval *js = NULL;
-  for (int run_no = 1; run_no <= 2; run_no++)
+  for (int run_no = 1; run_no <= 3; run_no++)
     {
-      struct result r = info_of (b.pid, options[run_no - 1], b.pid);
-      CHECK (exited_with (&r, 0), "info -p %s: status %#x",
-             options[run_no - 1] ? options[run_no - 1] : "", r.status);
-      /* The holds last microseconds: the sampling may miss them all.  */
-      CHECK (r.max_traced <= 1, "stopping: %d threads traced at once",
-             r.max_traced);
+      const char *option = runs[run_no - 1].option;
+      char **env = runs[run_no - 1].env;
+      struct result r = info_of (b.pid, option, env);
+      CHECK (exited_with (&r, 0), "info -p %s%s: status %#x",
+             option ? option : "", env ? " (slow)" : "", r.status);
+      CHECK (r.max_traced <= 1 && r.max_holds <= 1, "stopping: %d threads "
+             "traced at once, a thread held %d times", r.max_traced,
+             r.max_holds);
+      if (env != NULL)
+        CHECK (r.max_traced >= 1, "the watch saw none of the 20 ms holds");
       js = parse_output (&r, "info -p (stopping)");
       if (js != NULL)
         {
@@ -1373,14 +1478,15 @@ dstate_scenario (char **prefix, int nprefix)
   if (start_block (&b, prefix, nprefix, calls) != 0)
     return rt_exit_status () | 1;
 
-  struct result r = info_of (b.pid, NULL, b.pid);
+  struct result r = info_of (b.pid, NULL, NULL);
   CHECK (exited_with (&r, 0), "info -p: status %#x", r.status);
   /* Each vfork parent may be waited for 100 ms (STUCK_MS); the rest is
      microseconds.  Before, each cost 2 s and stayed attached.  */
   CHECK (r.ms < 1000, "info -p took %ld ms with two threads in "
          "uninterruptible sleep", r.ms);
-  CHECK (r.max_traced == 1, "%d threads traced at once, expected 1",
-         r.max_traced);
+  CHECK (r.max_traced == 1 && r.max_holds == 1, "%d threads traced at "
+         "once, expected 1; a thread held %d times", r.max_traced,
+         r.max_holds);
   struct jval *j = parse_output (&r, "info -p, uninterruptible sleep");
   const struct jval *threads = j != NULL ? json_get (j, "threads") : NULL;
   for (int i = 0; i < b.n && threads != NULL; i++)
@@ -1407,7 +1513,7 @@ dstate_scenario (char **prefix, int nprefix)
   if (rt_failures != 0)
     show ("info -p, uninterruptible sleep", &r);
 
-  struct result q = info_of (b.pid, "--no-stop", b.pid);
+  struct result q = info_of (b.pid, "--no-stop", NULL);
   CHECK (exited_with (&q, 0) && q.ms < 1000 && q.max_traced == 0,
          "info -p --no-stop: status %#x, %ld ms, %d threads traced",
          q.status, q.ms, q.max_traced);
@@ -1462,10 +1568,10 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "self") == 0)
     return self (prefix, nprefix);
+  hook = dash > 4 ? argv[4] : NULL;
   if (strcmp (argv[1], "eintr") == 0)
     return eintr_scenario (prefix, nprefix);
   if (strcmp (argv[1], "dstate") == 0)
     return dstate_scenario (prefix, nprefix);
-  hook = dash > 4 ? argv[4] : NULL;
   return scenario (argv[1], prefix, nprefix);
 }
