@@ -135,11 +135,14 @@ include $(srcdir)/build-aux/harden.mk
 
 # The command, in shim/cmd/: one file per job, layered as shim/cmd/layers
 # says (tests/rseq.build/cmd-layers.exp checks it), and the library's
-# parser of GLIBC_TUNABLES so that both read the knob alike.
+# parser of GLIBC_TUNABLES so that both read the knob alike.  info -p
+# traces from a thread of its own (-pthread: libpthread before glibc
+# 2.34).
 PROGRAM := $(B)/rseq-compat
 CMD_SRCS := rseq-compat.c run.c info.c collect-self.c collect-proc.c \
-	collect-ptrace.c procfs.c permission.c derive.c print-text.c \
-	print-json.c report.c errname.c
+	collect-pid.c collect-ptrace.c collect-nostop.c glibc-threads.c \
+	procfs.c permission.c derive.c print-text.c print-json.c report.c \
+	errname.c
 CMD_HDRS := $(wildcard shim/cmd/*.h)
 CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
 cmd_compile = $(CC) -std=gnu11 $(WARN) \
@@ -152,7 +155,7 @@ $(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) | $(B)/obj/cmd/
 $(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) | $(B)/obj/cmd/
 	$(cmd_compile)
 $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
-	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
+	$(CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
 
 # Written again by install, so that a prefix given to make install lands
 # in the installed copy.

@@ -32,6 +32,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <rseq-layout.h>
+#include <sys/rseq.h>
+
 #include "collect-proc.h"
 #include "procfs.h"
 #include "report.h"
@@ -114,6 +117,78 @@ owner_of (struct proc *p, const struct info_report *r,
       else
         snprintf (t->owner_detail, sizeof t->owner_detail,
                   "anonymous memory");
+    }
+}
+
+int
+thread_begin (const struct info_report *r, struct info_thread *t)
+{
+  proc_task_name (r->pid, t->tid, t->name, sizeof t->name);
+  if (!proc_state_dead (proc_task_state (r->pid, t->tid)))
+    return 0;
+  t->state = TS_EXITED;
+  snprintf (t->note, sizeof t->note, "%s", t->tid == r->pid
+            ? "the main thread exited; the others run on" : "exited");
+  return 1;
+}
+
+void
+area_fields (struct proc *p, const struct info_report *r,
+             struct info_thread *t, uint64_t addr)
+{
+  struct rseq area;
+  if (proc_read (p, addr, &area, 32) != 0)
+    return;
+  t->have_fields = 1;
+  t->cpu_id = (int32_t) area.cpu_id;
+  /* The kernel writes node_id and mm_cid (Linux 6.3) only to an area it
+     has registered.  */
+  t->have_node = t->cpu_id >= 0
+                 && r->at_feature_size >= RSEQ_LAYOUT_LEGACY_MAX_SIZE;
+  t->node_id = (int32_t) area.node_id;
+  t->mm_cid = (int32_t) area.mm_cid;
+}
+
+/* The kernel writes a CPU number (>= 0) into cpu_id when it registers
+   an area and after every preemption, and -1 when the area is
+   unregistered; the C library and the shim write -1 or -2 into one
+   that is not.  So cpu_id tells whether the published area is
+   registered, but not with which length and signature, nor whether
+   the thread registered another area.  */
+void
+infer_from_area (struct proc *p, const struct info_report *r,
+                 struct info_thread *t, uint64_t tp)
+{
+  if (r->abi_source == NULL || tp == 0)
+    {
+      t->state = TS_UNKNOWN;
+      snprintf (t->note, sizeof t->note, "%s", r->abi_source == NULL
+                ? "no published area to read" : "thread pointer unknown");
+      return;
+    }
+  uint64_t addr = tp + (uint64_t) r->offset;
+  area_fields (p, r, t, addr);
+  if (!t->have_fields)
+    {
+      t->state = TS_UNKNOWN;
+      snprintf (t->note, sizeof t->note, "cannot read the published area "
+                "at %#" PRIx64, addr);
+    }
+  else if (t->cpu_id >= 0)
+    {
+      t->state = TS_REGISTERED;
+      t->area = addr;
+      t->length = 0;
+      t->have_signature = 0;
+      snprintf (t->note, sizeof t->note, "cpu_id %d in the published area; "
+                "length and signature unknown", t->cpu_id);
+      owner_of (p, r, t, tp);
+    }
+  else
+    {
+      t->state = TS_UNREGISTERED;
+      snprintf (t->note, sizeof t->note, "cpu_id %d in the published area; "
+                "an area registered elsewhere is not seen", t->cpu_id);
     }
 }
 

@@ -33,4 +33,18 @@ int proc_describe (struct proc *, struct info_report *, char *err,
 void owner_of (struct proc *, const struct info_report *,
                struct info_thread *t, uint64_t tp);
 
+/* Names thread T; when it has exited already, marks it so and returns
+   1, else returns 0.  */
+int thread_begin (const struct info_report *, struct info_thread *t);
+/* Reads the fields (cpu_id, node_id, mm_cid) of the area at ADDR into
+   thread T; have_fields stays 0 when it cannot be read.  */
+void area_fields (struct proc *, const struct info_report *,
+                  struct info_thread *t, uint64_t addr);
+/* Infers thread T's state from the cpu_id of its published area (at
+   thread pointer TP + __rseq_offset), where no kernel's word on the
+   registration is to be had: registered or not, without length and
+   signature, and the owner.  */
+void infer_from_area (struct proc *, const struct info_report *,
+                      struct info_thread *t, uint64_t tp);
+
 #endif

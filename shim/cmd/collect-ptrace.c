@@ -19,38 +19,51 @@
 /* Linux 5.13 added PTRACE_GET_RSEQ_CONFIGURATION for CRIU: in a
    ptrace-stop it returns the area, length, signature and flags a thread
    registered.  Each thread is attached on its own with PTRACE_SEIZE,
-   stopped with PTRACE_INTERRUPT, read, and detached at once, so at most
-   one thread is held, for microseconds.  A thread that was in a
-   signal-delivery-stop gets its signal back on detach; one that was
-   stopped (SIGSTOP) before stays stopped, the kernel sees to that.
-   Termination signals are blocked while a thread is held and act after
-   it is released; if rseq-compat is killed anyway (SIGKILL), the kernel
-   detaches its tracees, which resume.
+   stopped with PTRACE_INTERRUPT, read (the request and the registers)
+   and detached at once; everything else about it is read from memory
+   after it runs again.  A thread that was in a signal-delivery-stop
+   gets its signal back on detach; one that was stopped (SIGSTOP)
+   before stays stopped, the kernel sees to that.  Termination signals
+   are blocked while a thread is held and act after it is released; if
+   rseq-compat is killed anyway (SIGKILL), the kernel detaches its
+   tracees, which resume.
+
+   The stop is what a stop signal does to the thread: a system call it
+   sleeps in is interrupted, and the C library or the kernel restarts
+   it, except for those that fail with EINTR instead (epoll_wait,
+   sigtimedwait, semop, socket calls with SO_RCVTIMEO: rseq-compat(1)
+   has the list).  That cannot be avoided while stopping; --no-stop
+   (collect-nostop.c) stops nothing.
+
+   A thread in an uninterruptible sleep (a vfork parent waiting for its
+   child, a read from a hung file system) stops only when it wakes, and
+   the kernel refuses PTRACE_DETACH until it has stopped.  It is let go
+   by the end of its tracer instead: the kernel detaches a dead
+   tracer's tracees and drops the pending stop.  So the requests are
+   made from a thread of ours that ends when a tracee does not stop in
+   time, and the next thread is attached only once that tracee is free:
+   no thread is held while another is read, or after its own read.
 
    The thread pointer (read from the registers) tells whose area a
    registration is: glibc's at thread pointer + glibc's __rseq_offset,
    the shim's at thread pointer + the shim's.  */
 
 #define _GNU_SOURCE 1
-#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
-
-#include <rseq-layout.h>
-#include <sys/rseq.h>
 
 #include "collect-proc.h"
 #include "collect-ptrace.h"
@@ -61,7 +74,6 @@
 #define REQ_GET_RSEQ_CONFIGURATION 0x420f
 #define REQ_SEIZE 0x4206
 #define REQ_INTERRUPT 0x4207
-#define EVENT_STOP 128
 #ifndef NT_ARM_TLS
 # define NT_ARM_TLS 0x401
 #endif
@@ -76,9 +88,13 @@ struct rseq_configuration
   uint32_t pad;
 };
 
-/* A thread that does not reach a ptrace-stop within this time (stuck
-   in an uninterruptible sleep) is reported as unknown.  */
-#define STOP_TIMEOUT_S 2
+/* A thread still in an uninterruptible sleep (state D) this long after
+   the interrupt is let go unread; any other thread that has not stopped
+   within STOP_TIMEOUT_MS too (it may wait that long for a CPU on a
+   loaded machine).  The state is looked at every TICK_MS.  */
+#define STUCK_MS 100
+#define STOP_TIMEOUT_MS 2000
+#define TICK_MS 10
 
 /* Through the C library's ptrace, so that tests can interpose it.  */
 static long int
@@ -91,98 +107,11 @@ trace (int request, pid_t tid, void *addr, void *data)
 #endif
 }
 
-static volatile sig_atomic_t timed_out;
-
 static void
 on_alarm (int sig)
 {
+  /* Only there to make waitpid return with EINTR.  */
   (void) sig;
-  timed_out = 1;
-}
-
-/* The state letter of /proc/PID/task/TID/stat, or 0 when it is gone.  */
-static char
-task_state (pid_t pid, pid_t tid)
-{
-  char path[96], buf[512];
-  snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) pid, (int) tid);
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  ssize_t n = read (fd, buf, sizeof buf - 1);
-  close (fd);
-  if (n <= 0)
-    return 0;
-  buf[n] = '\0';
-  char *paren = strrchr (buf, ')');
-  if (paren == NULL || paren[1] != ' ')
-    return 0;
-  return paren[2];
-}
-
-static int
-dead_state (char s)
-{
-  return s == 0 || s == 'Z' || s == 'X' || s == 'x';
-}
-
-/* The thread ids of PID, ascending, the main thread first.  */
-static pid_t *
-list_tasks (pid_t pid, size_t *count)
-{
-  char path[64];
-  snprintf (path, sizeof path, "/proc/%d/task", (int) pid);
-  DIR *d = opendir (path);
-  if (d == NULL)
-    return NULL;
-  size_t cap = 16, n = 0;
-  pid_t *tids = malloc (cap * sizeof *tids);
-  struct dirent *e;
-  while (tids != NULL && (e = readdir (d)) != NULL)
-    {
-      char *end;
-      long int tid = strtol (e->d_name, &end, 10);
-      if (*end != '\0' || tid <= 0)
-        continue;
-      if (n == cap)
-        {
-          pid_t *bigger = realloc (tids, 2 * cap * sizeof *tids);
-          if (bigger == NULL)
-            break;
-          tids = bigger;
-          cap *= 2;
-        }
-      tids[n++] = (pid_t) tid;
-    }
-  closedir (d);
-  for (size_t i = 1; i < n; i++)
-    for (size_t j = i; j > 0 && tids[j] < tids[j - 1]; j--)
-      {
-        pid_t t = tids[j];
-        tids[j] = tids[j - 1];
-        tids[j - 1] = t;
-      }
-  for (size_t i = 0; i < n; i++)
-    if (tids[i] == pid && i != 0)
-      {
-        memmove (tids + 1, tids, i * sizeof *tids);
-        tids[0] = pid;
-      }
-  *count = n;
-  return tids;
-}
-
-/* Whether some thread of PID has not exited.  */
-static int
-process_alive (pid_t pid)
-{
-  size_t n = 0;
-  pid_t *tids = list_tasks (pid, &n);
-  int alive = 0;
-  for (size_t i = 0; tids != NULL && i < n && !alive; i++)
-    alive = !dead_state (task_state (pid, tids[i]));
-  free (tids);
-  return alive;
 }
 
 static uint64_t
@@ -209,297 +138,366 @@ enum outcome
 {
   READ_OK,
   READ_DEAD,		/* The thread had exited already.  */
-  READ_GONE,		/* It exited while it was being read.  */
+  READ_GONE,		/* It exited before it stopped.  */
+  READ_KILLED,		/* It exited while it was held.  */
   READ_DENIED,		/* EPERM from PTRACE_SEIZE.  */
-  READ_STUCK,		/* No ptrace-stop in time.  */
+  READ_FAILED,		/* Another error from PTRACE_SEIZE.  */
+  READ_STUCK,		/* No ptrace-stop in time: let go unread.  */
 };
 
-/* Fills the area's fields of T from memory at ADDR.  */
-static void
-read_fields (struct proc *p, const struct info_report *r,
-             struct info_thread *t, uint64_t addr, int registered)
+/* What the tracer learnt of one thread.  */
+struct raw_read
 {
-  struct rseq area;
-  if (proc_read (p, addr, &area, 32) != 0)
-    return;
-  t->have_fields = 1;
-  t->cpu_id = (int32_t) area.cpu_id;
-  t->have_node = registered
-                 && r->at_feature_size >= RSEQ_LAYOUT_LEGACY_MAX_SIZE;
-  t->node_id = (int32_t) area.node_id;
-  t->mm_cid = (int32_t) area.mm_cid;
+  enum outcome outcome;
+  int seize_errno;
+  /* Still attached: only the tracer's end lets it go.  */
+  int left_attached;
+  char state;			/* READ_STUCK: its state letter then.  */
+  unsigned int waited_ms;
+  long int got;
+  int get_errno;
+  struct rseq_configuration conf;
+  uint64_t tp;
+};
+
+struct tracer
+{
+  pid_t pid;
+  const pid_t *tids;		/* 0: not to be read.  */
+  struct raw_read *raw;
+  size_t next, end;
+  pid_t self;			/* The tracer thread's id.  */
+  pid_t left;			/* A thread it left attached, or 0.  */
+};
+
+static unsigned int
+ms_since (const struct timespec *start)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (unsigned int) ((now.tv_sec - start->tv_sec) * 1000
+                         + (now.tv_nsec - start->tv_nsec) / 1000000);
 }
 
-static enum outcome
-read_thread (struct proc *p, struct info_report *r, struct info_thread *t,
-             int *old_kernel, int *saw_eio)
+/* Waits for TID's ptrace-stop, bounded as STUCK_MS and STOP_TIMEOUT_MS
+   say.  Returns what waitpid returned (-1 with errno EINTR: it did not
+   stop in time, RAW says in what state).  */
+static pid_t
+wait_for_stop (pid_t pid, pid_t tid, int *status, struct raw_read *raw)
 {
-  pid_t pid = r->pid, tid = t->tid;
-  char path[96];
-  snprintf (path, sizeof path, "/proc/%d/task/%d/comm", (int) pid, (int) tid);
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0)
+  struct timespec start;
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  struct itimerval tick = { { 0, TICK_MS * 1000 }, { 0, TICK_MS * 1000 } };
+  struct itimerval off = { { 0, 0 }, { 0, 0 } };
+  setitimer (ITIMER_REAL, &tick, NULL);
+  pid_t w;
+  for (;;)
     {
-      ssize_t n = read (fd, t->name, sizeof t->name - 1);
-      t->name[n > 0 ? n : 0] = '\0';
-      t->name[strcspn (t->name, "\n")] = '\0';
-      close (fd);
+      w = waitpid (tid, status, __WALL);
+      if (w == tid || errno != EINTR)
+        break;
+      unsigned int ms = ms_since (&start);
+      char s = proc_task_state (pid, tid);
+      if ((s == 'D' && ms >= STUCK_MS) || ms >= STOP_TIMEOUT_MS)
+        {
+          raw->state = s;
+          raw->waited_ms = ms;
+          errno = EINTR;
+          break;
+        }
     }
+  int err = errno;
+  setitimer (ITIMER_REAL, &off, NULL);
+  errno = err;
+  return w;
+}
 
-  t->state = TS_EXITED;
-  if (dead_state (task_state (pid, tid)))
-    {
-      snprintf (t->note, sizeof t->note, "%s", tid == pid
-                ? "the main thread exited; the others run on" : "exited");
-      return READ_DEAD;
-    }
-
+static void
+attach_and_read (pid_t pid, pid_t tid, struct raw_read *raw)
+{
   if (trace (REQ_SEIZE, tid, NULL, NULL) != 0)
     {
-      int err = errno;
-      if (err == ESRCH || dead_state (task_state (pid, tid)))
-        {
-          snprintf (t->note, sizeof t->note, "exited");
-          return READ_GONE;
-        }
-      t->state = TS_UNKNOWN;
-      snprintf (t->note, sizeof t->note, "cannot attach: %s", strerror (err));
-      return err == EPERM ? READ_DENIED : READ_STUCK;
+      raw->seize_errno = errno;
+      raw->outcome = raw->seize_errno == ESRCH
+                     || proc_state_dead (proc_task_state (pid, tid))
+                     ? READ_GONE : raw->seize_errno == EPERM ? READ_DENIED
+                     : READ_FAILED;
+      return;
     }
-
-  int status = 0, inject = 0, stopped = 0;
-  if (trace (REQ_INTERRUPT, tid, NULL, NULL) == 0)
+  int status = 0;
+  if (trace (REQ_INTERRUPT, tid, NULL, NULL) != 0)
     {
-      struct sigaction sa, old_sa;
-      memset (&sa, 0, sizeof sa);
-      sa.sa_handler = on_alarm;	/* No SA_RESTART: waitpid returns.  */
-      sigaction (SIGALRM, &sa, &old_sa);
-      struct itimerval it = { { 0, 0 }, { STOP_TIMEOUT_S, 0 } };
-      struct itimerval off = { { 0, 0 }, { 0, 0 } };
-      timed_out = 0;
-      setitimer (ITIMER_REAL, &it, NULL);
-      pid_t w;
-      do
-        w = waitpid (tid, &status, __WALL);
-      while (w < 0 && errno == EINTR && !timed_out);
-      setitimer (ITIMER_REAL, &off, NULL);
-      sigaction (SIGALRM, &old_sa, NULL);
-      if (w == tid && WIFSTOPPED (status))
-        {
-          stopped = 1;
-          /* A signal-delivery-stop: the signal is given back on detach.
-             An interrupt or group stop carries PTRACE_EVENT_STOP.  */
-          if ((status >> 16) == 0)
-            inject = WSTOPSIG (status);
-        }
-      else if (w == tid)
-        {
-          snprintf (t->note, sizeof t->note, "exited");
-          return READ_GONE;
-        }
-      else
-        {
-          /* Still running (uninterruptible sleep): it cannot be
-             detached before it stops.  read_threads tries again at the
-             end; rseq-compat's exit detaches it in any case, and the
-             pending stop goes with the tracer.  */
-          t->held = 1;
-          t->state = TS_UNKNOWN;
-          snprintf (t->note, sizeof t->note, "did not stop within %d s "
-                    "(uninterruptible sleep?)", STOP_TIMEOUT_S);
-          return READ_STUCK;
-        }
-    }
-  if (!stopped)
-    {
-      trace (PTRACE_DETACH, tid, NULL, NULL);
+      /* It exited between the two requests; collect it if it is a
+         zombie already, and let the tracer's end release it if not.  */
       waitpid (tid, &status, __WALL | WNOHANG);
-      snprintf (t->note, sizeof t->note, "exited");
-      return READ_GONE;
+      raw->outcome = READ_GONE;
+      raw->left_attached = 1;
+      return;
     }
+  pid_t w = wait_for_stop (pid, tid, &status, raw);
+  if (w != tid)
+    {
+      raw->outcome = errno == EINTR ? READ_STUCK : READ_GONE;
+      raw->left_attached = 1;
+      return;
+    }
+  if (!WIFSTOPPED (status))
+    {
+      raw->outcome = READ_GONE;
+      return;
+    }
+  /* A signal-delivery-stop: the signal is given back on detach.  An
+     interrupt or group stop carries PTRACE_EVENT_STOP.  */
+  int inject = (status >> 16) == 0 ? WSTOPSIG (status) : 0;
 
-  struct rseq_configuration conf;
-  memset (&conf, 0, sizeof conf);
-  long int got = trace (REQ_GET_RSEQ_CONFIGURATION, tid,
-                        (void *) (uintptr_t) sizeof conf, &conf);
-  int get_err = got < 0 ? errno : 0;
-  uint64_t tp = thread_pointer (tid);
-  int gone = get_err == ESRCH;
-  if (!gone && got >= 0 && conf.rseq_abi_pointer != 0)
-    {
-      t->state = TS_REGISTERED;
-      t->area = conf.rseq_abi_pointer;
-      t->length = conf.rseq_abi_size;
-      t->signature = conf.signature;
-      t->have_signature = 1;
-      t->flags = conf.flags;
-      read_fields (p, r, t, t->area, 1);
-    }
-  else if (!gone && got >= 0)
-    {
-      t->state = TS_UNREGISTERED;
-      if (r->abi_source != NULL && tp != 0)
-        read_fields (p, r, t, tp + (uint64_t) r->offset, 0);
-    }
-  else if (!gone && (get_err == EIO || get_err == EINVAL))
-    {
-      /* Linux before 5.13 does not know the request.  The published
-         area's cpu_id still tells a registered thread (>= 0) from one
-         that never was (-1) or failed (-2), but not the length.  */
-      *old_kernel = 1;
-      *saw_eio = get_err;
-      if (r->abi_source != NULL && tp != 0)
-        {
-          read_fields (p, r, t, tp + (uint64_t) r->offset, 0);
-          if (t->have_fields && t->cpu_id >= 0)
-            {
-              t->state = TS_REGISTERED;
-              t->area = tp + (uint64_t) r->offset;
-              snprintf (t->note, sizeof t->note, "cpu_id %d in the published "
-                        "area; length and signature unknown", t->cpu_id);
-            }
-          else if (t->have_fields)
-            {
-              t->state = TS_UNREGISTERED;
-              snprintf (t->note, sizeof t->note, "cpu_id %d in the published "
-                        "area", t->cpu_id);
-            }
-          else
-            t->state = TS_UNKNOWN;
-        }
-      else
-        {
-          t->state = TS_UNKNOWN;
-          snprintf (t->note, sizeof t->note, "no published area to read");
-        }
-    }
-  else if (!gone)
-    {
-      t->state = TS_UNKNOWN;
-      snprintf (t->note, sizeof t->note, "PTRACE_GET_RSEQ_CONFIGURATION: %s",
-                strerror (get_err));
-    }
-
+  memset (&raw->conf, 0, sizeof raw->conf);
+  raw->got = trace (REQ_GET_RSEQ_CONFIGURATION, tid,
+                    (void *) (uintptr_t) sizeof raw->conf, &raw->conf);
+  raw->get_errno = raw->got < 0 ? errno : 0;
+  raw->tp = thread_pointer (tid);
+  int gone = raw->get_errno == ESRCH;
   if (trace (PTRACE_DETACH, tid, NULL, (void *) (uintptr_t) inject) != 0
       && errno == ESRCH)
     gone = 1;
   if (gone)
+    /* Killed while held: collect it, it is our tracee.  */
+    waitpid (tid, &status, __WALL | WNOHANG);
+  raw->outcome = gone ? READ_KILLED : READ_OK;
+}
+
+static void *
+tracer_main (void *arg)
+{
+  struct tracer *tr = arg;
+  tr->self = (pid_t) syscall (SYS_gettid);
+  /* The tick of wait_for_stop comes here, and nowhere else.  */
+  sigset_t alarm;
+  sigemptyset (&alarm);
+  sigaddset (&alarm, SIGALRM);
+  pthread_sigmask (SIG_UNBLOCK, &alarm, NULL);
+  while (tr->next < tr->end)
     {
-      /* Killed while held: collect it, it is our tracee.  */
-      waitpid (tid, &status, __WALL | WNOHANG);
+      size_t i = tr->next++;
+      if (tr->tids[i] == 0)
+        continue;
+      attach_and_read (tr->pid, tr->tids[i], &tr->raw[i]);
+      if (tr->raw[i].left_attached)
+        {
+          tr->left = tr->tids[i];
+          break;
+        }
+    }
+  return NULL;
+}
+
+/* Waits until thread TID of PID is no longer traced by TRACER: the
+   kernel detaches a tracer's tracees as it ends, a little after
+   pthread_join has returned.  */
+static void
+wait_released (pid_t pid, pid_t tid, pid_t tracer)
+{
+  char dir[96], v[32];
+  snprintf (dir, sizeof dir, "/proc/%d/task/%d", (int) pid, (int) tid);
+  for (int i = 0; i < 10000; i++)
+    {
+      if (proc_status_field (dir, "TracerPid", v, sizeof v) != 0
+          || atoi (v) != tracer)
+        return;
+      struct timespec pause = { 0, 100000 };
+      nanosleep (&pause, NULL);
+    }
+}
+
+/* Turns what the tracer learnt of thread T into the report's terms,
+   reading its area after it runs again.  */
+static void
+interpret (struct proc *p, struct info_report *r, struct info_thread *t,
+           const struct raw_read *raw, int *old_kernel, int *saw_eio)
+{
+  switch (raw->outcome)
+    {
+    case READ_DEAD:
+      return;
+    case READ_GONE:
+    case READ_KILLED:
       t->state = TS_EXITED;
-      snprintf (t->note, sizeof t->note, "exited while it was read");
-      return READ_GONE;
+      snprintf (t->note, sizeof t->note, "%s", raw->outcome == READ_GONE
+                ? "exited" : "exited while it was read");
+      return;
+    case READ_DENIED:
+    case READ_FAILED:
+      t->state = TS_UNKNOWN;
+      snprintf (t->note, sizeof t->note, "cannot attach: %s",
+                strerror (raw->seize_errno));
+      return;
+    case READ_STUCK:
+      t->state = TS_UNKNOWN;
+      if (raw->state == 'D')
+        snprintf (t->note, sizeof t->note, "not read: in uninterruptible "
+                  "sleep (state D) for %u ms; let go at once",
+                  raw->waited_ms);
+      else
+        snprintf (t->note, sizeof t->note, "not read: did not stop within "
+                  "%u ms (state %c); let go at once", raw->waited_ms,
+                  raw->state != 0 ? raw->state : '?');
+      return;
+    case READ_OK:
+      break;
     }
 
-  if (t->state == TS_REGISTERED)
-    owner_of (p, r, t, tp);
-  return READ_OK;
-}
-
-static int
-add_thread (struct info_report *r, size_t *cap, pid_t tid)
-{
-  for (size_t i = 0; i < r->nthreads; i++)
-    if (r->threads[i].tid == tid)
-      return 0;
-  if (r->nthreads == *cap)
+  uint64_t tp = raw->tp;
+  if (raw->got >= 0 && raw->conf.rseq_abi_pointer != 0)
     {
-      size_t ncap = *cap ? 2 * *cap : 16;
-      struct info_thread *n = realloc (r->threads, ncap * sizeof *n);
-      if (n == NULL)
-        return -1;
-      r->threads = n;
-      *cap = ncap;
+      t->state = TS_REGISTERED;
+      t->area = raw->conf.rseq_abi_pointer;
+      t->length = raw->conf.rseq_abi_size;
+      t->signature = raw->conf.signature;
+      t->have_signature = 1;
+      t->flags = raw->conf.flags;
+      area_fields (p, r, t, t->area);
+      owner_of (p, r, t, tp);
     }
-  struct info_thread *t = &r->threads[r->nthreads++];
-  memset (t, 0, sizeof *t);
-  t->tid = tid;
-  return 1;
+  else if (raw->got >= 0)
+    {
+      t->state = TS_UNREGISTERED;
+      if (r->abi_source != NULL && tp != 0)
+        area_fields (p, r, t, tp + (uint64_t) r->offset);
+    }
+  else if (raw->get_errno == EIO || raw->get_errno == EINVAL)
+    {
+      /* Linux before 5.13 does not know the request.  */
+      *old_kernel = 1;
+      *saw_eio = raw->get_errno;
+      infer_from_area (p, r, t, tp);
+    }
+  else
+    {
+      t->state = TS_UNKNOWN;
+      snprintf (t->note, sizeof t->note, "PTRACE_GET_RSEQ_CONFIGURATION: %s",
+                strerror (raw->get_errno));
+    }
 }
 
+/* Reads threads FIRST to the last of R, one at a time.  Returns 0, or
+   an errno value with ERR saying why.  */
 static int
-fail (char *err, size_t errlen, int code, const char *fmt, ...)
-  __attribute__ ((format (printf, 4, 5)));
-
-static int
-fail (char *err, size_t errlen, int code, const char *fmt, ...)
+read_pass (struct proc *p, struct info_report *r, size_t first,
+           int *read_any, int *lost, int *old_kernel, int *saw_eio,
+           char *err, size_t errlen)
 {
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (err, errlen, fmt, ap);
-  va_end (ap);
-  return code;
+  size_t n = r->nthreads - first;
+  pid_t *tids = calloc (n, sizeof *tids);
+  struct raw_read *raw = calloc (n, sizeof *raw);
+  if (tids == NULL || raw == NULL)
+    {
+      free (tids);
+      free (raw);
+      snprintf (err, errlen, "out of memory");
+      return ENOMEM;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      struct info_thread *t = &r->threads[first + i];
+      if (thread_begin (r, t))
+        raw[i].outcome = READ_DEAD;
+      else
+        tids[i] = t->tid;
+    }
+
+  struct tracer tr = { r->pid, tids, raw, 0, n, 0, 0 };
+  int ret = 0;
+  while (tr.next < tr.end)
+    {
+      pthread_t th;
+      tr.left = 0;
+      int e = pthread_create (&th, NULL, tracer_main, &tr);
+      if (e != 0)
+        {
+          snprintf (err, errlen, "cannot start a thread: %s", strerror (e));
+          ret = e;
+          break;
+        }
+      pthread_join (th, NULL);
+      if (tr.left != 0)
+        wait_released (r->pid, tr.left, tr.self);
+    }
+
+  for (size_t i = 0; i < n && ret == 0; i++)
+    {
+      enum outcome o = raw[i].outcome;
+      if (o == READ_DENIED && !*read_any)
+        {
+          char hint[400];
+          permission_hint (r->pid, hint, sizeof hint);
+          snprintf (err, errlen, "cannot read process %d: permission "
+                    "denied: %s", (int) r->pid, hint);
+          ret = EPERM;
+          break;
+        }
+      interpret (p, r, &r->threads[first + i], &raw[i], old_kernel, saw_eio);
+      if (o == READ_OK)
+        *read_any = 1;
+      if (o == READ_GONE || o == READ_KILLED)
+        *lost = 1;
+    }
+  free (tids);
+  free (raw);
+  return ret;
 }
 
-static int
-denied (pid_t pid, char *err, size_t errlen)
+int
+ptrace_read_threads (struct proc *p, struct info_report *r, char *err,
+                     size_t errlen)
 {
-  char hint[400];
-  permission_hint (pid, hint, sizeof hint);
-  return fail (err, errlen, EPERM, "cannot read process %d: permission "
-               "denied: %s", (int) pid, hint);
-}
+  /* SIGALRM is the tracer's tick: blocked here, caught there.  */
+  struct sigaction sa, old_sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;	/* No SA_RESTART: waitpid returns.  */
+  sigaction (SIGALRM, &sa, &old_sa);
+  sigset_t alarm, old_mask;
+  sigemptyset (&alarm);
+  sigaddset (&alarm, SIGALRM);
+  pthread_sigmask (SIG_BLOCK, &alarm, &old_mask);
 
-static int
-read_threads (struct proc *p, struct info_report *r, char *err,
-              size_t errlen)
-{
-  size_t cap = 0;
-  int old_kernel = 0, saw_eio = 0, read_any = 0, lost = 0;
+  size_t cap = r->nthreads;
+  int old_kernel = 0, saw_eio = 0, read_any = 0, lost = 0, ret = 0;
   /* Threads started while the others were read are picked up by the
      next pass; a process that keeps starting threads gets three.  */
-  for (int pass = 0; pass < 3; pass++)
+  for (int pass = 0; pass < 3 && ret == 0; pass++)
     {
       size_t n = 0;
-      pid_t *tids = list_tasks (r->pid, &n);
+      pid_t *tids = proc_list_tasks (r->pid, &n);
       if (tids == NULL)
         break;
       size_t first = r->nthreads;
-      for (size_t i = 0; i < n; i++)
-        if (add_thread (r, &cap, tids[i]) < 0)
+      for (size_t i = 0; i < n && ret == 0; i++)
+        if (info_add_thread (r, &cap, tids[i]) < 0)
           {
-            free (tids);
-            return fail (err, errlen, ENOMEM, "out of memory");
+            snprintf (err, errlen, "out of memory");
+            ret = ENOMEM;
           }
       free (tids);
-      if (r->nthreads == first)
+      if (ret != 0 || r->nthreads == first)
         break;
-      for (size_t i = first; i < r->nthreads; i++)
-        {
-          enum outcome o = read_thread (p, r, &r->threads[i], &old_kernel,
-                                        &saw_eio);
-          if (o == READ_DENIED && !read_any)
-            return denied (r->pid, err, errlen);
-          if (o == READ_OK)
-            read_any = 1;
-          if (o == READ_GONE)
-            lost = 1;
-        }
+      ret = read_pass (p, r, first, &read_any, &lost, &old_kernel, &saw_eio,
+                       err, errlen);
     }
 
-  /* Threads that were slow to stop may have stopped since.  */
-  for (size_t i = 0; i < r->nthreads; i++)
+  pthread_sigmask (SIG_SETMASK, &old_mask, NULL);
+  sigaction (SIGALRM, &old_sa, NULL);
+  if (ret != 0)
+    return ret;
+
+  if (!proc_alive (r->pid) && (lost || !read_any))
     {
-      struct info_thread *t = &r->threads[i];
-      int status;
-      if (t->held && waitpid (t->tid, &status, __WALL | WNOHANG) == t->tid)
-        {
-          int inject = WIFSTOPPED (status) && (status >> 16) == 0
-                       ? WSTOPSIG (status) : 0;
-          if (!WIFSTOPPED (status)
-              || trace (PTRACE_DETACH, t->tid, NULL,
-                        (void *) (uintptr_t) inject) == 0)
-            t->held = 0;
-        }
+      snprintf (err, errlen, "process %d (%s) exited while it was being "
+                "read; nothing to report.  Run rseq-compat info -p again "
+                "while it runs", (int) r->pid, r->comm);
+      return ESRCH;
     }
-
-  if (!process_alive (r->pid) && (lost || !read_any))
-    return fail (err, errlen, ESRCH, "process %d (%s) exited while it was "
-                 "being read; nothing to report.  Run rseq-compat info -p "
-                 "again while it runs", (int) r->pid, r->comm);
 
   r->threads_source = old_kernel ? "memory" : "ptrace";
+  r->method = "stop";
   if (old_kernel)
     snprintf (r->warning, sizeof r->warning, "this kernel (Linux %s) "
               "answers %s to PTRACE_GET_RSEQ_CONFIGURATION, which Linux 5.13 "
@@ -510,90 +508,4 @@ read_threads (struct proc *p, struct info_report *r, char *err,
               "environment as the program", r->kernel,
               saw_eio == EINVAL ? "EINVAL" : "EIO");
   return 0;
-}
-
-int
-info_pid_target (pid_t *pid, char *err, size_t errlen)
-{
-  char dir[64], v[64];
-  struct stat st;
-  snprintf (dir, sizeof dir, "/proc/%d", (int) *pid);
-  if (stat (dir, &st) != 0)
-    return fail (err, errlen, ESRCH, "no process with PID %d: check the "
-                 "number with 'ps -p %d' (it may have exited%s)", (int) *pid,
-                 (int) *pid, errno == EACCES ? ", or /proc is mounted with "
-                 "hidepid" : "");
-  /* A thread id: report its whole process.  */
-  if (proc_status_field (dir, "Tgid", v, sizeof v) == 0 && atoi (v) > 0
-      && atoi (v) != *pid)
-    *pid = atoi (v);
-  return 0;
-}
-
-int
-info_pid (pid_t pid, struct info_report *r, char *err, size_t errlen)
-{
-  char dir[64];
-  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
-  r->pid = pid;
-  if (!process_alive (pid))
-    {
-      char ppid[32] = "?";
-      proc_status_field (dir, "PPid", ppid, sizeof ppid);
-      return fail (err, errlen, ESRCH, "process %d has exited (a zombie "
-                   "that its parent, process %s, has not collected yet); "
-                   "there is nothing left to read", (int) pid, ppid);
-    }
-
-  /* Nothing may interrupt rseq-compat while it holds a thread stopped;
-     the signals act once every thread is released.  */
-  sigset_t block, old;
-  sigemptyset (&block);
-  int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
-                 SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,
-                 SIGVTALRM, SIGPROF };
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    sigaddset (&block, sigs[i]);
-  sigprocmask (SIG_BLOCK, &block, &old);
-
-  /* The main thread may have exited (pthread_exit) while the others
-     run: then its memory and maps are gone, a live thread's are not.  */
-  char live[64];
-  snprintf (live, sizeof live, "/proc/%d", (int) pid);
-  if (dead_state (task_state (pid, pid)))
-    {
-      size_t n = 0;
-      pid_t *tids = list_tasks (pid, &n);
-      for (size_t i = 0; tids != NULL && i < n; i++)
-        if (!dead_state (task_state (pid, tids[i])))
-          {
-            snprintf (live, sizeof live, "/proc/%d/task/%d", (int) pid,
-                      (int) tids[i]);
-            break;
-          }
-      free (tids);
-    }
-
-  struct proc p;
-  int ret = proc_open (&p, pid, live, err, errlen);
-  if (ret == EACCES || ret == EPERM)
-    ret = denied (pid, err, errlen);
-  else if (ret != 0 && !process_alive (pid))
-    ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
-                "read; nothing to report", (int) pid);
-  if (ret == 0)
-    {
-      ret = proc_describe (&p, r, err, errlen);
-      if (ret == EACCES || ret == EPERM)
-        ret = denied (pid, err, errlen);
-      else if (ret != 0 && !process_alive (pid))
-        ret = fail (err, errlen, ESRCH, "process %d exited while it was "
-                    "being read; nothing to report", (int) pid);
-      if (ret == 0)
-        ret = read_threads (&p, r, err, errlen);
-      proc_close (&p);
-    }
-
-  sigprocmask (SIG_SETMASK, &old, NULL);
-  return ret;
 }

@@ -20,15 +20,14 @@
 #define RSEQ_COMPAT_CMD_COLLECT_PTRACE_H 1
 
 #include <stddef.h>
-#include <sys/types.h>
 
+#include "procfs.h"
 #include "report.h"
 
-/* The process that info -p *PID reports: *PID's own, or that of the
-   thread *PID.  Returns 0, or ESRCH with ERR saying why.  */
-int info_pid_target (pid_t *pid, char *err, size_t errlen);
-/* Fills R (all but the derived fields) for process PID, which is not
-   the calling one.  Returns 0, or an errno value with ERR saying why.  */
-int info_pid (pid_t pid, struct info_report *r, char *err, size_t errlen);
+/* Fills R's threads of process P, whose process-wide facts are known,
+   stopping one thread at a time for its own read.  Returns 0, or an
+   errno value with ERR saying why.  */
+int ptrace_read_threads (struct proc *p, struct info_report *r, char *err,
+                         size_t errlen);
 
 #endif

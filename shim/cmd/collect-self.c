@@ -316,6 +316,7 @@ info_self (struct info_report *r)
       self_thread (r, &r->threads[0]);
     }
   r->threads_source = "self";
+  r->method = "self";
 
   r->have_cpu = 1;
   r->cpu = sched_getcpu ();

@@ -207,7 +207,7 @@ info_derive (struct info_report *r)
   derive_reason (r);
   r->reg_len = derive_reg_len (r);
 
-  size_t live = 0, fast = 0;
+  size_t live = 0, fast = 0, unread = 0;
   for (size_t i = 0; i < r->nthreads; i++)
     {
       struct info_thread *t = &r->threads[i];
@@ -217,6 +217,7 @@ info_derive (struct info_report *r)
           live++;
           fast += t->fast;
         }
+      unread += t->state == TS_UNKNOWN;
     }
   r->sched_getcpu_fast = live > 0 && fast == live;
   const char *slow =
@@ -225,7 +226,12 @@ info_derive (struct info_report *r)
 #else
     "the vDSO's getcpu";
 #endif
-  if (r->sched_getcpu_fast)
+  if (live == 0 && unread > 0)
+    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: no "
+              "thread could be read (%s's sched_getcpu loads cpu_id in a "
+              "thread whose published area is registered, else asks %s)",
+              r->getcpu_impl, slow);
+  else if (r->sched_getcpu_fast)
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "fast path: one "
               "load of cpu_id (%s's sched_getcpu)", r->getcpu_impl);
   else if (fast > 0)
@@ -235,4 +241,10 @@ info_derive (struct info_report *r)
   else
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "slow path: %s's "
               "sched_getcpu asks %s", r->getcpu_impl, slow);
+  if (live > 0 && unread > 0)
+    {
+      size_t len = strlen (r->sched_getcpu);
+      snprintf (r->sched_getcpu + len, sizeof r->sched_getcpu - len,
+                "; %zu thread%s not read", unread, unread == 1 ? "" : "s");
+    }
 }

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect-ptrace.h"
+#include "collect-pid.h"
 #include "collect-self.h"
 #include "common.h"
 #include "derive.h"
@@ -36,14 +36,21 @@ static void
 info_usage (FILE *out)
 {
   fputs ("Usage: rseq-compat info [--json]\n"
-         "       rseq-compat info -p PID [--json]\n"
+         "       rseq-compat info -p PID [--stop | --no-stop] [--json]\n"
          "\n"
          "Without -p, report the rseq state of this process: run it as\n"
          "'rseq-compat run rseq-compat info' to see what the shim does.\n"
-         "-p PID, --pid PID  report every thread of process PID (ptrace;\n"
-         "                   each thread is held for microseconds).\n"
+         "-p PID, --pid PID  report every thread of process PID.\n"
+         "--stop             (the default) read each thread's registration\n"
+         "                   with ptrace, stopping one thread at a time for\n"
+         "                   microseconds: some system calls it sleeps in\n"
+         "                   (epoll_wait, sigtimedwait...) fail with EINTR.\n"
+         "--no-stop          stop nothing: read only memory (the published\n"
+         "                   areas' cpu_id; no length, signature or other\n"
+         "                   areas; per thread on glibc only).\n"
          "--json             one JSON object instead of text; the fields\n"
-         "                   are listed in rseq-compat(1).\n",
+         "                   are listed in rseq-compat(1).\n"
+         "See rseq-compat(1) for the calls that can see EINTR.\n",
          out);
 }
 
@@ -52,11 +59,16 @@ cmd_info (int argc, char **argv)
 {
   int json = 0;
   long int pid = 0;
+  enum info_method method = METHOD_STOP;
   for (int i = 1; i < argc; i++)
     {
       const char *a = argv[i], *value = NULL;
       if (strcmp (a, "--json") == 0)
         json = 1;
+      else if (strcmp (a, "--stop") == 0)
+        method = METHOD_STOP;
+      else if (strcmp (a, "--no-stop") == 0)
+        method = METHOD_NO_STOP;
       else if (strcmp (a, "--help") == 0 || strcmp (a, "-h") == 0)
         {
           info_usage (stdout);
@@ -112,7 +124,7 @@ cmd_info (int argc, char **argv)
      inside: the kernel refuses a tracer its own thread group (EPERM).  */
   if (ret == 0)
     ret = pid == 0 || target == getpid () ? info_self (r)
-          : info_pid (target, r, err, sizeof err);
+          : info_pid (target, method, r, err, sizeof err);
   if (ret == 0)
     info_derive (r);
   if (ret != 0)

@@ -232,6 +232,7 @@ print_json (FILE *f, const struct info_report *r)
   else
     j_null (&j, "mm_cid");
   j_str (&j, "threads_source", r->threads_source);
+  j_str (&j, "method", r->method);
   j_str (&j, "warning", r->warning[0] != '\0' ? r->warning : NULL);
 
   j_key (&j, "threads");

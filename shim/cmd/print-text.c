@@ -100,10 +100,16 @@ print_text (FILE *f, const struct info_report *r)
   size_t reg = 0;
   for (size_t i = 0; i < r->nthreads; i++)
     reg += r->threads[i].state == TS_REGISTERED;
+  int nostop = strcmp (r->method, "no-stop") == 0;
   fprintf (f, "threads (%s): %zu, %zu registered\n",
            strcmp (r->threads_source, "self") == 0 ? "the calling thread"
            : strcmp (r->threads_source, "ptrace") == 0 ? "read with ptrace"
+           : nostop ? "read from memory, nothing stopped"
            : "read from memory", r->nthreads, reg);
+  if (nostop)
+    fprintf (f, "  (the cpu_id of each thread's published area: lengths, "
+             "signatures and areas\n   registered elsewhere are known only "
+             "to --stop)\n");
   fprintf (f, "  %8s %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
            "TID", "STATE", "AREA", "LEN", "SIGNATURE", "FLAGS", "OWNER",
            "CPU_ID", "NODE", "MM_CID", "NAME");

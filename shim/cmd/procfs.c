@@ -17,12 +17,13 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* Everything here reads files under /proc/PID (maps, auxv, environ,
-   status), the process's memory through /proc/PID/mem, and the ELF
-   files it maps, as the process sees them (its root may differ from
-   ours).  Nothing here stops the process or knows about the report.  */
+   status, the task directory), the process's memory through
+   /proc/PID/mem, and the ELF files it maps, as the process sees them
+   (its root may differ from ours).  Nothing here stops the process or knows about the report.  */
 
 #define _GNU_SOURCE 1
 #include <ctype.h>
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -220,11 +221,12 @@ pread_full (int fd, void *buf, size_t len, uint64_t off)
   return pread (fd, buf, len, (off_t) off) == (ssize_t) len ? 0 : -1;
 }
 
-/* The defined dynamic symbol NAME of the ELF file FD: its value and
-   type, and the virtual address of the file's first PT_LOAD.  */
+/* The defined symbol NAME of the ELF file FD, from its dynamic symbol
+   table, or from the static one too when SYMTAB: its value and type,
+   and the virtual address of the file's first PT_LOAD.  */
 static int
-elf_symbol (int fd, const char *name, uint64_t *value, unsigned char *type,
-            uint64_t *first_vaddr)
+elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
+            unsigned char *type, uint64_t *first_vaddr)
 {
   Elf64_Ehdr eh;
   if (pread_full (fd, &eh, sizeof eh, 0) != 0
@@ -258,7 +260,9 @@ elf_symbol (int fd, const char *name, uint64_t *value, unsigned char *type,
   int found = -1;
   for (int i = 0; i < eh.e_shnum && found != 0; i++)
     {
-      if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_link >= eh.e_shnum
+      if ((sh[i].sh_type != SHT_DYNSYM
+           && !(symtab && sh[i].sh_type == SHT_SYMTAB))
+          || sh[i].sh_link >= eh.e_shnum
           || sh[i].sh_entsize != sizeof (Elf64_Sym)
           || sh[i].sh_size > (64u << 20))
         continue;
@@ -291,9 +295,9 @@ elf_symbol (int fd, const char *name, uint64_t *value, unsigned char *type,
   return found;
 }
 
-uint64_t
-proc_symbol (struct proc *p, const char *path, const char *name,
-             int *is_tls, uint64_t *tls_value)
+static uint64_t
+symbol_in (struct proc *p, const char *path, const char *name, int symtab,
+           int *is_tls, uint64_t *tls_value)
 {
   uint64_t start = UINT64_MAX;
   for (size_t i = 0; i < p->nmaps; i++)
@@ -307,7 +311,7 @@ proc_symbol (struct proc *p, const char *path, const char *name,
     return 0;
   uint64_t value = 0, first_vaddr = 0;
   unsigned char type = 0;
-  int ret = elf_symbol (fd, name, &value, &type, &first_vaddr);
+  int ret = elf_symbol (fd, name, symtab, &value, &type, &first_vaddr);
   close (fd);
   if (ret != 0)
     return 0;
@@ -320,6 +324,19 @@ proc_symbol (struct proc *p, const char *path, const char *name,
       return 0;
     }
   return start - (first_vaddr & ~(uint64_t) 0xfff) + value;
+}
+
+uint64_t
+proc_symbol (struct proc *p, const char *path, const char *name,
+             int *is_tls, uint64_t *tls_value)
+{
+  return symbol_in (p, path, name, 0, is_tls, tls_value);
+}
+
+uint64_t
+proc_symbol_any (struct proc *p, const char *path, const char *name)
+{
+  return symbol_in (p, path, name, 1, NULL, NULL);
 }
 
 int
@@ -540,4 +557,102 @@ elf_foreign (const char *path)
   if (fd >= 0)
     close (fd);
   return foreign;
+}
+
+char
+proc_task_state (pid_t pid, pid_t tid)
+{
+  char path[96], buf[512];
+  snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) pid, (int) tid);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  /* The name may hold ") ": the state follows the last one.  */
+  char *paren = strrchr (buf, ')');
+  if (paren == NULL || paren[1] != ' ')
+    return 0;
+  return paren[2];
+}
+
+int
+proc_state_dead (char s)
+{
+  return s == 0 || s == 'Z' || s == 'X' || s == 'x';
+}
+
+void
+proc_task_name (pid_t pid, pid_t tid, char *out, size_t outlen)
+{
+  char path[96];
+  snprintf (path, sizeof path, "/proc/%d/task/%d/comm", (int) pid, (int) tid);
+  out[0] = '\0';
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  ssize_t n = read (fd, out, outlen - 1);
+  out[n > 0 ? n : 0] = '\0';
+  out[strcspn (out, "\n")] = '\0';
+  close (fd);
+}
+
+pid_t *
+proc_list_tasks (pid_t pid, size_t *count)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/task", (int) pid);
+  DIR *d = opendir (path);
+  if (d == NULL)
+    return NULL;
+  size_t cap = 16, n = 0;
+  pid_t *tids = malloc (cap * sizeof *tids);
+  struct dirent *e;
+  while (tids != NULL && (e = readdir (d)) != NULL)
+    {
+      char *end;
+      long int tid = strtol (e->d_name, &end, 10);
+      if (*end != '\0' || tid <= 0)
+        continue;
+      if (n == cap)
+        {
+          pid_t *bigger = realloc (tids, 2 * cap * sizeof *tids);
+          if (bigger == NULL)
+            break;
+          tids = bigger;
+          cap *= 2;
+        }
+      tids[n++] = (pid_t) tid;
+    }
+  closedir (d);
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && tids[j] < tids[j - 1]; j--)
+      {
+        pid_t t = tids[j];
+        tids[j] = tids[j - 1];
+        tids[j - 1] = t;
+      }
+  for (size_t i = 0; i < n; i++)
+    if (tids[i] == pid && i != 0)
+      {
+        memmove (tids + 1, tids, i * sizeof *tids);
+        tids[0] = pid;
+      }
+  *count = n;
+  return tids;
+}
+
+int
+proc_alive (pid_t pid)
+{
+  size_t n = 0;
+  pid_t *tids = proc_list_tasks (pid, &n);
+  int alive = 0;
+  for (size_t i = 0; tids != NULL && i < n && !alive; i++)
+    alive = !proc_state_dead (proc_task_state (pid, tids[i]));
+  free (tids);
+  return alive;
 }

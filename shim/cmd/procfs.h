@@ -53,6 +53,10 @@ int proc_read (struct proc *, uint64_t addr, void *buf, size_t len);
    mapped at PATH, or 0.  */
 uint64_t proc_symbol (struct proc *, const char *path, const char *name,
                       int *is_tls, uint64_t *tls_value);
+/* The same, also from the static symbol table (.symtab) where the file
+   has kept one: glibc before 2.34 keeps the symbols debuggers need to
+   find the threads there, in libpthread.  */
+uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
 const struct proc_map *proc_find (const struct proc *, uint64_t addr);
 int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
@@ -74,6 +78,18 @@ void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
 /* Whether PATH is an ELF file of another class or machine than this
    command's.  */
 int elf_foreign (const char *path);
+/* The state letter of /proc/PID/task/TID/stat ('R', 'S', 'D', 't'...),
+   or 0 when the thread is gone.  */
+char proc_task_state (pid_t pid, pid_t tid);
+/* Whether state S is that of a thread that has exited.  */
+int proc_state_dead (char s);
+/* The name of thread TID (/proc/PID/task/TID/comm), empty if gone.  */
+void proc_task_name (pid_t pid, pid_t tid, char *out, size_t outlen);
+/* The thread ids of PID, ascending, the main thread first, in a malloc'ed
+   array; NULL when the process is gone.  */
+pid_t *proc_list_tasks (pid_t pid, size_t *count);
+/* Whether some thread of PID has not exited.  */
+int proc_alive (pid_t pid);
 /* The last component of PATH.  */
 const char *base_name (const char *path);
 

@@ -17,6 +17,8 @@
    <https://www.gnu.org/licenses/>.  */
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -51,4 +53,25 @@ info_state_name (enum thread_state s)
     case TS_EXITED: return "exited";
     default: return "unknown";
     }
+}
+
+int
+info_add_thread (struct info_report *r, size_t *cap, pid_t tid)
+{
+  for (size_t i = 0; i < r->nthreads; i++)
+    if (r->threads[i].tid == tid)
+      return 0;
+  if (r->nthreads == *cap)
+    {
+      size_t ncap = *cap ? 2 * *cap : 16;
+      struct info_thread *n = realloc (r->threads, ncap * sizeof *n);
+      if (n == NULL)
+        return -1;
+      r->threads = n;
+      *cap = ncap;
+    }
+  struct info_thread *t = &r->threads[r->nthreads++];
+  memset (t, 0, sizeof *t);
+  t->tid = tid;
+  return 1;
 }

@@ -43,7 +43,7 @@ struct info_thread
   char name[32];
   enum thread_state state;
   /* Why the state is unknown, or how it was found.  */
-  char note[128];
+  char note[256];
   /* The registration (TS_REGISTERED).  */
   uint64_t area;
   uint32_t length;		/* 0: not known (read from memory).  */
@@ -61,8 +61,6 @@ struct info_thread
   int32_t mm_cid;
   /* sched_getcpu answers from this thread's area.  */
   int fast;
-  /* Still attached: it did not stop in time (collect-ptrace.c).  */
-  int held;
 };
 
 struct info_report
@@ -118,8 +116,11 @@ struct info_report
   int cpu, node, mm_cid;
   int have_node, have_mm_cid;
 
-  /* "self", "ptrace" or "memory" (kernel before 5.13).  */
+  /* "self", "ptrace" or "memory" (kernel before 5.13, or --no-stop).  */
   const char *threads_source;
+  /* How the threads were read: "self", "stop" (ptrace, one thread
+     stopped at a time) or "no-stop" (memory only).  */
+  const char *method;
   char warning[512];
   struct info_thread *threads;
   size_t nthreads;
@@ -129,6 +130,10 @@ struct info_report
    the C library's and the shim's: collectors call it once both are
    known, before they read the threads' areas.  */
 void info_pick_abi (struct info_report *);
+/* Appends a thread TID to R->threads (*CAP entries allocated) unless
+   it is listed already.  Returns 1 when added, 0 when listed, -1 when
+   out of memory.  */
+int info_add_thread (struct info_report *, size_t *cap, pid_t tid);
 /* "registered", "unregistered", "exited" or "unknown".  */
 const char *info_state_name (enum thread_state);
 

@@ -35,7 +35,7 @@ static void
 usage (FILE *out)
 {
   fputs ("Usage: rseq-compat run [--] COMMAND [ARGUMENT...]\n"
-         "       rseq-compat info [-p PID] [--json]\n"
+         "       rseq-compat info [-p PID [--stop | --no-stop]] [--json]\n"
          "       rseq-compat --help | --version\n"
          "\n"
          "run   Run COMMAND with librseq-compat preloaded, so that the\n"
@@ -48,7 +48,8 @@ usage (FILE *out)
          "info  Report the rseq state of this process (run it as\n"
          "      'rseq-compat run rseq-compat info' to see the shim at work)\n"
          "      or, with -p PID, of every thread of another process, read\n"
-         "      with ptrace.  --json prints the same as one JSON object.\n"
+         "      with ptrace one thread at a time (--no-stop: from memory,\n"
+         "      stopping nothing).  --json prints the same as JSON.\n"
          "\n"
          "Environment: RSEQ_COMPAT_LIBRARY selects the one library to preload;\n"
          "GLIBC_TUNABLES=glibc.pthread.rseq=0 turns registration off.\n"

@@ -31,7 +31,18 @@
 
    Scenarios (errors and awkward targets): zombie, perm, traced,
    stopped, oldkernel, exited, signal.  HOOK is libinfo-hook.so
-   (info-hook.c) for the last three.  */
+   (info-hook.c) for the last three and for eintr.
+
+   Side effects on the target, with CHILD info-block (info-block.c):
+     eintr   threads sleeping in the calls of rseq-compat(1)'s list:
+             --no-stop traces nothing and makes none fail; the stopping
+             read (the default, and --stop) makes exactly those listed
+             fail with EINTR, once per run, and no other, and holds one
+             thread at a time, each only for its own read.
+     dstate  two threads in uninterruptible sleep (vfork parents): the
+             stopping read lets each go after its own bounded wait, so
+             it takes well under a second, never holds two threads at
+             once, and leaves both running once their children exit.  */
 
 #include "rtest.h"
 #include "info-json.h"
@@ -46,6 +57,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #define MAX_THREADS 16
 
@@ -139,19 +151,159 @@ struct result
 {
   int status;
   char *out, *err;
+  /* With a process to watch: the most of its threads seen traced at
+     one instant, the most separate holds of one thread, and how long
+     the command ran.  */
+  int max_traced, max_holds;
+  long int ms;
 };
 
 enum { AS_IS, AS_NOBODY };
 
-/* Runs ARGV with ENV (NAME=VALUE, NULL-terminated, may be NULL) added,
-   and collects its output.  */
-static struct result
-run (char **argv, char **env, int who)
+/* The TracerPid line of a status file in /proc: -1 if there is none.  */
+static int
+status_tracer (const char *path)
 {
-  struct result res = { -1, NULL, NULL };
+  char line[256];
+  FILE *f = fopen (path, "r");
+  int tracer = -1;
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, "TracerPid:", 10) == 0)
+      tracer = atoi (line + 10);
+  if (f != NULL)
+    fclose (f);
+  return tracer;
+}
+
+/* Which threads were traced at the same time, seen from outside.  One
+   pass over /proc/PID/task reads one thread after the other and takes
+   hundreds of microseconds, while rseq-compat holds a thread for tens:
+   a pass that walks the threads in the order rseq-compat reads them
+   sees each traced in turn, so counting the traced threads of a pass
+   counts holds that never overlapped (measured: ten disjoint holds in
+   one pass).  So every read of a thread gets a number in the order of
+   all reads, and each hold (a thread seen traced by one tracer, with no
+   read in between seeing it otherwise) spans the reads that saw it.
+   Within that span the thread was traced all along, unless its tracer
+   let it go and took it again between two reads; so a thread traced
+   while another's hold spans that read was traced at the same instant
+   as that one.  The count is a lower bound: holds shorter than a pass
+   may be missed, as any sampling misses them.  */
+#define MAX_HOLDS 256
+
+struct hold
+{
+  pid_t tid;
+  int tracer;
+  long int first, last;		/* The reads that saw it.  */
+  int open;			/* The thread's last read saw it.  */
+};
+
+struct watch
+{
+  pid_t pid;
+  long int reads;
+  int nholds, overflow;
+  struct hold holds[MAX_HOLDS];
+};
+
+static void
+watch_pass (struct watch *w)
+{
+  char dir[64];
+  snprintf (dir, sizeof dir, "/proc/%d/task", (int) w->pid);
+  DIR *d = opendir (dir);
+  struct dirent *e;
+  while (d != NULL && (e = readdir (d)) != NULL)
+    {
+      char path[400];
+      if (e->d_name[0] < '0' || e->d_name[0] > '9')
+        continue;
+      snprintf (path, sizeof path, "%s/%s/status", dir, e->d_name);
+      int tracer = status_tracer (path);
+      pid_t tid = atoi (e->d_name);
+      long int now = ++w->reads;
+      struct hold *h = NULL;
+      for (int i = w->nholds - 1; i >= 0 && h == NULL; i--)
+        if (w->holds[i].tid == tid && w->holds[i].open)
+          h = &w->holds[i];
+      if (h != NULL && h->tracer == tracer)
+        h->last = now;
+      else
+        {
+          if (h != NULL)
+            h->open = 0;
+          if (tracer <= 0)
+            continue;
+          if (w->nholds == MAX_HOLDS)
+            {
+              w->overflow = 1;
+              continue;
+            }
+          w->holds[w->nholds++] = (struct hold) { tid, tracer, now, now, 1 };
+        }
+    }
+  if (d != NULL)
+    closedir (d);
+}
+
+/* How many threads of PID have a tracer now.  */
+static int
+traced_threads (pid_t pid)
+{
+  struct watch w = { .pid = pid };
+  watch_pass (&w);
+  return w.nholds;
+}
+
+static void
+watch_result (const struct watch *w, struct result *res)
+{
+  CHECK (!w->overflow, "more than %d holds of threads of %d", MAX_HOLDS,
+         (int) w->pid);
+  for (int i = 0; i < w->nholds; i++)
+    {
+      const struct hold *h = &w->holds[i];
+      int at_once = 0, holds = 0;
+      for (int k = 0; k < w->nholds; k++)
+        {
+          const struct hold *o = &w->holds[k];
+          at_once += o->first <= h->first && h->first <= o->last;
+          holds += o->tid == h->tid;
+        }
+      if (at_once > res->max_traced)
+        res->max_traced = at_once;
+      if (holds > res->max_holds)
+        res->max_holds = holds;
+    }
+}
+
+static long int
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* Runs ARGV with ENV (NAME=VALUE, NULL-terminated, may be NULL) added,
+   and collects its output; while it runs, reads every millisecond which
+   threads of WATCH (0: none) are traced (struct watch).  */
+static struct result
+run_watching (char **argv, char **env, int who, pid_t watch)
+{
+  struct result res = { -1, NULL, NULL, 0, 0, 0 };
+  struct watch *w = calloc (1, sizeof *w);
+  if (w == NULL)
+    return res;
+  w->pid = watch;
   int out[2], err[2];
   if (pipe (out) != 0 || pipe (err) != 0)
-    return res;
+    {
+      free (w);
+      return res;
+    }
+  long int start = now_ms ();
   pid_t pid = fork ();
   if (pid == 0)
     {
@@ -178,9 +330,12 @@ run (char **argv, char **env, int who)
   char *buf[2] = { malloc (cap[0]), malloc (cap[1]) };
   struct pollfd pf[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
   int open_fds = 2;
-  while (open_fds > 0)
+  while (open_fds > 0 && now_ms () - start < 30000)
     {
-      if (poll (pf, 2, 30000) <= 0)
+      if (watch != 0)
+        watch_pass (w);
+      int ready = poll (pf, 2, watch != 0 ? 1 : 30000);
+      if (ready < 0 || (ready == 0 && watch == 0))
         break;
       for (int k = 0; k < 2; k++)
         if (pf[k].fd >= 0 && pf[k].revents != 0)
@@ -201,9 +356,18 @@ run (char **argv, char **env, int who)
   buf[0][len[0]] = '\0';
   buf[1][len[1]] = '\0';
   waitpid (pid, &res.status, 0);
+  res.ms = now_ms () - start;
+  watch_result (w, &res);
+  free (w);
   res.out = buf[0];
   res.err = buf[1];
   return res;
+}
+
+static struct result
+run (char **argv, char **env, int who)
+{
+  return run_watching (argv, env, who, 0);
 }
 
 static void
@@ -278,6 +442,24 @@ read_report (FILE *f, struct creport *rep)
   return -1;
 }
 
+/* Starts PROG (NULL-terminated) as PREFIX says, with pipes to its
+   stdin (*IN) and from its stdout (*OUT).  Returns its pid, or -1.  */
+static pid_t
+start_prog (char **prefix, int nprefix, char **prog, FILE **in, FILE **out)
+{
+  char *fallback[] = { "@" };
+  char **argv = nprefix > 0 ? substitute (prefix, nprefix, prog)
+                            : substitute (fallback, 1, prog);
+  int to = -1, from = -1;
+  pid_t pid = spawn (argv, &to, &from);
+  free (argv);
+  if (pid < 0)
+    return -1;
+  *in = fdopen (to, "w");
+  *out = fdopen (from, "r");
+  return pid;
+}
+
 static int
 start_child (struct child *c, char **prefix, int nprefix, char **args)
 {
@@ -288,16 +470,9 @@ start_child (struct child *c, char **prefix, int nprefix, char **args)
   for (int i = 0; args != NULL && args[i] != NULL && n < 15; i++)
     prog[n++] = args[i];
   prog[n] = NULL;
-  char *fallback[] = { "@" };
-  char **argv = nprefix > 0 ? substitute (prefix, nprefix, prog)
-                            : substitute (fallback, 1, prog);
-  int to = -1, from = -1;
-  c->pid = spawn (argv, &to, &from);
-  free (argv);
+  c->pid = start_prog (prefix, nprefix, prog, &c->in, &c->out);
   if (c->pid < 0)
     return -1;
-  c->in = fdopen (to, "w");
-  c->out = fdopen (from, "r");
   if (read_report (c->out, &c->rep) != 0)
     return -1;
   CHECK (c->rep.pid == c->pid, "child reports pid %d, started %d",
@@ -340,16 +515,9 @@ thread_states (pid_t pid, char *out, size_t len)
 static int
 tracer_of (pid_t pid)
 {
-  char path[64], line[256];
+  char path[64];
   snprintf (path, sizeof path, "/proc/%d/status", (int) pid);
-  FILE *f = fopen (path, "r");
-  int tracer = -1;
-  while (f != NULL && fgets (line, sizeof line, f) != NULL)
-    if (strncmp (line, "TracerPid:", 10) == 0)
-      tracer = atoi (line + 10);
-  if (f != NULL)
-    fclose (f);
-  return tracer;
+  return status_tracer (path);
 }
 
 /* The child runs, is traced by nobody and answers.  */
@@ -372,15 +540,22 @@ check_alive (struct child *c, const char *when)
          "(got '%s')", when, line);
 }
 
+/* Ends the input of child PID, which then exits with status 0.  */
+static void
+finish_process (pid_t pid, FILE *in, FILE *out, const char *who)
+{
+  int status;
+  fclose (in);
+  waitpid (pid, &status, 0);
+  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+         "%s ended with status %#x", who, status);
+  fclose (out);
+}
+
 static void
 finish_child (struct child *c)
 {
-  int status;
-  fclose (c->in);
-  waitpid (c->pid, &status, 0);
-  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0,
-         "the child ended with status %#x", status);
-  fclose (c->out);
+  finish_process (c->pid, c->in, c->out, "the child");
 }
 
 static char **
@@ -1015,6 +1190,356 @@ scenario (const char *name, char **prefix, int nprefix)
   return rt_exit_status ();
 }
 
+/* ------------------------------------------------- info-block targets */
+
+#define MAX_BLOCK 32
+
+struct block_child
+{
+  pid_t pid;
+  FILE *in, *out;
+  char libc[16];
+  int n;
+  char call[MAX_BLOCK][32];
+  int tid[MAX_BLOCK];
+  int eintr[MAX_BLOCK], returns[MAX_BLOCK];
+};
+
+/* The calls a stop makes fail with EINTR though the process has no
+   signal handler, as rseq-compat(1) lists them: the kernel's answer
+   (signal(7)), but musl's sigtimedwait and sigwaitinfo call again
+   after EINTR, and so do glibc's and musl's sigwait.  */
+static const struct
+{
+  const char *call;
+  int glibc, musl;
+} stop_eintr[] = {
+  { "epoll_wait", 1, 1 },
+  { "epoll_pwait", 1, 1 },
+  { "sigtimedwait", 1, 0 },
+  { "sigwaitinfo", 1, 0 },
+  { "semop", 1, 1 },
+  { "semtimedop", 1, 1 },
+  { "recv-timeout", 1, 1 },
+  { "accept-timeout", 1, 1 },
+  { "io_getevents", 1, 1 },
+  { "read", 0, 0 },
+  { "poll", 0, 0 },
+  { "select", 0, 0 },
+  { "nanosleep", 0, 0 },
+  { "cond_wait", 0, 0 },
+  { "sigwait", 0, 0 },
+  { "msgrcv", 0, 0 },
+  { "pause", 0, 0 },
+};
+
+static int wait_asleep (struct block_child *b);
+
+static int
+start_block (struct block_child *b, char **prefix, int nprefix,
+             char **calls)
+{
+  char *prog[MAX_BLOCK + 2];
+  int n = 0;
+  prog[n++] = (char *) child_bin;
+  for (int i = 0; calls[i] != NULL && n < MAX_BLOCK + 1; i++)
+    prog[n++] = calls[i];
+  prog[n] = NULL;
+  memset (b, 0, sizeof *b);
+  b->pid = start_prog (prefix, nprefix, prog, &b->in, &b->out);
+  if (b->pid < 0)
+    return -1;
+  char line[256];
+  while (fgets (line, sizeof line, b->out) != NULL)
+    {
+      int tid;
+      char call[32];
+      if (strcmp (line, "ready\n") == 0)
+        break;
+      if (sscanf (line, "libc=%15s", b->libc) == 1)
+        continue;
+      if (sscanf (line, "thread %31s tid=%d", call, &tid) == 2
+          && b->n < MAX_BLOCK)
+        {
+          snprintf (b->call[b->n], sizeof b->call[b->n], "%s", call);
+          b->tid[b->n++] = tid;
+        }
+    }
+  CHECK (b->n > 0 && b->libc[0] != '\0', "info-block did not start");
+  if (b->n == 0)
+    return -1;
+  return wait_asleep (b);
+}
+
+/* Wait until each thread of B sleeps in its call: S, or D for a vfork
+   parent.  A thread a stop made fail counts the failure before it calls
+   again, so once all sleep again their counts are final; on a loaded
+   machine the interrupted thread may not have run yet when info -p
+   returns.  */
+static int
+wait_asleep (struct block_child *b)
+{
+  int asleep = 0;
+  for (int k = 0; k < 5000 && !asleep; k++)
+    {
+      asleep = 1;
+      for (int i = 0; i < b->n; i++)
+        {
+          char s[4];
+          char path[64];
+          snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) b->pid,
+                    b->tid[i]);
+          FILE *f = fopen (path, "r");
+          char buf[512] = "";
+          if (f != NULL)
+            {
+              if (fgets (buf, sizeof buf, f) == NULL)
+                buf[0] = '\0';
+              fclose (f);
+            }
+          char *p = strrchr (buf, ')');
+          s[0] = p != NULL && p[1] == ' ' ? p[2] : '?';
+          asleep &= s[0] == (strcmp (b->call[i], "vfork") == 0 ? 'D' : 'S');
+        }
+      if (!asleep)
+        usleep (1000);
+    }
+  CHECK (asleep, "the threads of info-block do not all sleep in their calls");
+  if (!asleep)
+    {
+      /* Nothing will ask it to end: do not leave it behind.  */
+      kill (b->pid, SIGKILL);
+      waitpid (b->pid, NULL, 0);
+    }
+  return asleep ? 0 : -1;
+}
+
+/* Asks B how often each call failed with EINTR and returned.  */
+static void
+block_counts (struct block_child *b)
+{
+  fprintf (b->in, "count\n");
+  fflush (b->in);
+  char line[256];
+  int i = 0;
+  while (fgets (line, sizeof line, b->out) != NULL
+         && strcmp (line, "end\n") != 0)
+    {
+      char call[32];
+      int e, r;
+      if (sscanf (line, "%31s eintr=%d returns=%d", call, &e, &r) == 3
+          && i < b->n && strcmp (call, b->call[i]) == 0)
+        {
+          b->eintr[i] = e;
+          b->returns[i++] = r;
+        }
+    }
+  CHECK (i == b->n, "info-block answered %d counts of %d", i, b->n);
+}
+
+/* info -p PID --json [OPTION], with ENV, watching PID's threads.  */
+static struct result
+info_of (pid_t pid, const char *option, char **env)
+{
+  char spid[16];
+  snprintf (spid, sizeof spid, "%d", (int) pid);
+  char *argv[] = { (char *) rc, "info", "-p", spid, "--json",
+                   (char *) option, NULL };
+  return run_watching (argv, env, AS_IS, pid);
+}
+
+static int
+eintr_scenario (char **prefix, int nprefix)
+{
+  char *calls[sizeof stop_eintr / sizeof stop_eintr[0] + 1];
+  size_t ncalls = sizeof stop_eintr / sizeof stop_eintr[0];
+  for (size_t i = 0; i < ncalls; i++)
+    calls[i] = (char *) stop_eintr[i].call;
+  calls[ncalls] = NULL;
+  CHECK (hook != NULL, "eintr needs HOOK");
+  struct block_child b;
+  if (hook == NULL || start_block (&b, prefix, nprefix, calls) != 0)
+    return rt_exit_status () | 1;
+  int musl = strcmp (b.libc, "musl") == 0;
+
+  /* Without stopping: nobody traced, no call interrupted.  */
+  struct result quiet = info_of (b.pid, "--no-stop", NULL);
+  CHECK (exited_with (&quiet, 0), "info -p --no-stop: status %#x",
+         quiet.status);
+  CHECK (quiet.max_traced == 0, "--no-stop: %d threads were traced",
+         quiet.max_traced);
+  struct jval *jq = parse_output (&quiet, "info -p --no-stop");
+  if (jq != NULL)
+    {
+      want_str (jq, "method", "no-stop");
+      want_str (jq, "threads_source", "memory");
+      /* No musl thread is read: the path taken is not claimed.  */
+      const char *path = get_str (jq, "sched_getcpu");
+      if (musl)
+        CHECK (path != NULL && strncmp (path, "not known", 9) == 0,
+               "--no-stop, musl: sched_getcpu \"%s\"", path ? path : "");
+    }
+  block_counts (&b);
+  for (int i = 0; i < b.n; i++)
+    CHECK (b.eintr[i] == 0 && b.returns[i] == 0, "--no-stop: %s failed "
+           "with EINTR %d times and returned %d times", b.call[i],
+           b.eintr[i], b.returns[i]);
+
+  /* Stopping (the default, then --stop, then the default with the hook
+     making every hold 20 ms longer): exactly the listed calls fail with
+     EINTR, once a run.  The holds last microseconds, and the watch may
+     miss them all; a 20 ms hold it sees, and so it would see any thread
+     held past its own read while the next is read.  */
+  char pre[PATH_MAX + 16];
+  snprintf (pre, sizeof pre, "LD_PRELOAD=%s", hook);
+  char *slow[] = { pre, "INFO_HOOK=slow", NULL };
+  const struct { const char *option; char **env; } runs[] = {
+    { NULL, NULL }, { "--stop", NULL }, { NULL, slow }
+  };
+  struct jval *js = NULL;
+  for (int run_no = 1; run_no <= 3; run_no++)
+    {
+      const char *option = runs[run_no - 1].option;
+      char **env = runs[run_no - 1].env;
+      struct result r = info_of (b.pid, option, env);
+      CHECK (exited_with (&r, 0), "info -p %s%s: status %#x",
+             option ? option : "", env ? " (slow)" : "", r.status);
+      CHECK (r.max_traced <= 1 && r.max_holds <= 1, "stopping: %d threads "
+             "traced at once, a thread held %d times", r.max_traced,
+             r.max_holds);
+      if (env != NULL)
+        CHECK (r.max_traced >= 1, "the watch saw none of the 20 ms holds");
+      js = parse_output (&r, "info -p (stopping)");
+      if (js != NULL)
+        {
+          want_str (js, "method", "stop");
+          want_str (js, "threads_source", "ptrace");
+        }
+      wait_asleep (&b);
+      block_counts (&b);
+      for (int i = 0; i < b.n; i++)
+        {
+          int want = musl ? stop_eintr[i].musl : stop_eintr[i].glibc;
+          CHECK (b.eintr[i] == want * run_no && b.returns[i] == 0,
+                 "after %d stopping runs: %s failed with EINTR %d times "
+                 "(expected %d) and returned %d times (%s)", run_no,
+                 b.call[i], b.eintr[i], want * run_no, b.returns[i], b.libc);
+        }
+      if (rt_failures != 0)
+        show ("info -p (stopping)", &r);
+    }
+
+  /* What --no-stop saw against what the kernel said.  */
+  const struct jval *qt = jq != NULL ? json_get (jq, "threads") : NULL;
+  const struct jval *st = js != NULL ? json_get (js, "threads") : NULL;
+  for (int i = 0; i < b.n && qt != NULL && st != NULL; i++)
+    {
+      const struct jval *q = thread_by_tid (qt, b.tid[i]);
+      const struct jval *k = thread_by_tid (st, b.tid[i]);
+      CHECK (q != NULL && k != NULL, "thread %d not listed", b.tid[i]);
+      if (q == NULL || k == NULL)
+        continue;
+      /* The kernel answered for every thread.  */
+      const char *kstate = get_str (k, "state");
+      CHECK (kstate != NULL && (strcmp (kstate, "registered") == 0
+                                || strcmp (kstate, "unregistered") == 0),
+             "thread %d: state %s with --stop", b.tid[i],
+             kstate ? kstate : "(null)");
+      const char *note = get_str (q, "note");
+      if (musl || get_str (js, "abi_source") == NULL)
+        {
+          /* No thread list to read, or no published area.  */
+          want_str (q, "state", "unknown");
+          CHECK (note != NULL && strstr (note, musl ? "musl"
+                                         : "no published area") != NULL,
+                 "--no-stop: note \"%s\"", note ? note : "(null)");
+          continue;
+        }
+      want_str (q, "state", kstate);
+      if (kstate != NULL && strcmp (kstate, "registered") == 0)
+        {
+          want_str (q, "area", get_str (k, "area"));
+          want_str (q, "owner", get_str (k, "owner"));
+        }
+      want_null (q, "length");
+      want_null (q, "signature");
+    }
+  if (rt_failures != 0)
+    show ("info -p --no-stop", &quiet);
+  finish_process (b.pid, b.in, b.out, "info-block");
+  return rt_exit_status ();
+}
+
+static int
+dstate_scenario (char **prefix, int nprefix)
+{
+  char *calls[] = { "vfork", "vfork", "read", NULL };
+  struct block_child b;
+  if (start_block (&b, prefix, nprefix, calls) != 0)
+    return rt_exit_status () | 1;
+
+  struct result r = info_of (b.pid, NULL, NULL);
+  CHECK (exited_with (&r, 0), "info -p: status %#x", r.status);
+  /* Each vfork parent may be waited for 100 ms (STUCK_MS); the rest is
+     microseconds.  Before, each cost 2 s and stayed attached.  */
+  CHECK (r.ms < 1000, "info -p took %ld ms with two threads in "
+         "uninterruptible sleep", r.ms);
+  CHECK (r.max_traced == 1 && r.max_holds == 1, "%d threads traced at "
+         "once, expected 1; a thread held %d times", r.max_traced,
+         r.max_holds);
+  struct jval *j = parse_output (&r, "info -p, uninterruptible sleep");
+  const struct jval *threads = j != NULL ? json_get (j, "threads") : NULL;
+  for (int i = 0; i < b.n && threads != NULL; i++)
+    {
+      const struct jval *t = thread_by_tid (threads, b.tid[i]);
+      CHECK (t != NULL, "thread %d not listed", b.tid[i]);
+      if (t == NULL)
+        continue;
+      if (strcmp (b.call[i], "vfork") == 0)
+        {
+          want_str (t, "state", "unknown");
+          const char *note = get_str (t, "note");
+          CHECK (note != NULL && strstr (note, "uninterruptible") != NULL
+                 && strstr (note, "let go") != NULL,
+                 "thread %d: note \"%s\"", b.tid[i], note ? note : "(null)");
+        }
+      else
+        want_str (t, "state", "registered");
+    }
+  const struct jval *main_thread = thread_by_tid (threads, b.pid);
+  if (main_thread != NULL)
+    want_str (main_thread, "state", "registered");
+  CHECK (traced_threads (b.pid) == 0, "threads still traced after info -p");
+  if (rt_failures != 0)
+    show ("info -p, uninterruptible sleep", &r);
+
+  struct result q = info_of (b.pid, "--no-stop", NULL);
+  CHECK (exited_with (&q, 0) && q.ms < 1000 && q.max_traced == 0,
+         "info -p --no-stop: status %#x, %ld ms, %d threads traced",
+         q.status, q.ms, q.max_traced);
+
+  /* Once their children exit, the vfork parents run on: none stopped
+     by a stop left pending.  */
+  fprintf (b.in, "release\n");
+  fflush (b.in);
+  int resumed = 0;
+  for (int k = 0; k < 500 && !resumed; k++)
+    {
+      block_counts (&b);
+      resumed = b.returns[0] == 1 && b.returns[1] == 1;
+      if (!resumed)
+        usleep (10000);
+    }
+  CHECK (resumed, "the vfork parents did not resume: returns %d, %d",
+         b.returns[0], b.returns[1]);
+  char states[MAX_BLOCK * 4];
+  thread_states (b.pid, states, sizeof states);
+  CHECK (strpbrk (states, "tT") == NULL && traced_threads (b.pid) == 0,
+         "thread states '%s' once released", states);
+  finish_process (b.pid, b.in, b.out, "info-block");
+  return rt_exit_status ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1044,5 +1569,9 @@ main (int argc, char **argv)
   if (strcmp (argv[1], "self") == 0)
     return self (prefix, nprefix);
   hook = dash > 4 ? argv[4] : NULL;
+  if (strcmp (argv[1], "eintr") == 0)
+    return eintr_scenario (prefix, nprefix);
+  if (strcmp (argv[1], "dstate") == 0)
+    return dstate_scenario (prefix, nprefix);
   return scenario (argv[1], prefix, nprefix);
 }

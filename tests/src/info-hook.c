@@ -24,7 +24,11 @@
             until it is a zombie before the real request: the process
             exits while it is being read;
      term   rseq-compat sends itself SIGTERM while it holds a thread
-            stopped.
+            stopped;
+  and at every such request, with INFO_HOOK set to
+     slow   the request waits 20 ms first: every thread is held that
+            much longer, long enough for a watcher reading /proc to see
+            each hold.
    Everything else goes to the system call unchanged (rseq-compat uses
    no PTRACE_PEEK* request, the only ones glibc's wrapper treats
    differently).  */
@@ -103,6 +107,11 @@ ptrace (int request, ...)
         {
           fired = 1;
           kill (getpid (), SIGTERM);
+        }
+      if (strcmp (hook, "slow") == 0)
+        {
+          struct timespec ms20 = { 0, 20000000 };
+          nanosleep (&ms20, NULL);
         }
     }
   return syscall (SYS_ptrace, request, pid, addr, data);

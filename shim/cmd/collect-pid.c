@@ -1,0 +1,153 @@
+/* rseq-compat info -p: another process, by the method asked for.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The process-wide facts come from /proc and memory (collect-proc.c)
+   whatever the method; the threads from ptrace (collect-ptrace.c, the
+   default) or from memory alone (collect-nostop.c, --no-stop).  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "collect-nostop.h"
+#include "collect-pid.h"
+#include "collect-proc.h"
+#include "collect-ptrace.h"
+#include "permission.h"
+#include "procfs.h"
+#include "report.h"
+
+static int
+fail (char *err, size_t errlen, int code, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
+
+static int
+fail (char *err, size_t errlen, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (err, errlen, fmt, ap);
+  va_end (ap);
+  return code;
+}
+
+static int
+denied (pid_t pid, char *err, size_t errlen)
+{
+  char hint[400];
+  permission_hint (pid, hint, sizeof hint);
+  return fail (err, errlen, EPERM, "cannot read process %d: permission "
+               "denied: %s", (int) pid, hint);
+}
+
+/* The error RET of reading /proc/PID in words: denied, or the process
+   gone, or as it is.  */
+static int
+explain (int ret, pid_t pid, char *err, size_t errlen)
+{
+  if (ret == EACCES || ret == EPERM)
+    return denied (pid, err, errlen);
+  if (ret != 0 && !proc_alive (pid))
+    return fail (err, errlen, ESRCH, "process %d exited while it was being "
+                 "read; nothing to report", (int) pid);
+  return ret;
+}
+
+int
+info_pid_target (pid_t *pid, char *err, size_t errlen)
+{
+  char dir[64], v[64];
+  struct stat st;
+  snprintf (dir, sizeof dir, "/proc/%d", (int) *pid);
+  if (stat (dir, &st) != 0)
+    return fail (err, errlen, ESRCH, "no process with PID %d: check the "
+                 "number with 'ps -p %d' (it may have exited%s)", (int) *pid,
+                 (int) *pid, errno == EACCES ? ", or /proc is mounted with "
+                 "hidepid" : "");
+  /* A thread id: report its whole process.  */
+  if (proc_status_field (dir, "Tgid", v, sizeof v) == 0 && atoi (v) > 0
+      && atoi (v) != *pid)
+    *pid = atoi (v);
+  return 0;
+}
+
+int
+info_pid (pid_t pid, enum info_method method, struct info_report *r,
+          char *err, size_t errlen)
+{
+  char dir[64];
+  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  r->pid = pid;
+  if (!proc_alive (pid))
+    {
+      char ppid[32] = "?";
+      proc_status_field (dir, "PPid", ppid, sizeof ppid);
+      return fail (err, errlen, ESRCH, "process %d has exited (a zombie "
+                   "that its parent, process %s, has not collected yet); "
+                   "there is nothing left to read", (int) pid, ppid);
+    }
+
+  /* Nothing may interrupt rseq-compat while it holds a thread stopped;
+     the signals act once every thread is released.  */
+  sigset_t block, old;
+  sigemptyset (&block);
+  int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
+                 SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,
+                 SIGVTALRM, SIGPROF };
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    sigaddset (&block, sigs[i]);
+  sigprocmask (SIG_BLOCK, &block, &old);
+
+  /* The main thread may have exited (pthread_exit) while the others
+     run: then its memory and maps are gone, a live thread's are not.  */
+  char live[64];
+  snprintf (live, sizeof live, "/proc/%d", (int) pid);
+  if (proc_state_dead (proc_task_state (pid, pid)))
+    {
+      size_t n = 0;
+      pid_t *tids = proc_list_tasks (pid, &n);
+      for (size_t i = 0; tids != NULL && i < n; i++)
+        if (!proc_state_dead (proc_task_state (pid, tids[i])))
+          {
+            snprintf (live, sizeof live, "/proc/%d/task/%d", (int) pid,
+                      (int) tids[i]);
+            break;
+          }
+      free (tids);
+    }
+
+  struct proc p;
+  int ret = explain (proc_open (&p, pid, live, err, errlen), pid, err,
+                     errlen);
+  if (ret == 0)
+    {
+      ret = explain (proc_describe (&p, r, err, errlen), pid, err, errlen);
+      if (ret == 0)
+        ret = method == METHOD_NO_STOP
+              ? nostop_read_threads (&p, r, err, errlen)
+              : ptrace_read_threads (&p, r, err, errlen);
+      proc_close (&p);
+    }
+
+  sigprocmask (SIG_SETMASK, &old, NULL);
+  return ret;
+}
