@@ -17,14 +17,15 @@ MATRIX_MAX_AGE=${MATRIX_MAX_AGE:-86400}
 mx_log() { printf 'matrix: %s\n' "$*" >&2; }
 mx_die() { printf 'matrix: %s\n' "$*" >&2; exit 1; }
 
-# mx_in_chroot DIR CMD...: run CMD as root in DIR with /proc and /dev,
-# in a private mount namespace, so the mounts go away with the command
-# however it ends.
+# mx_in_chroot DIR CMD...: run CMD as root in DIR with /proc and /dev
+# (and, with MX_SYSFS=1, /sys read-only), in a private mount namespace,
+# so the mounts go away with the command however it ends.
 mx_in_chroot() {
   _d=$1; shift
-  unshare --mount --propagation private -- /bin/sh -c '
+  MX_SYSFS=${MX_SYSFS:-} unshare --mount --propagation private -- /bin/sh -c '
     d=$1; shift
     mount -t proc proc "$d/proc" && mount --rbind /dev "$d/dev" || exit 125
+    if [ -n "$MX_SYSFS" ]; then mount -t sysfs -o ro sysfs "$d/sys" || exit 125; fi
     exec chroot "$d" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
       HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"' \
     sh "$_d" "$@"

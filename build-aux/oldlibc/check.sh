@@ -36,9 +36,20 @@ case $name in
   musl-*) ccs="MUSL_CC=$prefix/bin/musl-gcc $nocc" ;;
 esac
 tests=$(cd "$OL_TOP/tests/rseq.shim" && ls ./*.exp | sed 's|^\./||' | tr '\n' ' ')
+# The chroot's own programs (/bin/sh, valgrind's launcher, setpriv) are Debian's
+# glibc 2.31.  A shim built against a newer glibc needs its symbol
+# versions (2.34: dlopen, dlclose, dlerror, dlvsym at GLIBC_2.34) and
+# cannot be loaded into them, as any library built there: the tests that
+# preload it into such a program cannot run (README: Older C libraries).
+exclude=
+case $name in
+  glibc-2.3[2-9]*)
+    exclude="run-command:?sh?-c*,tools?valgrind*,setuid?with?/etc/ld.so.preload*"
+    ol_log "$name: not run, because the chroot's /bin/sh, valgrind and setpriv are glibc 2.31 programs and a shim built on $name needs its newer symbol versions: $exclude" ;;
+esac
 log=$out/check-$name.log
-mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && env $ccs ./configure &&
-  make -j\$(nproc) all && make check RUNTESTFLAGS='$tests'" >"$log" 2>&1
+MX_SYSFS=1 mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && env $ccs ./configure &&
+  make -j\$(nproc) all && make check RUNTESTFLAGS='$tests${exclude:+EXCLUDE=$exclude}'" >"$log" 2>&1
 status=$?
 cp "$OL_ROOT$work/src/build/tests/rseq.sum" "$out/check-$name.sum" 2>/dev/null || :
 
@@ -49,7 +60,7 @@ cp "$OL_ROOT$work/src/build/tests/rseq.sum" "$out/check-$name.sum" 2>/dev/null |
 row=$out/roots/bullseye-$(echo "$name" | tr -d -)
 rm -rf "$row"
 if [ $status -eq 0 ]; then
-  mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && sh build-aux/oldlibc/inner-stage.sh $name $prefix $work/stage" \
+  MX_SYSFS=1 mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && sh build-aux/oldlibc/inner-stage.sh $name $prefix $work/stage" \
     >>"$log" 2>&1 || status=$?
 fi
 if [ $status -eq 0 ]; then
