@@ -67,9 +67,10 @@ if [ $status -eq 0 ]; then
   mkdir -p "$row/rc" "$row/proc" "$row/sys"
   cp "$OL_ROOT$work/stage/mxcheck" "$OL_ROOT$work/stage/librseq-compat.so.1" "$row/rc/"
   cp "$OL_ROOT$work/stage/version" "$row/.version"
-  while read -r path; do
+  tab=$(printf '\t')
+  while IFS=$tab read -r path real; do
     mkdir -p "$row$(dirname "$path")"
-    cp -L "$OL_ROOT$path" "$row$path"
+    cp "$OL_ROOT$real" "$row$path"
   done < "$OL_ROOT$work/stage/libs"
 fi
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)

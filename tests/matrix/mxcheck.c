@@ -40,6 +40,7 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
@@ -55,6 +56,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
 
 #include <rseq-compat.h>
 
@@ -496,6 +500,33 @@ mx_ldso_direct (void)
   char *const preload[] =
     { (char *) interp, "--preload", (char *) shim, mx_self, "--exec-values",
       NULL };
+#ifdef __GLIBC__
+  /* glibc's loader has --preload from 2.30; an older one takes the
+     option for the program's name and fails (exit 127): checked, not
+     assumed.  */
+  if (strverscmp (gnu_get_libc_version (), "2.30") < 0)
+    {
+      fflush (stdout);
+      pid_t pid = fork ();
+      if (pid == 0)
+        {
+          unsetenv ("LD_PRELOAD");
+          int devnull = open ("/dev/null", O_WRONLY);
+          if (devnull >= 0)
+            dup2 (devnull, STDERR_FILENO);
+          execv (preload[0], preload);
+          _exit (126);
+        }
+      int status = 0;
+      int ok = pid > 0 && waitpid (pid, &status, 0) == pid
+               && WIFEXITED (status) && WEXITSTATUS (status) == 127;
+      mx_result (ok, "ldso-direct-preload", ok
+                 ? "glibc %s: ld.so has no --preload and refuses it"
+                 : "glibc %s: ld.so has no --preload, yet did not refuse it",
+                 gnu_get_libc_version ());
+      return;
+    }
+#endif
   mx_spawn ("ldso-direct-preload", preload, MX_ENV_NO_PRELOAD,
             "ld.so --preload SHIM PROGRAM: same values");
 }
