@@ -111,8 +111,11 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      start threads the shim never registers, while __rseq_size promises
      every thread is.  The answer is the C library's own function, so
      the shim's, which calls it, is equivalent.  RTLD_DEFAULT and
-     RTLD_NEXT lookups already find the shim's where they should.  */
-  if (handle != RTLD_NEXT && handle != RTLD_DEFAULT
+     RTLD_NEXT lookups already find the shim's where they should.  Where
+     the C library owns the area the shim's adds nothing: the lookup is
+     left alone.  */
+  if (__rseq_compat_state.own_area
+      && handle != RTLD_NEXT && handle != RTLD_DEFAULT
       && strcmp (name, "pthread_create") == 0)
     return __rseq_compat_own_create (__rseq_compat_real_dlsym (handle, name));
   if (handle != RTLD_NEXT || !__rseq_compat_state.answer_rtld_next

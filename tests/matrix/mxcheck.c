@@ -40,7 +40,6 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
@@ -418,10 +417,12 @@ enum mx_env_change
   MX_ENV_NO_PRELOAD,	/* The preload is on the loader's command line.  */
 };
 
-/* Run ARGV (ARGV[0] the file) through execve, a check named NAME.  */
+/* Run ARGV (ARGV[0] the file) through execve, a check named NAME that
+   passes when it exits with WANT.  A failed execve exits 126, never a
+   status a check expects.  */
 static void
-mx_spawn (const char *name, char *const argv[], enum mx_env_change env,
-          const char *what)
+mx_spawn_want (const char *name, char *const argv[], enum mx_env_change env,
+               int want, const char *what)
 {
   char buf[200];
   fflush (stdout);
@@ -435,13 +436,24 @@ mx_spawn (const char *name, char *const argv[], enum mx_env_change env,
       execv (argv[0], argv);
       printf ("# exec %s: %s\n", argv[0], strerror (errno));
       fflush (stdout);
-      _exit (127);
+      _exit (126);
     }
   if (pid < 0)
     snprintf (buf, sizeof buf, "fork: %s", strerror (errno));
   else
     mx_wait (pid, buf, sizeof buf);
-  mx_result (buf[0] == '\0', name, "%s", buf[0] ? buf : what);
+  char expect[32] = "";
+  if (want != 0)
+    snprintf (expect, sizeof expect, "exit status %d", want);
+  int ok = pid > 0 && strcmp (buf, expect) == 0;
+  mx_result (ok, name, "%s", ok ? what : buf[0] ? buf : "exit status 0");
+}
+
+static void
+mx_spawn (const char *name, char *const argv[], enum mx_env_change env,
+          const char *what)
+{
+  mx_spawn_want (name, argv, env, 0, what);
 }
 
 /* Run this program again through execve with ARG; CLEAN_ENV drops the
@@ -506,24 +518,8 @@ mx_ldso_direct (void)
      assumed.  */
   if (strverscmp (gnu_get_libc_version (), "2.30") < 0)
     {
-      fflush (stdout);
-      pid_t pid = fork ();
-      if (pid == 0)
-        {
-          unsetenv ("LD_PRELOAD");
-          int devnull = open ("/dev/null", O_WRONLY);
-          if (devnull >= 0)
-            dup2 (devnull, STDERR_FILENO);
-          execv (preload[0], preload);
-          _exit (126);
-        }
-      int status = 0;
-      int ok = pid > 0 && waitpid (pid, &status, 0) == pid
-               && WIFEXITED (status) && WEXITSTATUS (status) == 127;
-      mx_result (ok, "ldso-direct-preload", ok
-                 ? "glibc %s: ld.so has no --preload and refuses it"
-                 : "glibc %s: ld.so has no --preload, yet did not refuse it",
-                 gnu_get_libc_version ());
+      mx_spawn_want ("ldso-direct-preload", preload, MX_ENV_NO_PRELOAD, 127,
+                     "ld.so has no --preload before glibc 2.30 and refuses it");
       return;
     }
 #endif

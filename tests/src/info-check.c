@@ -1404,9 +1404,13 @@ eintr_scenario (char **prefix, int nprefix)
       struct result r = info_of (b.pid, option, env);
       CHECK (exited_with (&r, 0), "info -p %s%s: status %#x",
              option ? option : "", env ? " (slow)" : "", r.status);
-      CHECK (r.max_traced <= 1 && r.max_holds <= 1, "stopping: %d threads "
-             "traced at once, a thread held %d times", r.max_traced,
-             r.max_holds);
+      /* Not max_holds: that each thread was stopped once is what the
+         EINTR counts below prove, from inside; the watch, under
+         AddressSanitizer's load, once split a single hold in two (1 run
+         in 4 of make check-sanitize-asan, with every EINTR count
+         right).  */
+      CHECK (r.max_traced <= 1, "stopping: %d threads traced at once",
+             r.max_traced);
       if (env != NULL)
         CHECK (r.max_traced >= 1, "the watch saw none of the 20 ms holds");
       js = parse_output (&r, "info -p (stopping)");
