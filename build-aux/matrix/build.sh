@@ -48,12 +48,5 @@ for libc in glibc musl; do
   dst=$out/$name-$libc
   rm -rf "$dst"
   [ -d "$src" ] || continue
-  mkdir -p "$dst/rc" "$dst/proc" "$dst/sys"
-  cp "$src/mxcheck" "$src/librseq-compat.so.1" "$dst/rc/"
-  cp "$src/version" "$dst/.version"
-  tab=$(printf '\t')
-  while IFS=$tab read -r path real; do
-    mkdir -p "$dst$(dirname "$path")"
-    cp "$prefix$real" "$dst$path"
-  done < "$src/libs"
+  mx_stage_root "$src" "$prefix" "$dst" || mx_die "$name: cannot stage $dst"
 done

@@ -31,6 +31,21 @@ mx_in_chroot() {
     sh "$_d" "$@"
 }
 
+# mx_stage_root SRC ROOT DST: at DST, a test root for the guests and the
+# host run, from what inner-build.sh (or oldlibc's inner-stage.sh) wrote
+# to SRC: mxcheck and the shim, "version", and "libs" (PATH<TAB>REAL-PATH,
+# REAL-PATH as seen inside ROOT: a chroot, or "" for the host).
+mx_stage_root() {
+  _src=$1 _root=$2 _dst=$3
+  mkdir -p "$_dst/rc" "$_dst/proc" "$_dst/sys" &&
+    cp "$_src/mxcheck" "$_src/librseq-compat.so.1" "$_dst/rc/" &&
+    cp "$_src/version" "$_dst/.version" || return 1
+  _tab=$(printf '\t')
+  while IFS=$_tab read -r _path _real; do
+    mkdir -p "$_dst$(dirname "$_path")" && cp "$_root$_real" "$_dst$_path" || return 1
+  done < "$_src/libs"
+}
+
 # mx_age FILE: seconds since FILE was modified (a large number if absent).
 mx_age() {
   if [ -e "$1" ]; then echo $(( $(date +%s) - $(stat -c %Y "$1") ))

@@ -65,14 +65,7 @@ if [ $status -eq 0 ]; then
     >>"$log" 2>&1 || status=$?
 fi
 if [ $status -eq 0 ]; then
-  mkdir -p "$row/rc" "$row/proc" "$row/sys"
-  cp "$OL_ROOT$work/stage/mxcheck" "$OL_ROOT$work/stage/librseq-compat.so.1" "$row/rc/"
-  cp "$OL_ROOT$work/stage/version" "$row/.version"
-  tab=$(printf '\t')
-  while IFS=$tab read -r path real; do
-    mkdir -p "$row$(dirname "$path")"
-    cp "$OL_ROOT$real" "$row$path"
-  done < "$OL_ROOT$work/stage/libs"
+  mx_stage_root "$OL_ROOT$work/stage" "$OL_ROOT" "$row" || status=1
 fi
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
 echo "${line:-no result line (see $log)}"

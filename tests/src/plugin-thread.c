@@ -29,15 +29,6 @@
 #include "rtest.h"
 #include "plugin-thread.h"
 
-static int
-libpthread_loaded (void)
-{
-  void *h = dlopen ("libpthread.so.0", RTLD_LAZY | RTLD_NOLOAD);
-  if (h != NULL)
-    dlclose (h);
-  return h != NULL;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -48,7 +39,7 @@ main (int argc, char **argv)
          rt_shim_mode (), rt_expect ());
   /* musl answers for libpthread.so.0 with itself.  */
 #ifdef __GLIBC__
-  CHECK (!libpthread_loaded (),
+  CHECK (!rt_libpthread_loaded (),
          "libpthread.so.0 is loaded before the plugin: the program must "
          "not need it");
 #endif
@@ -59,7 +50,7 @@ main (int argc, char **argv)
     return rt_exit_status ();
   /* Where pthread_create is in libpthread.so.0 alone.  */
   if (rt_glibc_before ("2.34"))
-    CHECK (libpthread_loaded (),
+    CHECK (rt_libpthread_loaded (),
            "libpthread.so.0 not loaded with the plugin");
   plugin_thread_run_fn *run = (plugin_thread_run_fn *)
     dlsym (plugin, "plugin_thread_run");

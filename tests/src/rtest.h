@@ -97,6 +97,18 @@ rt_expect_is (const char *mode)
   return strcmp (rt_expect (), mode) == 0;
 }
 
+/* Whether libpthread.so.0 is in the process (RTLD_NOLOAD loads
+   nothing): a test that dlopens it, or a plugin needing it, checks
+   that it was not there before.  */
+static inline int
+rt_libpthread_loaded (void)
+{
+  void *h = dlopen ("libpthread.so.0", RTLD_LAZY | RTLD_NOLOAD);
+  if (h != NULL)
+    dlclose (h);
+  return h != NULL;
+}
+
 /* A registration is expected in threads created with pthread_create.  */
 static inline int
 rt_expect_registered (void)

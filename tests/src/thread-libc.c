@@ -60,17 +60,6 @@ typedef int create_fn (pthread_t *, const pthread_attr_t *,
                        void *(*) (void *), void *);
 typedef int join_fn (pthread_t, void **);
 
-#if !defined THREAD_DIRECT && defined __GLIBC__
-static int
-libpthread_loaded (void)
-{
-  void *h = dlopen ("libpthread.so.0", RTLD_LAZY | RTLD_NOLOAD);
-  if (h != NULL)
-    dlclose (h);
-  return h != NULL;
-}
-#endif
-
 int
 main (int argc, char **argv)
 {
@@ -92,7 +81,7 @@ main (int argc, char **argv)
   if (argc != 2)
     return rt_exit_status ();
 # ifdef __GLIBC__
-  CHECK (!libpthread_loaded (),
+  CHECK (!rt_libpthread_loaded (),
          "libpthread.so.0 is loaded at start-up: the program must not need it");
 # endif
   int scope = strcmp (argv[1], "global") == 0 ? RTLD_GLOBAL : RTLD_LOCAL;
