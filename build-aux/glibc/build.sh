@@ -1,7 +1,7 @@
 #!/bin/sh
 # build.sh: make glibc.  glibc-source $GL_SOURCE_VERSION with the
-# backport applied (the series export-series.sh writes), configured and
-# built in the bullseye chroot.  The tree is $GL_ROOT/rcg/src-patched,
+# series applied (the one export-series.sh writes), configured and
+# built in the $GLIBC_SUITE chroot.  The tree is $GL_ROOT/rcg/src-patched,
 # the build $GL_ROOT/rcg/build-patched (its testrun.sh runs programs on
 # it).
 #
@@ -14,7 +14,7 @@ set -eu
 gl_unpack
 "$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$GL_CACHE/series"
 gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_WORK/src-patched"
-log=$RSEQ_COMPAT_CACHE/log/glibc-build-patched.log
+log=$GL_LOG-build-patched.log
 gl_log "building the patched glibc in $GL_ROOT$GL_WORK/build-patched (log: $log)"
 start=$(date +%s)
 full=no

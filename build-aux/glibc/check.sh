@@ -8,7 +8,7 @@
 #   3. no test may fail that passes in the baseline, every own test must
 #      pass, check-abi (ld.so, libc and the rest) must pass;
 #   4. the project's tests/ on the patched glibc (project-tests.sh).
-# Writes build/glibc/report.md.  A passing run is remembered by the hash
+# Writes build/glibc/report.md (build/glibc-bookworm/ for GLIBC_SUITE=bookworm).  A passing run is remembered by the hash
 # of the change, the scripts and the toolchain; an identical rerun says
 # so and does not rebuild (GL_RECHECK=1 forces it).
 #
@@ -18,7 +18,7 @@ set -eu
 here=$(dirname "$0")
 . "$here/common.sh"
 t0=$(date +%s)
-out=$GL_TOP/build/glibc
+out=$GL_OUT
 mkdir -p "$out"
 "$here/deps.sh"
 "$here/chroot.sh"
@@ -37,10 +37,10 @@ fi
 key=$GL_SOURCE_VERSION-$tool-$(echo $GL_SUBDIRS | tr ' ' _)
 base=$GL_CACHE/baseline/$key
 if [ ! -e "$base/.complete" ]; then
-  gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $RSEQ_COMPAT_CACHE/log/glibc-build-base.log)"
+  gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $GL_LOG-build-base.log)"
   s=$(date +%s)
-  gl_build "$GL_WORK/$GL_UPSTREAM" "$GL_WORK/build-base" "$RSEQ_COMPAT_CACHE/log/glibc-build-base.log" ||
-    gl_die "the unpatched glibc does not build; see $RSEQ_COMPAT_CACHE/log/glibc-build-base.log"
+  gl_build "$GL_WORK/$GL_UPSTREAM" "$GL_WORK/build-base" "$GL_LOG-build-base.log" ||
+    gl_die "the unpatched glibc does not build; see $GL_LOG-build-base.log"
   rm -rf "$base.partial"
   mkdir -p "$base.partial"
   echo "$(( $(date +%s) - s ))" > "$base.partial/build.seconds"

@@ -1,10 +1,11 @@
 #!/bin/sh
-# chroot.sh: make (or reuse) the Debian bullseye chroot that builds and
-# tests glibc 2.31 ($RSEQ_COMPAT_CACHE/glibc/chroot), with the
+# chroot.sh: make (or reuse) the Debian $GLIBC_SUITE chroot that builds
+# and tests the series' glibc ($GL_ROOT: glibc/chroot for bullseye,
+# glibc-bookworm/chroot for bookworm), with the
 # packages of build-aux/glibc/debian-packages and of make check
 # (build-aux/debian-packages), and glibc-source at $GL_SOURCE_VERSION.
 #
-# It starts as a copy of make check-matrix's bullseye chroot when that
+# It starts as a copy of make check-matrix's chroot of the suite when that
 # exists (the matrix's own copy is never changed), else from
 # debootstrap --variant=minbase.
 #
@@ -12,29 +13,29 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -eu
 . "$(dirname "$0")/common.sh"
-log=$RSEQ_COMPAT_CACHE/log/glibc-chroot.log
+log=$GL_LOG-chroot.log
 mkdir -p "$GL_CACHE" "$RSEQ_COMPAT_CACHE/log"
 
 if [ ! -e "$GL_ROOT/.rc-complete" ]; then
   rm -rf "$GL_ROOT.partial"
-  matrix=$RSEQ_COMPAT_CACHE/chroot/bullseye
+  matrix=$RSEQ_COMPAT_CACHE/chroot/$GLIBC_SUITE
   if [ -e "$matrix/.rc-complete" ]; then
     gl_log "chroot: copying $matrix"
     cp -a "$matrix" "$GL_ROOT.partial"
     rm -f "$GL_ROOT.partial/.rc-deps"
   else
-    gl_log "chroot: debootstrap --variant=minbase bullseye (log: $log)"
+    gl_log "chroot: debootstrap --variant=minbase $GLIBC_SUITE (log: $log)"
     mirror=$(rc_mirror) || exit 1
-    debootstrap --variant=minbase bullseye "$GL_ROOT.partial" "$mirror" \
+    debootstrap --variant=minbase "$GLIBC_SUITE" "$GL_ROOT.partial" "$mirror" \
       >"$log" 2>&1 || { tail -n 5 "$log" >&2;
-        gl_die "debootstrap of bullseye failed; see $log (mirror: $mirror, RSEQ_COMPAT_MIRROR=URL picks another)"; }
+        gl_die "debootstrap of $GLIBC_SUITE failed; see $log (mirror: $mirror, RSEQ_COMPAT_MIRROR=URL picks another)"; }
   fi
   rm -rf "$GL_ROOT"
   mv "$GL_ROOT.partial" "$GL_ROOT"
   touch "$GL_ROOT/.rc-complete"
 fi
 
-mx_apt_setup "$GL_ROOT" bullseye
+mx_apt_setup "$GL_ROOT" "$GLIBC_SUITE"
 
 # Install again whenever a package list changes.
 want=$(cat "$GL_TOP/build-aux/glibc/debian-packages" "$GL_TOP/build-aux/debian-packages" \
@@ -48,7 +49,7 @@ if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
   gl_in_chroot apt-get install -y -q $pkgs >>"$log" 2>&1 || {
     tail -n 5 "$log" >&2
     gl_die "installing build-aux/glibc/debian-packages in $GL_ROOT failed; see $log.  glibc-source $GL_SOURCE_VERSION must be on the mirror (GL_SOURCE_VERSION names another version, at your own risk: the patches are written against this one)"; }
-  mx_ensure_deps "$GL_ROOT" bullseye "$log" "$GL_TOP/build-aux/debian-packages" ||
+  mx_ensure_deps "$GL_ROOT" "$GLIBC_SUITE" "$log" "$GL_TOP/build-aux/debian-packages" ||
     gl_die "installing build-aux/debian-packages in $GL_ROOT failed; see $log"
   echo "$want" > "$GL_ROOT/.rc-deps"
 fi

@@ -9,48 +9,90 @@
 . "$(dirname "$0")/../matrix/common.sh"
 
 GL_TOP=$(cd "$(dirname "$0")/../.." && pwd)
-GL_CACHE=$RSEQ_COMPAT_CACHE/glibc
-GL_ROOT=$GL_CACHE/chroot
-# The source package the backport is written against; a chroot that
-# offers another version is refused (see chroot.sh).
-GL_SOURCE_VERSION=${GL_SOURCE_VERSION:-2.31-13+deb11u11}
-GL_UPSTREAM=glibc-2.31
-# Inside the chroot.
-GL_WORK=/rcg
-GL_JOBS=${GL_JOBS:-2}
 
 gl_log() { printf 'glibc: %s\n' "$*" >&2; }
 gl_die() { printf 'glibc: %s\n' "$*" >&2; exit 1; }
+
+# GLIBC_SUITE picks the series: bullseye, glibc 2.31 (nptl/patches,
+# the backport), or bookworm, glibc 2.36 (nptl/patches-2.36, the
+# extensible registration).  Each has its own chroot, caches and output
+# directory.  GL_SOURCE_VERSION is the source package the series is
+# written against; a chroot that offers another version is refused
+# (see chroot.sh).
+GLIBC_SUITE=${GLIBC_SUITE:-bullseye}
+case $GLIBC_SUITE in
+  bullseye)
+    GL_SOURCE_VERSION=${GL_SOURCE_VERSION:-2.31-13+deb11u11}
+    GL_UPSTREAM=glibc-2.31
+    GL_SERIES=nptl/patches
+    GL_ABILIST=abi-list/glibc-2.31-ld.abilist
+    GL_GCC=10
+    GL_NAME=glibc
+    ;;
+  bookworm)
+    GL_SOURCE_VERSION=${GL_SOURCE_VERSION:-2.36-9+deb12u14}
+    GL_UPSTREAM=glibc-2.36
+    GL_SERIES=nptl/patches-2.36
+    # 2.36 already exports __rseq_*: nothing is added to any abilist.
+    GL_ABILIST=
+    GL_GCC=12
+    GL_NAME=glibc-bookworm
+    ;;
+  *)
+    gl_die "GLIBC_SUITE=$GLIBC_SUITE: no series for it (bullseye: glibc 2.31, bookworm: glibc 2.36)" ;;
+esac
+GL_CACHE=$RSEQ_COMPAT_CACHE/$GL_NAME
+GL_ROOT=$GL_CACHE/chroot
+GL_OUT=$GL_TOP/build/$GL_NAME
+GL_LOG=$RSEQ_COMPAT_CACHE/log/$GL_NAME
+# Inside the chroot.
+GL_WORK=/rcg
+GL_JOBS=${GL_JOBS:-2}
 
 # gl_in_chroot CMD...: run CMD in the glibc build chroot.
 gl_in_chroot() { mx_in_chroot "$GL_ROOT" "$@"; }
 
 # Our files that are copied into the glibc tree unchanged, at the same
-# paths (all of them use rseq-layout.h for sizes and lengths).
+# paths (all of them use rseq-layout.h for sizes and lengths).  2.36
+# has registration code, headers and tests of its own: the series
+# patches its code, keeps its headers, and replaces its tests with ours
+# (GL_REPLACED), which check glibc 2.41's semantics.
 gl_own_files() {
-  (cd "$GL_TOP" && ls sysdeps/unix/sysv/linux/rseq-layout.h \
-     sysdeps/unix/sysv/linux/rseq-area.h \
-     sysdeps/unix/sysv/linux/rseq-internal.h \
-     sysdeps/unix/sysv/linux/dl-rseq.c \
-     sysdeps/unix/sysv/linux/sys/rseq.h \
-     sysdeps/unix/sysv/linux/x86/bits/rseq.h \
-     sysdeps/unix/sysv/linux/aarch64/bits/rseq.h \
-     sysdeps/unix/sysv/linux/tst-rseq.h \
-     sysdeps/unix/sysv/linux/tst-rseq*.c)
+  (cd "$GL_TOP" && case $GLIBC_SUITE in
+     bullseye) ls sysdeps/unix/sysv/linux/rseq-layout.h \
+         sysdeps/unix/sysv/linux/rseq-area.h \
+         sysdeps/unix/sysv/linux/rseq-internal.h \
+         sysdeps/unix/sysv/linux/dl-rseq.c \
+         sysdeps/unix/sysv/linux/sys/rseq.h \
+         sysdeps/unix/sysv/linux/x86/bits/rseq.h \
+         sysdeps/unix/sysv/linux/aarch64/bits/rseq.h \
+         sysdeps/unix/sysv/linux/tst-rseq.h \
+         sysdeps/unix/sysv/linux/tst-rseq*.c ;;
+     bookworm) ls sysdeps/unix/sysv/linux/rseq-layout.h \
+         sysdeps/unix/sysv/linux/rseq-area.h \
+         sysdeps/unix/sysv/linux/tst-rseq.h \
+         sysdeps/unix/sysv/linux/tst-rseq*.c ;;
+   esac)
 }
+case $GLIBC_SUITE in
+  bookworm) GL_REPLACED="sysdeps/unix/sysv/linux/tst-rseq.h
+    sysdeps/unix/sysv/linux/tst-rseq.c sysdeps/unix/sysv/linux/tst-rseq-nptl.c
+    sysdeps/unix/sysv/linux/tst-rseq-disable.c" ;;
+  *) GL_REPLACED= ;;
+esac
 
 # gl_change_hash: identifies the change (our files, the patches, the
 # abilist additions) and the glibc-side scripts.
 gl_change_hash() {
-  (cd "$GL_TOP" && { gl_own_files; echo nptl/patches/series;
-     sed 's|^|nptl/patches/|' nptl/patches/series;
-     echo abi-list/glibc-2.31-ld.abilist; ls build-aux/glibc/*; } |
+  (cd "$GL_TOP" && { gl_own_files; echo $GL_SERIES/series;
+     sed "s|^|$GL_SERIES/|" $GL_SERIES/series;
+     echo $GL_ABILIST; ls build-aux/glibc/*; } |
      LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
 }
 
 # gl_toolchain_hash: the chroot's toolchain and source package versions.
 gl_toolchain_hash() {
-  gl_in_chroot dpkg-query -W -f '${Package} ${Version}\n' gcc-10 g++-10 \
+  gl_in_chroot dpkg-query -W -f '${Package} ${Version}\n' gcc-$GL_GCC g++-$GL_GCC \
     binutils libc6-dev linux-libc-dev glibc-source make gawk bison python3 |
     sha256sum | cut -c1-16
 }

@@ -1,13 +1,15 @@
 #!/bin/sh
-# export-series.sh PRISTINE OUT: write the backport as a quilt series
-# (OUT/series and OUT/*.patch) against the unpacked glibc-source tree
-# PRISTINE.  The series is what make glibc applies, so a distribution
-# carrying it builds the same tree.
+# export-series.sh PRISTINE OUT: write the series of $GLIBC_SUITE as a
+# quilt series (OUT/series and OUT/*.patch) against the unpacked
+# glibc-source tree PRISTINE.  The series is what make glibc applies, so
+# a distribution carrying it builds the same tree.
 #
 #   00-rseq-new-files.patch  our own files (sysdeps/unix/sysv/linux/...),
-#                            created at their glibc paths
-#   01..07                   nptl/patches/series: hunks in glibc's files
-#   08-rseq-abilist.patch    abi-list/glibc-2.31-ld.abilist merged into
+#                            created at their glibc paths (for 2.36 the
+#                            tests replace glibc's of the same names)
+#   01..NN                   $GL_SERIES/series: hunks in glibc's files
+#   then, for 2.31 only,
+#   NN+1-rseq-abilist.patch  abi-list/glibc-2.31-ld.abilist merged into
 #                            the x86_64 and aarch64 ld.abilist files
 #
 # Copyright (C) 2026 The rseq-compat developers.
@@ -21,31 +23,42 @@ rm -rf "$out"
 mkdir -p "$out"
 
 {
-  echo "rseq registration backport for glibc 2.31 (rseq-compat): new files."
+  echo "rseq registration for $GL_UPSTREAM (rseq-compat): our files."
   echo "Sizes, lengths and alignment all come from rseq-layout.h."
   echo
   for f in $(gl_own_files); do
-    [ ! -e "$pristine/$f" ] || gl_die "export-series: $f already exists in $pristine"
-    diff -u --label /dev/null --label "b/$f" /dev/null "$GL_TOP/$f" || [ $? -eq 1 ]
+    if [ -e "$pristine/$f" ]; then
+      case " $(echo $GL_REPLACED) " in
+        *" $f "*) ;;
+        *) gl_die "export-series: $f already exists in $pristine" ;;
+      esac
+      diff -u --label "a/$f" --label "b/$f" "$pristine/$f" "$GL_TOP/$f" || [ $? -eq 1 ]
+    else
+      diff -u --label /dev/null --label "b/$f" /dev/null "$GL_TOP/$f" || [ $? -eq 1 ]
+    fi
   done
 } > "$out/00-rseq-new-files.patch"
 echo 00-rseq-new-files.patch > "$out/series"
 
+last=00
 while read -r p; do
   case $p in ''|'#'*) continue ;; esac
-  cp "$GL_TOP/nptl/patches/$p" "$out/$p"
+  cp "$GL_TOP/$GL_SERIES/$p" "$out/$p"
   echo "$p" >> "$out/series"
-done < "$GL_TOP/nptl/patches/series"
+  last=${p%%-*}
+done < "$GL_TOP/$GL_SERIES/series"
 
+[ -n "$GL_ABILIST" ] || exit 0
+n=$(printf '%02d' $(( ${last#0} + 1 )))
 {
   echo "ld.abilist: __rseq_flags, __rseq_offset, __rseq_size at GLIBC_2.35"
-  echo "(from rseq-compat's abi-list/glibc-2.31-ld.abilist)."
+  echo "(from rseq-compat's $GL_ABILIST)."
   echo
   for a in x86_64/64 aarch64; do
     f=sysdeps/unix/sysv/linux/$a/ld.abilist
-    cat "$pristine/$f" "$GL_TOP/abi-list/glibc-2.31-ld.abilist" | LC_ALL=C sort > "$out/.abilist"
+    cat "$pristine/$f" "$GL_TOP/$GL_ABILIST" | LC_ALL=C sort > "$out/.abilist"
     diff -u --label "a/$f" --label "b/$f" "$pristine/$f" "$out/.abilist" || [ $? -eq 1 ]
   done
   rm -f "$out/.abilist"
-} > "$out/08-rseq-abilist.patch"
-echo 08-rseq-abilist.patch >> "$out/series"
+} > "$out/$n-rseq-abilist.patch"
+echo "$n-rseq-abilist.patch" >> "$out/series"

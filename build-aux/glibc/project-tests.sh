@@ -1,7 +1,7 @@
 #!/bin/sh
 # project-tests.sh OUT: the project's own `make check` on the patched
 # glibc.  The build is installed with DESTDIR into a staging tree, its
-# shared libraries are laid over the bullseye chroot's (an overlay
+# shared libraries are laid over the chroot's (an overlay
 # mount in a private mount namespace: the cached chroot is not changed),
 # and the tree is configured, built and checked there, so that every
 # program the suite runs, the rseq-compat command and whatever it
@@ -62,10 +62,15 @@ for f in "$GL_ROOT$stage"/lib64/*; do
 done
 [ -e "$ov/upper/$multiarch/libc.so.6" ] ||
   { echo "no libc.so.6 in $GL_ROOT$stage/lib64 (see $out/stage-install.log)"; exit 1; }
-unshare --mount --propagation private -- /bin/sh -s "$GL_ROOT" "$ov" "$GL_TOP" "$GL_JOBS" \
+# The matrix's test root for this glibc (mxcheck and the shim built on
+# it, with the files its loader maps), for make check-matrix to run
+# under every guest kernel: row SUITE-glibcrseq.
+row=$out/roots/$GLIBC_SUITE-glibcrseq
+rm -rf "$out/roots"
+unshare --mount --propagation private -- /bin/sh -s "$GL_ROOT" "$ov" "$GL_TOP" "$GL_JOBS" "$row" \
   >>"$log" 2>&1 <<'EOS'
 set -u
-C=$1 ov=$2 top=$3 jobs=$4
+C=$1 ov=$2 top=$3 jobs=$4 row=$5
 mount -t overlay overlay -o "lowerdir=$C,upperdir=$ov/upper,workdir=$ov/work" "$ov/root" || exit 125
 R=$ov/root
 mount -t proc proc "$R/proc" && mount --rbind /dev "$R/dev" || exit 125
@@ -73,8 +78,17 @@ mount -t tmpfs tmpfs "$R/tmp" || exit 125
 rm -rf "$R/rcg/project" && mkdir -p "$R/rcg/project"
 (cd "$top" && git ls-files -co --exclude-standard | grep -v '^build/' | tar -cf - -T -) |
   tar -xf - -C "$R/rcg/project"
-exec chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-  LANG=C.UTF-8 /bin/sh -c "cd /rcg/project && ./configure && make -j$jobs all && make check"
+in_root() {
+  chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+    LANG=C.UTF-8 /bin/sh -c "$1"
+}
+in_root "cd /rcg/project && ./configure && make -j$jobs all && make check" || exit $?
+in_root "cd /rcg/project && sh build-aux/matrix/inner-build.sh /rcg/mx" || exit 1
+# The package line says the series is applied: the matrix expects
+# glibc 2.41's values from this row, whatever the release.
+sed -i '2s/$/ + rseq-compat series/' "$R/rcg/mx/glibc/version"
+"$top/build-aux/glibc/stage-root.sh" "$R/rcg/mx/glibc" "$R" "$row" ||
+  { echo "staging $row failed"; exit 1; }
 EOS
 status=$?
 rm -rf "$ov/work"

@@ -111,7 +111,7 @@ report() {
     echo "$line"
   done
   echo
-  echo "Expected \`__rseq_size\` / registration length (shim-owned, glibc 2.41+):"
+  echo "Expected \`__rseq_size\` / registration length (shim-owned, glibc 2.41+, a glibc with rseq-compat's series):"
   exp=""
   for c in $cols; do
     rel=$(cat "$out/release-$c" 2>/dev/null || nominal_release "$c")

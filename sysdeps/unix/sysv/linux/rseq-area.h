@@ -1,6 +1,6 @@
 /* The rseq area kept in each thread descriptor.  Linux version.
    Copyright (C) 2026 The rseq-compat developers.
-   This file is part of rseq-compat (the glibc 2.31 backport).
+   This file is part of rseq-compat (the glibc 2.31 and 2.36 series).
 
    rseq-compat is free software; you can redistribute it and/or
    modify it under the terms of the GNU Lesser General Public

@@ -86,17 +86,8 @@ rseq_clear_area (struct pthread *pd)
 static inline void
 rseq_register_main_thread (struct pthread *pd)
 {
-  unsigned long int at_feature = 0;
-  unsigned long int at_align = 0;
-  for (ElfW(auxv_t) *av = GLRO(dl_auxv); av != NULL && av->a_type != AT_NULL;
-       ++av)
-    if (av->a_type == RSEQ_LAYOUT_AT_FEATURE_SIZE)
-      at_feature = av->a_un.a_val;
-    else if (av->a_type == RSEQ_LAYOUT_AT_ALIGN)
-      at_align = av->a_un.a_val;
-
   struct rseq_layout layout;
-  rseq_layout_compute (&layout, at_feature, at_align);
+  rseq_layout_from_auxv (&layout, (const unsigned long int *) GLRO(dl_auxv));
   /* A kernel wanting more than struct pthread holds gets 32 bytes.  */
   rseq_layout_fit (&layout, RSEQ_AREA_CAPACITY, RSEQ_AREA_ALIGN);
 

@@ -42,7 +42,7 @@
    ever expose, whatever the kernel's feature size.  */
 #define RSEQ_LAYOUT_LEGACY_MAX_SIZE 28u
 
-/* The room a fixed-size area (the shim's TLS block, glibc 2.31's
+/* The room a fixed-size area (the shim's TLS block, the glibc series'
    struct pthread member) reserves: enough for every kernel so far
    (7.0 registers 33 bytes at 64-byte alignment).  A kernel that wants
    more gets the legacy registration through rseq_layout_fit.  */
@@ -112,6 +112,22 @@ rseq_layout_compute (struct rseq_layout *l, unsigned long int at_feature,
     /* A kernel whose feature size is exactly 32 cannot exist (7.0 added
        a reserved byte to avoid it); refuse the ambiguous value anyway.  */
     l->public_size = RSEQ_LAYOUT_LEGACY_MAX_SIZE;
+}
+
+/* rseq_layout_compute with the values of the auxiliary vector AUXV
+   (type and value words in pairs, up to AT_NULL), for the C library's
+   own start-up code, which runs before getauxval can.  */
+static inline void
+rseq_layout_from_auxv (struct rseq_layout *l, const unsigned long int *auxv)
+{
+  unsigned long int at_feature = 0;
+  unsigned long int at_align = 0;
+  for (; auxv != NULL && auxv[0] != 0; auxv += 2)
+    if (auxv[0] == RSEQ_LAYOUT_AT_FEATURE_SIZE)
+      at_feature = auxv[1];
+    else if (auxv[0] == RSEQ_LAYOUT_AT_ALIGN)
+      at_align = auxv[1];
+  rseq_layout_compute (l, at_feature, at_align);
 }
 
 /* Shrink L to the legacy 32-byte registration when the caller can only

@@ -1,6 +1,6 @@
 /* The main thread's rseq registration and the published values.
    Copyright (C) 2026 The rseq-compat developers.
-   This file is part of rseq-compat (the glibc 2.31 backport).
+   This file is part of rseq-compat (the glibc 2.31 and 2.36 series).
 
    rseq-compat is free software; you can redistribute it and/or
    modify it under the terms of the GNU Lesser General Public
@@ -110,13 +110,14 @@ do_test (void)
   TEST_COMPARE ((int) area->cpu_id, cpu);
   TEST_COMPARE ((int) area->cpu_id_start, cpu);
   TEST_COMPARE (sched_getcpu (), cpu);
-  if (__rseq_size >= offsetof (struct rseq, mm_cid) + sizeof area->mm_cid)
+  if (__rseq_size >= RSEQ_LAYOUT_LEGACY_MAX_SIZE)
     {
       long int ncpus = sysconf (_SC_NPROCESSORS_CONF);
-      TEST_VERIFY (area->mm_cid < (unsigned long int) ncpus);
+      TEST_VERIFY (tst_rseq_field (area, TST_RSEQ_MM_CID)
+                   < (unsigned long int) ncpus);
       unsigned int node = 0;
       TEST_COMPARE (syscall (__NR_getcpu, NULL, &node, NULL), 0);
-      TEST_COMPARE (area->node_id, node);
+      TEST_COMPARE (tst_rseq_field (area, TST_RSEQ_NODE_ID), node);
     }
 
   /* Registered with exactly this area and length: the kernel answers

@@ -1,6 +1,6 @@
 /* Helpers for the rseq registration tests.  Linux version.
    Copyright (C) 2026 The rseq-compat developers.
-   This file is part of rseq-compat (the glibc 2.31 backport).
+   This file is part of rseq-compat (the glibc 2.31 and 2.36 series).
 
    rseq-compat is free software; you can redistribute it and/or
    modify it under the terms of the GNU Lesser General Public
@@ -59,6 +59,18 @@ static inline struct rseq *
 tst_rseq_area (void)
 {
   return (struct rseq *) ((char *) tst_thread_pointer () + __rseq_offset);
+}
+
+/* node_id and mm_cid (Linux 6.3), read by offset: glibc's own
+   <sys/rseq.h> takes struct rseq from the installed kernel headers,
+   which may predate both fields (Debian 12's are 6.1).  */
+#define TST_RSEQ_NODE_ID 20
+#define TST_RSEQ_MM_CID 24
+
+static inline uint32_t
+tst_rseq_field (const struct rseq *area, unsigned int offset)
+{
+  return *(const volatile uint32_t *) ((const char *) area + offset);
 }
 
 /* The layout the C library must have chosen on this kernel.  */
