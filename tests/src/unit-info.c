@@ -45,9 +45,28 @@
 #define OPTIMIZED \
   "optimized mode (IDs written only when they change; user writes to " \
   "them kill the process)"
+#define FALLBACK_CAUSE \
+  "the kernel's feature size 70 needs 128 bytes at 128-byte alignment, " \
+  "more than librseq-compat's 64-byte area at 64-byte alignment holds, " \
+  "so it registers the legacy 32 bytes"
+#define FALLBACK_FIX \
+  "a newer rseq-compat, whose area holds 128 bytes at 128-byte alignment"
+#define OLD_SHIM_CAUSE \
+  "this librseq-compat registers 32 bytes, though the kernel's feature " \
+  "size 33 fits the 64-byte area of this release (another release or " \
+  "build of rseq-compat?)"
+#define OLD_SHIM_FIX \
+  "rseq-compat of this release, which registers 33 bytes here"
 #define TCMALLOC \
   "thread-local __rseq_abi, defined by /usr/lib/libtcmalloc.so.4 " \
   "(tcmalloc and librseq register one)"
+#define TCMALLOC_CAUSE \
+  "an area of the program's own (" TCMALLOC "), not the C library's or " \
+  "librseq-compat's, registered with 32 bytes"
+#define TCMALLOC_FIX \
+  "the code that registers it must register the kernel's feature size " \
+  "(33 bytes at 64-byte alignment); tcmalloc keeps 32 bytes on purpose, " \
+  "it relies on the legacy mode"
 
 struct tcase
 {
@@ -134,59 +153,26 @@ static const struct tcase cases[] =
     { "a kernel asking for more than the shim's area, musl with the shim",
       70, 128, "musl", "1.2.3", 0, 0, 28,
       { { 32, "librseq-compat", "" }, { 32, "librseq-compat", "" } },
-      "legacy",
-      "the kernel's feature size 70 needs 128 bytes at 128-byte alignment, "
-      "more than librseq-compat's 64-byte area at 64-byte alignment holds, "
-      "so it registers the legacy 32 bytes",
-      "a newer rseq-compat, whose area holds 128 bytes at 128-byte alignment",
-      { "legacy", "legacy" },
-      { "the kernel's feature size 70 needs 128 bytes at 128-byte "
-        "alignment, more than librseq-compat's 64-byte area at 64-byte "
-        "alignment holds, so it registers the legacy 32 bytes",
-        "the kernel's feature size 70 needs 128 bytes at 128-byte "
-        "alignment, more than librseq-compat's 64-byte area at 64-byte "
-        "alignment holds, so it registers the legacy 32 bytes" },
-      { "a newer rseq-compat, whose area holds 128 bytes at 128-byte "
-        "alignment",
-        "a newer rseq-compat, whose area holds 128 bytes at 128-byte "
-        "alignment" },
+      "legacy", FALLBACK_CAUSE, FALLBACK_FIX,
+      { "legacy", "legacy" }, { FALLBACK_CAUSE, FALLBACK_CAUSE },
+      { FALLBACK_FIX, FALLBACK_FIX },
       { "  registration     length 32: " LEGACY_ON_7,
-        "  why legacy       the kernel's feature size 70 needs 128 bytes at "
-        "128-byte alignment, more than librseq-compat's 64-byte area at "
-        "64-byte alignment holds, so it registers the legacy 32 bytes",
-        "  fix              a newer rseq-compat, whose area holds 128 bytes "
-        "at 128-byte alignment" },
+        "  why legacy       " FALLBACK_CAUSE,
+        "  fix              " FALLBACK_FIX },
       " why legacy: " },
     { "Linux 7.2, a shim that registered 32 bytes", 33, 64, "musl", "1.2.3",
-      0, 0, 33, { { 32, "librseq-compat", "" }, { 0, NULL, NULL } },
-      "legacy",
-      "this librseq-compat registers 32 bytes, though the kernel's feature "
-      "size 33 fits the 64-byte area of this release (another release or "
-      "build of rseq-compat?)",
-      "rseq-compat of this release, which registers 33 bytes here",
-      { "legacy", NULL },
-      { "this librseq-compat registers 32 bytes, though the kernel's "
-        "feature size 33 fits the 64-byte area of this release (another "
-        "release or build of rseq-compat?)", NULL },
-      { "rseq-compat of this release, which registers 33 bytes here", NULL },
+      0, 0, 28, { { 32, "librseq-compat", "" }, { 0, NULL, NULL } },
+      "legacy", OLD_SHIM_CAUSE, OLD_SHIM_FIX,
+      { "legacy", NULL }, { OLD_SHIM_CAUSE, NULL }, { OLD_SHIM_FIX, NULL },
       { "  registration     length 32: " LEGACY_ON_7 },
       NULL },
     /* glibc's registration off so that tcmalloc can register its own.  */
     { "Linux 7.2, glibc 2.36 off, tcmalloc's area", 33, 64, "glibc", "2.36",
       0, 1, 0, { { 32, "other", TCMALLOC }, { 0, NULL, NULL } },
       NULL, NULL, NULL,
-      { "legacy", NULL },
-      { "an area of the program's own (" TCMALLOC "), not the C library's "
-        "or librseq-compat's, registered with 32 bytes", NULL },
-      { "the code that registers it must register the kernel's feature "
-        "size (33 bytes at 64-byte alignment); tcmalloc keeps 32 bytes on "
-        "purpose, it relies on the legacy mode", NULL },
+      { "legacy", NULL }, { TCMALLOC_CAUSE, NULL }, { TCMALLOC_FIX, NULL },
       { "  registration     none",
-        "      4242 why legacy: an area of the program's own (" TCMALLOC
-        "), not the C library's or librseq-compat's, registered with 32 "
-        "bytes; fix: the code that registers it must register the kernel's "
-        "feature size (33 bytes at 64-byte alignment); tcmalloc keeps 32 "
-        "bytes on purpose, it relies on the legacy mode" },
+        "      4242 why legacy: " TCMALLOC_CAUSE "; fix: " TCMALLOC_FIX },
       "  fix " },
     /* --no-stop: the lengths are not known, the process's is predicted
        from glibc's __rseq_size.  */
