@@ -290,7 +290,11 @@ main (void)
       CHECK (j != NULL && j->type == J_OBJ, "%s: JSON: %s", c->what,
              err != NULL ? err : "no object");
       if (j == NULL || j->type != J_OBJ)
-        continue;
+        {
+          json_free (j);
+          free (json);
+          continue;
+        }
       want (c, "process", j, "kernel_mode", c->mode);
       want (c, "process", j, "legacy_cause", c->cause);
       want (c, "process", j, "legacy_fix", c->fix);
@@ -328,6 +332,7 @@ main (void)
         fprintf (stderr, "-- %s:%s--%s", c->what, text, json);
       free (text);
       free (json);
+      json_free (j);
     }
   return rt_exit_status ();
 }
