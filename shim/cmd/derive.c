@@ -28,6 +28,7 @@
 
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -197,6 +198,114 @@ derive_reg_len (const struct info_report *r)
   return l.reg_len;
 }
 
+/* The one place that names the mode the kernel runs a registration of
+   LEN bytes in (the kernel's rule: rseq_layout_optimized), for the
+   process and every thread alike; NULL when LEN is not known.  */
+static const char *
+kernel_mode (const struct info_report *r, uint32_t len)
+{
+  if (len == 0)
+    return NULL;
+  return rseq_layout_optimized (r->at_feature_size, len) ? "optimized"
+                                                         : "legacy";
+}
+
+/* The minor version of a glibc 2.x, or -1.  */
+static int
+glibc_minor (const struct info_report *r)
+{
+  unsigned int major, minor;
+  if (strcmp (r->libc, "glibc") != 0
+      || sscanf (r->libc_version, "%u.%u", &major, &minor) != 2
+      || major != 2)
+    return -1;
+  return (int) minor;
+}
+
+/* Why a registration of OWNER (DETAIL: struct info_thread's
+   owner_detail, or empty) is not in the optimized mode on a kernel that
+   has it (lengths of 32 or less keep the legacy mode there), and what
+   would give it that mode.  */
+static void
+legacy_advice (const struct info_report *r, const char *owner,
+               const char *detail, char *cause, size_t cause_len,
+               char *fix, size_t fix_len)
+{
+  if (owner != NULL && strcmp (owner, "libc") == 0)
+    {
+      char libc[64];
+      describe_libc (r, libc, sizeof libc);
+      int minor = glibc_minor (r);
+      if (minor >= 35 && minor <= 40)
+        {
+          snprintf (cause, cause_len, "%s registers 32 bytes (glibc 2.35 "
+                    "to 2.40 always do)", libc);
+          snprintf (fix, fix_len, "glibc 2.41 or later%s", minor == 36
+                    ? ", or rseq-compat's glibc 2.36 patch series (make "
+                    "glibc GLIBC_SUITE=bookworm)" : "");
+        }
+      else
+        {
+          /* RHEL 9's backport into 2.34, or a distribution's change.  */
+          snprintf (cause, cause_len, "%s registers 32 bytes", libc);
+          snprintf (fix, fix_len, "a C library that registers the "
+                    "kernel's feature size, as glibc 2.41 and later do");
+        }
+    }
+  else if (owner != NULL && strcmp (owner, "librseq-compat") == 0)
+    {
+      /* The shim's own rule, which its legacy_fallback query reports
+         for the calling process only.  */
+      struct rseq_layout l;
+      rseq_layout_compute (&l, r->at_feature_size, r->at_align);
+      unsigned int need = l.alloc_size, align = l.align;
+      if (rseq_layout_fit (&l, RSEQ_COMPAT_AREA_SIZE, RSEQ_COMPAT_AREA_ALIGN))
+        {
+          snprintf (cause, cause_len, "the kernel's feature size %lu needs "
+                    "%u bytes at %u-byte alignment, more than "
+                    "librseq-compat's %u-byte area at %u-byte alignment "
+                    "holds, so it registers the legacy 32 bytes",
+                    r->at_feature_size, need, align, RSEQ_COMPAT_AREA_SIZE,
+                    RSEQ_COMPAT_AREA_ALIGN);
+          snprintf (fix, fix_len, "a newer rseq-compat, whose area holds "
+                    "%u bytes at %u-byte alignment", need, align);
+        }
+      else
+        {
+          snprintf (cause, cause_len, "this librseq-compat registers 32 "
+                    "bytes, though the kernel's feature size %lu fits the "
+                    "%u-byte area of this release (another release or build "
+                    "of rseq-compat?)", r->at_feature_size,
+                    RSEQ_COMPAT_AREA_SIZE);
+          snprintf (fix, fix_len, "rseq-compat of this release, which "
+                    "registers %u bytes here", l.reg_len);
+        }
+    }
+  else
+    {
+      snprintf (cause, cause_len, "an area of the program's own (%s), "
+                "not the C library's or librseq-compat's, registered with "
+                "32 bytes", detail[0] != '\0' ? detail : "owner unknown");
+      snprintf (fix, fix_len, "the code that registers it must register "
+                "the kernel's feature size (%lu bytes at %lu-byte "
+                "alignment); tcmalloc keeps 32 bytes on purpose, it relies "
+                "on the legacy mode", r->at_feature_size, r->at_align);
+    }
+}
+
+/* Mode and advice for a registration of LEN bytes by OWNER.  */
+static const char *
+derive_kernel_mode (const struct info_report *r, uint32_t len,
+                    const char *owner, const char *detail, char *cause,
+                    size_t cause_len, char *fix, size_t fix_len)
+{
+  const char *mode = kernel_mode (r, len);
+  cause[0] = fix[0] = '\0';
+  if (mode != NULL && r->kernel_optimized && strcmp (mode, "legacy") == 0)
+    legacy_advice (r, owner, detail, cause, cause_len, fix, fix_len);
+  return mode;
+}
+
 void
 info_derive (struct info_report *r)
 {
@@ -206,12 +315,27 @@ info_derive (struct info_report *r)
                      ? "librseq-compat" : r->libc;
   derive_reason (r);
   r->reg_len = derive_reg_len (r);
+  /* Whether it has the optimized mode at all: for the longest length.  */
+  r->kernel_optimized = rseq_layout_optimized (r->at_feature_size,
+                                               UINT32_MAX);
+  r->kernel_mode = derive_kernel_mode (r, r->reg_len,
+                                       strcmp (r->mode, "libc-owned") == 0
+                                       ? "libc" : "librseq-compat", "",
+                                       r->legacy_cause,
+                                       sizeof r->legacy_cause, r->legacy_fix,
+                                       sizeof r->legacy_fix);
 
   size_t live = 0, fast = 0, unread = 0;
   for (size_t i = 0; i < r->nthreads; i++)
     {
       struct info_thread *t = &r->threads[i];
       t->fast = thread_fast (r, t);
+      t->kernel_mode = derive_kernel_mode (r, t->state == TS_REGISTERED
+                                           ? t->length : 0, t->owner,
+                                           t->owner_detail, t->legacy_cause,
+                                           sizeof t->legacy_cause,
+                                           t->legacy_fix,
+                                           sizeof t->legacy_fix);
       if (t->state == TS_REGISTERED || t->state == TS_UNREGISTERED)
         {
           live++;

@@ -21,8 +21,9 @@
 
 #include "report.h"
 
-/* Mode, reason, registration length and the sched_getcpu path (the
-   fields report.h marks as derived) from what a collector filled in.  */
+/* Mode, reason, registration length, kernel modes and the
+   sched_getcpu path (the fields report.h marks as derived) from what a
+   collector filled in.  */
 void info_derive (struct info_report *);
 
 #endif

@@ -34,14 +34,6 @@
 
 #define JSON_FORMAT 1
 
-static const char *
-kernel_mode (uint32_t len)
-{
-  if (len == 0)
-    return NULL;
-  return len > RSEQ_LAYOUT_LEGACY_LEN ? "optimized" : "legacy";
-}
-
 struct json
 {
   FILE *f;
@@ -215,7 +207,11 @@ print_json (FILE *f, const struct info_report *r)
     j_int (&j, "registration_length", r->reg_len);
   else
     j_null (&j, "registration_length");
-  j_str (&j, "kernel_mode", kernel_mode (r->reg_len));
+  j_str (&j, "kernel_mode", r->kernel_mode);
+  j_bool (&j, "kernel_has_optimized_mode", r->kernel_optimized);
+  j_str (&j, "legacy_cause", r->legacy_cause[0] != '\0' ? r->legacy_cause
+                                                         : NULL);
+  j_str (&j, "legacy_fix", r->legacy_fix[0] != '\0' ? r->legacy_fix : NULL);
   j_str (&j, "sched_getcpu_impl", r->getcpu_impl);
   j_bool (&j, "sched_getcpu_fast", r->sched_getcpu_fast);
   j_str (&j, "sched_getcpu", r->sched_getcpu);
@@ -271,7 +267,11 @@ print_json (FILE *f, const struct info_report *r)
           j_null (&j, "signature_ok");
           j_null (&j, "flags");
         }
-      j_str (&j, "kernel_mode", reg ? kernel_mode (t->length) : NULL);
+      j_str (&j, "kernel_mode", t->kernel_mode);
+      j_str (&j, "legacy_cause", t->legacy_cause[0] != '\0'
+                                 ? t->legacy_cause : NULL);
+      j_str (&j, "legacy_fix", t->legacy_fix[0] != '\0' ? t->legacy_fix
+                                                         : NULL);
       j_str (&j, "owner", reg ? t->owner : NULL);
       j_str (&j, "owner_detail", reg && t->owner_detail[0] != '\0'
                                  ? t->owner_detail : NULL);

@@ -58,13 +58,22 @@ print_text (FILE *f, const struct info_report *r)
        r->kernel, r->at_feature_size, r->at_align);
   if (r->reg_len == 0)
     row (f, "registration", "none");
-  else if (r->reg_len > RSEQ_LAYOUT_LEGACY_LEN)
+  else if (strcmp (r->kernel_mode, "optimized") == 0)
     row (f, "registration", "length %u: optimized mode (IDs written only "
          "when they change; user writes to them kill the process)",
          r->reg_len);
-  else
+  else if (r->kernel_optimized)
     row (f, "registration", "length %u: legacy mode (IDs rewritten after "
-         "every preemption)", r->reg_len);
+         "every preemption; this kernel runs lengths above 32 in its "
+         "optimized mode)", r->reg_len);
+  else
+    row (f, "registration", "length %u: legacy mode (the only one before "
+         "Linux 7.0: IDs rewritten after every preemption)", r->reg_len);
+  if (r->legacy_cause[0] != '\0')
+    {
+      row (f, "why legacy", "%s", r->legacy_cause);
+      row (f, "fix", "%s", r->legacy_fix);
+    }
   if (r->abi_source != NULL)
     {
       row (f, "__rseq_offset", "%" PRId64 " (%s's)", r->offset,
@@ -110,9 +119,9 @@ print_text (FILE *f, const struct info_report *r)
     fprintf (f, "  (the cpu_id of each thread's published area: lengths, "
              "signatures and areas\n   registered elsewhere are known only "
              "to --stop)\n");
-  fprintf (f, "  %8s %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
-           "TID", "STATE", "AREA", "LEN", "SIGNATURE", "FLAGS", "OWNER",
-           "CPU_ID", "NODE", "MM_CID", "NAME");
+  fprintf (f, "  %8s %-12s %-18s %4s %-9s %-11s %5s %-14s %6s %4s %6s "
+           "%s\n", "TID", "STATE", "AREA", "LEN", "MODE", "SIGNATURE",
+           "FLAGS", "OWNER", "CPU_ID", "NODE", "MM_CID", "NAME");
   for (size_t i = 0; i < r->nthreads; i++)
     {
       const struct info_thread *t = &r->threads[i];
@@ -145,16 +154,21 @@ print_text (FILE *f, const struct info_report *r)
           if (ch == 0)
             break;
         }
-      fprintf (f, "  %8d %-12s %-18s %4s %-11s %5s %-14s %6s %4s %6s %s\n",
-               (int) t->tid, info_state_name (t->state), area, len, sig,
-               flags, t->owner != NULL ? t->owner : "-", cpu, node, cid,
-               name);
+      fprintf (f, "  %8d %-12s %-18s %4s %-9s %-11s %5s %-14s %6s %4s %6s "
+               "%s\n", (int) t->tid, info_state_name (t->state), area, len,
+               t->kernel_mode != NULL ? t->kernel_mode : "-", sig, flags,
+               t->owner != NULL ? t->owner : "-", cpu, node, cid, name);
     }
   for (size_t i = 0; i < r->nthreads; i++)
     {
       const struct info_thread *t = &r->threads[i];
       if (t->owner != NULL && strcmp (t->owner, "other") == 0)
         fprintf (f, "  %8d owner: %s\n", (int) t->tid, t->owner_detail);
+      /* The process's rows already say it for the threads it owns.  */
+      if (t->legacy_cause[0] != '\0'
+          && strcmp (t->legacy_cause, r->legacy_cause) != 0)
+        fprintf (f, "  %8d why legacy: %s; fix: %s\n", (int) t->tid,
+                 t->legacy_cause, t->legacy_fix);
       if (t->have_signature && t->signature != RSEQ_SIG)
         fprintf (f, "  %8d signature %#" PRIx32 " is not this architecture's "
                  "RSEQ_SIG %#x\n", (int) t->tid, t->signature,

@@ -61,6 +61,13 @@ struct info_thread
   int32_t mm_cid;
   /* sched_getcpu answers from this thread's area.  */
   int fast;
+  /* How the kernel runs the registration: "legacy", "optimized", or
+     NULL when the length is not known.  For a legacy registration on a
+     kernel that has the optimized mode, why, and what would give it
+     that mode; empty otherwise.  */
+  const char *kernel_mode;
+  char legacy_cause[256];
+  char legacy_fix[256];
 };
 
 struct info_report
@@ -107,6 +114,12 @@ struct info_report
   char reason[512];
   int probe_errno;		/* Self: errno of an rseq probe, or 0.  */
   uint32_t reg_len;		/* 0: none.  */
+  int kernel_optimized;		/* The kernel has the optimized mode.  */
+  /* How the kernel runs a registration of reg_len, and why not in the
+     optimized mode (as struct info_thread's).  */
+  const char *kernel_mode;
+  char legacy_cause[256];
+  char legacy_fix[256];
   const char *getcpu_impl;	/* Whose sched_getcpu the program calls.  */
   char sched_getcpu[256];	/* How it answers.  */
   int sched_getcpu_fast;

@@ -60,6 +60,9 @@
 #endif
 
 #include <rseq-compat.h>
+/* The kernel-mode rule rseq-compat info applies; by path, so that the
+   matrix's compile lines need no include directory for it.  */
+#include "../../sysdeps/unix/sysv/linux/rseq-layout.h"
 
 #define MX_RSEQ_SIG 0x53053053
 #define MX_AT_RSEQ_FEATURE_SIZE 27
@@ -899,6 +902,26 @@ mx_v2_enforced (void)
              "a child that writes cpu_id is killed with SIGSEGV");
 }
 
+/* The mode rseq-compat info names for a registration
+   (rseq_layout_optimized), from this kernel's auxv: optimized for this
+   thread's length exactly where the driver expects a length above 32
+   under Linux 7.0 or later, and for any length above 32 only there
+   (before 7.0 the legacy mode is the only one).  The release stands for
+   the kernel's modes independently of auxv; optimized-mode proves the
+   kernel agrees where the answer is optimized.  */
+static void
+mx_kernel_mode (const char *release)
+{
+  unsigned long int feature = getauxval (MX_AT_RSEQ_FEATURE_SIZE);
+  int modes = atoi (release) >= 7;
+  int mine = rseq_layout_optimized (feature, mx_len);
+  int longer = rseq_layout_optimized (feature, 64);
+  mx_result (mine == (modes && mx_len > 32) && longer == modes,
+             "kernel-mode", "length %u: %s, length 64: %s (Linux %s, "
+             "feature size %lu)", mx_len, mine ? "optimized" : "legacy",
+             longer ? "optimized" : "legacy", release, feature);
+}
+
 /* ---- main ---- */
 
 static unsigned int
@@ -965,6 +988,7 @@ main (int argc, char **argv)
   mx_result (why == NULL, "cpu-id", "%s", why ? why :
              "on every CPU: cpu_id = cpu_id_start = sched_getcpu = "
              "rseq_compat_cpu = getcpu syscall");
+  mx_kernel_mode (u.release);
   mx_threads ();
   mx_fork ();
   mx_exec ("exec-clean", "--exec-clean", 1,

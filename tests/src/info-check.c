@@ -660,6 +660,74 @@ owned_mode (const char *mode)
   return strcmp (mode, "libc-owned") == 0 || strcmp (mode, "shim-owned") == 0;
 }
 
+/* The mode the kernel runs a registration of LEN bytes in, by the
+   kernel's rule (written out here, not taken from rseq-layout.h): only
+   a kernel whose feature size exceeds 32 (Linux 7.0 and later) has the
+   optimized mode, for lengths above 32.  */
+static const char *
+kernel_mode (const struct creport *rep, unsigned int len)
+{
+  return rep->feature > 32 && len > 32 ? "optimized" : "legacy";
+}
+
+/* The advice for a registration of LEN bytes by OWNER in O: on a kernel
+   that has the optimized mode, a legacy one says why and what to do
+   (glibc 2.35 to 2.40 by name); otherwise there is nothing to say.  */
+static void
+check_advice (const struct jval *o, const struct creport *rep,
+              unsigned int len, const char *owner)
+{
+  if (strcmp (kernel_mode (rep, len), "legacy") != 0 || rep->feature <= 32)
+    {
+      want_null (o, "legacy_cause");
+      want_null (o, "legacy_fix");
+      return;
+    }
+  unsigned int minor = 0;
+  if (strcmp (owner, "libc") == 0
+      && sscanf (rep->libc_version, "2.%u", &minor) == 1 && minor >= 35
+      && minor <= 40)
+    {
+      char cause[128];
+      snprintf (cause, sizeof cause, "glibc %s registers 32 bytes (glibc "
+                "2.35 to 2.40 always do)", rep->libc_version);
+      want_str (o, "legacy_cause", cause);
+    }
+  else
+    CHECK (get_str (o, "legacy_cause") != NULL, "no legacy_cause");
+  CHECK (get_str (o, "legacy_fix") != NULL, "no legacy_fix");
+}
+
+/* The text's registration row and advice rows, as the JSON says.  */
+static void
+check_text_mode (const char *out, const struct creport *rep)
+{
+  int reg = owned_mode (rep->mode) && rep->t[0].registered;
+  unsigned int len = rep->t[0].len;
+  if (reg)
+    {
+      char want[256];
+      snprintf (want, sizeof want, "\n  registration     length %u: %s\n",
+                len, strcmp (kernel_mode (rep, len), "optimized") == 0
+                ? "optimized mode (IDs written only when they change; user "
+                  "writes to them kill the process)"
+                : rep->feature > 32
+                ? "legacy mode (IDs rewritten after every preemption; this "
+                  "kernel runs lengths above 32 in its optimized mode)"
+                : "legacy mode (the only one before Linux 7.0: IDs "
+                  "rewritten after every preemption)");
+      CHECK (strstr (out, want) != NULL, "text: no '%s'", want + 1);
+    }
+  else
+    CHECK (strstr (out, "\n  registration     none\n") != NULL,
+           "text: no 'registration none'");
+  int advice = reg && rep->feature > 32 && len <= 32;
+  CHECK ((strstr (out, "\n  why legacy       ") != NULL) == advice
+         && (strstr (out, "\n  fix              ") != NULL) == advice,
+         "text: the rows 'why legacy' and 'fix' are %s", advice
+         ? "missing" : "there, with nothing to advise");
+}
+
 /* What is the same for info and info -p: the process-wide facts.  */
 static void
 check_process (const struct jval *j, const struct creport *rep, int self)
@@ -706,15 +774,20 @@ check_process (const struct jval *j, const struct creport *rep, int self)
                "rseq_offset %lld not a multiple of 32",
                get_int (j, "rseq_offset", 1));
     }
+  want_bool (j, "kernel_has_optimized_mode", rep->feature > 32);
   if (owned_mode (rep->mode) && rep->t[0].registered)
     {
       want_int (j, "registration_length", rep->t[0].len);
-      want_str (j, "kernel_mode", rep->t[0].len > 32 ? "optimized" : "legacy");
+      want_str (j, "kernel_mode", kernel_mode (rep, rep->t[0].len));
+      check_advice (j, rep, rep->t[0].len, strcmp (rep->mode, "libc-owned")
+                    == 0 ? "libc" : "librseq-compat");
     }
   else
     {
       want_null (j, "registration_length");
       want_null (j, "kernel_mode");
+      want_null (j, "legacy_cause");
+      want_null (j, "legacy_fix");
     }
   want_null (j, "warning");
 }
@@ -743,7 +816,8 @@ check_thread (const struct jval *t, const struct cthread *c,
       want_int (t, "signature", RSEQ_SIG);
       want_bool (t, "signature_ok", 1);
       want_int (t, "flags", 0);
-      want_str (t, "kernel_mode", c->len > 32 ? "optimized" : "legacy");
+      want_str (t, "kernel_mode", kernel_mode (rep, c->len));
+      check_advice (t, rep, c->len, c->owner);
       want_str (t, "owner", c->owner);
       long long int cpu = get_int (t, "cpu_id", -100);
       CHECK (cpu >= 0 && cpu < rep->ncpu, "thread %d: cpu_id %lld", c->tid,
@@ -781,6 +855,9 @@ check_thread (const struct jval *t, const struct cthread *c,
       want_str (t, "state", "unregistered");
       want_null (t, "area");
       want_null (t, "length");
+      want_null (t, "kernel_mode");
+      want_null (t, "legacy_cause");
+      want_null (t, "legacy_fix");
       want_null (t, "owner");
       want_bool (t, "sched_getcpu_fast", 0);
       if (c->have_cpu_id)
@@ -886,12 +963,23 @@ remote (char **args, char **prefix, int nprefix)
   CHECK (exited_with (&t, 0) && strstr (t.out, want) != NULL
          && strstr (t.out, count) != NULL,
          "text: no '%s' or no '%s'", want + 1, count);
+  if (!exit_main)
+    check_text_mode (t.out, &c.rep);
   for (int i = 0; i < c.rep.nthreads; i++)
     {
-      char line[64];
+      char line[128], area[32];
+      int exited = exit_main && c.rep.t[i].tid == c.pid;
       snprintf (line, sizeof line, "\n  %8d %s ", c.rep.t[i].tid,
-                exit_main && c.rep.t[i].tid == c.pid ? "exited      "
+                exited ? "exited      "
                 : c.rep.t[i].registered ? "registered  " : "unregistered");
+      /* A registered thread's area, length and kernel mode.  */
+      if (!exited && c.rep.t[i].registered)
+        {
+          snprintf (area, sizeof area, "%#lx", c.rep.t[i].area);
+          snprintf (line + strlen (line), sizeof line - strlen (line),
+                    "%-18s %4u %-9s ", area, c.rep.t[i].len,
+                    kernel_mode (&c.rep, c.rep.t[i].len));
+        }
       CHECK (strstr (t.out, line) != NULL, "text: no line '%s'", line + 1);
     }
   if (rt_failures != 0)
@@ -977,6 +1065,7 @@ self (char **prefix, int nprefix)
   snprintf (want, sizeof want, "\n  mode             %s: ", rep.mode);
   CHECK (exited_with (&t, 0) && strstr (t.out, ", the calling process\n")
          && strstr (t.out, want) != NULL, "text: no '%s'", want + 1);
+  check_text_mode (t.out, &rep);
   if (rt_failures != 0)
     show ("info (text)", &t);
   return rt_exit_status ();

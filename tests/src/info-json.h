@@ -268,6 +268,30 @@ json_parse (const char *text, const char **err)
   return NULL;
 }
 
+/* Frees what json_parse returned.  Inline: info-check keeps its values
+   until it exits and does not call it.  */
+static inline void
+json_free_value (struct jval *v)
+{
+  for (size_t i = 0; i < v->n; i++)
+    {
+      json_free_value (&v->items[i]);
+      if (v->keys != NULL)
+        free (v->keys[i]);
+    }
+  free (v->items);
+  free (v->keys);
+  free (v->s);
+}
+
+static inline void
+json_free (struct jval *v)
+{
+  if (v != NULL)
+    json_free_value (v);
+  free (v);
+}
+
 /* The member KEY of object O, or NULL.  */
 static const struct jval *
 json_get (const struct jval *o, const char *key)

@@ -87,6 +87,15 @@ main (void)
   CHECK (rseq_layout_libc_reg_len (28) == 32, "glibc 2.41, 6.x: 28 -> 32");
   CHECK (rseq_layout_libc_reg_len (33) == 33, "glibc 2.41, 7.x: 33 -> 33");
 
+  /* The kernel's two modes exist from Linux 7.0 (feature size 33); a
+     length above 32 selects the optimized one there and nowhere else.  */
+  CHECK (!rseq_layout_optimized (0, 32), "4.18 to 6.2, 32: legacy");
+  CHECK (!rseq_layout_optimized (28, 32), "6.3 to 6.19, 32: legacy");
+  CHECK (!rseq_layout_optimized (28, 64), "6.3 to 6.19, 64: legacy");
+  CHECK (!rseq_layout_optimized (33, 32), "7.0, 32: legacy");
+  CHECK (rseq_layout_optimized (33, 33), "7.0, 33: optimized");
+  CHECK (rseq_layout_optimized (70, 128), "later, 128: optimized");
+
   CHECK (rseq_layout_effective_size (32) == 20, "legacy 32");
   CHECK (rseq_layout_effective_size (20) == 20, "20");
   CHECK (rseq_layout_effective_size (28) == 28, "28");

@@ -157,6 +157,20 @@ rseq_layout_libc_reg_len (unsigned int published)
                                              : RSEQ_LAYOUT_LEGACY_LEN;
 }
 
+/* Whether the kernel runs a registration of REG_LEN bytes in its
+   optimized mode (IDs written only when they change, user writes to them
+   fatal), given its AT_FEATURE (0 when absent).  Only kernels whose
+   feature size exceeds 32 (Linux 7.0 and later) have that mode, and they
+   keep the legacy one for length 32; before 7.0 every registration gets
+   the one behaviour there is, the legacy one, whatever its length (6.3
+   to 6.19 accept lengths other than 32).  */
+static inline int
+rseq_layout_optimized (unsigned long int at_feature, unsigned int reg_len)
+{
+  return at_feature > RSEQ_LAYOUT_LEGACY_LEN
+         && reg_len > RSEQ_LAYOUT_LEGACY_LEN;
+}
+
 /* The meaning of a published __rseq_size for a consumer: glibc 2.35 to
    2.39 published 32 for the original 20-byte feature set.  */
 static inline unsigned int
