@@ -8,9 +8,10 @@
 #   3. no test may fail that passes in the baseline, every own test must
 #      pass, check-abi (ld.so, libc and the rest) must pass;
 #   4. the project's tests/ on the patched glibc (project-tests.sh).
-# Writes build/glibc/report.md (build/glibc-bookworm/ for GLIBC_SUITE=bookworm).  A passing run is remembered by the hash
-# of the change, the scripts and the toolchain; an identical rerun says
-# so and does not rebuild (GL_RECHECK=1 forces it).
+# Writes build/glibc/report.md (build/glibc-bookworm/ for
+# GLIBC_SUITE=bookworm).  A passing run is remembered by the hash of the
+# change, the scripts and the toolchain; an identical rerun says so and
+# does not rebuild (GL_RECHECK=1 forces it).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later

@@ -81,6 +81,30 @@ main (void)
              l.reg_len);
     }
 
+  /* The glibc series' start-up reads auxv itself: the values of a 7.x
+     kernel among other tags, the last of a repeated tag, nothing
+     before 6.3, and nothing past AT_NULL.  */
+  {
+    static const unsigned long int v7[] = { 6, 4096, 27, 33, 28, 64, 0, 0 };
+    static const unsigned long int again[] = { 27, 28, 27, 33, 0, 0 };
+    static const unsigned long int old[] = { 6, 4096, 25, 1234, 0, 0,
+                                             27, 33 };
+    struct rseq_layout l;
+    rseq_layout_from_auxv (&l, v7);
+    CHECK (l.feature_size == 33 && l.public_size == 33 && l.reg_len == 33
+           && l.align == 64, "auxv of 7.x: size %u len %u align %u",
+           l.public_size, l.reg_len, l.align);
+    rseq_layout_from_auxv (&l, again);
+    CHECK (l.feature_size == 33, "repeated tag: feature %u", l.feature_size);
+    rseq_layout_from_auxv (&l, old);
+    CHECK (l.feature_size == 0 && l.public_size == 20 && l.reg_len == 32
+           && l.align == 32, "auxv before 6.3: size %u len %u align %u",
+           l.public_size, l.reg_len, l.align);
+    rseq_layout_from_auxv (&l, NULL);
+    CHECK (l.public_size == 20 && l.reg_len == 32, "no auxv: size %u len %u",
+           l.public_size, l.reg_len);
+  }
+
   /* What glibc registered with, from what it published.  */
   CHECK (rseq_layout_libc_reg_len (20) == 32, "glibc 2.40: 20 -> 32");
   CHECK (rseq_layout_libc_reg_len (32) == 32, "glibc 2.35: 32 -> 32");
