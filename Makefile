@@ -199,6 +199,12 @@ check-run:
 check-matrix:
 	@$(srcdir)/build-aux/matrix/run
 
+# The test suite on arm64 Debian userlands under arm64 kernels (qemu,
+# TCG), as root; writes build/aarch64.md.  See build-aux/matrix/aarch64.
+.PHONY: check-aarch64
+check-aarch64:
+	@$(srcdir)/build-aux/matrix/aarch64
+
 # The shim on glibc 2.17, 2.26, 2.28, 2.34 and musl 1.1.24, built from
 # ../shared/sources, as root; writes build/oldlibc.md and stages their
 # rows for check-matrix.  See build-aux/oldlibc/run.

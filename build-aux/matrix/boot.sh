@@ -1,7 +1,9 @@
 #!/bin/sh
-# boot.sh SUITE KERNEL INITRD LIMIT LOG: boot KERNEL with INITRD under the
-# QEMU of SUITE's chroot (qemu.sh), TCG, serial console to LOG (escape
-# sequences dropped), for at most LIMIT seconds.  A guest that has not
+# boot.sh SUITE KERNEL INITRD LIMIT LOG [ARCH]: boot KERNEL with INITRD
+# under the QEMU of SUITE's chroot (qemu.sh), TCG, serial console to LOG
+# (escape sequences dropped), for at most LIMIT seconds.  ARCH is x86_64
+# (the default: a PC) or aarch64 (the "virt" board with every CPU feature
+# QEMU emulates, no network: nothing in the guest uses one).  A guest that has not
 # reached its init's "@@ begin" after MATRIX_BOOT_WAIT seconds (a boot
 # that hangs under TCG, seen once in a few dozen boots) is killed and
 # booted again, up to MATRIX_BOOT_TRIES times; earlier attempts are kept
@@ -12,7 +14,14 @@
 set -u
 here=$(dirname "$0")
 . "$here/common.sh"
-suite=$1 kernel=$2 initrd=$3 limit=$4 log=$5
+suite=$1 kernel=$2 initrd=$3 limit=$4 log=$5 arch=${6:-x86_64}
+case $arch in
+  x86_64) machine="qemu-system-x86_64 -m 1024" console=ttyS0 ;;
+  # The guest's root file system is its initramfs: room for it twice
+  # (the image and what the kernel unpacks) and for the tests.
+  aarch64) machine="qemu-system-aarch64 -M virt -nic none -m 4096" console=ttyAMA0 ;;
+  *) echo "boot.sh: no machine for $arch" >&2; exit 1 ;;
+esac
 wait_max=${MATRIX_BOOT_WAIT:-120}
 tries=${MATRIX_BOOT_TRIES:-2}
 qroot=$RSEQ_COMPAT_CACHE/chroot/$suite
@@ -29,10 +38,11 @@ while [ $n -lt "$tries" ]; do
   n=$((n + 1))
   [ $n -eq 1 ] || mv "$log" "$log.$((n - 1))"
   : > "$boot/serial"
-  mx_in_chroot "$qroot" timeout "$limit" qemu-system-x86_64 -accel tcg -cpu max \
-    -smp 2 -m 1024 -nographic -no-reboot \
+  # shellcheck disable=SC2086
+  mx_in_chroot "$qroot" timeout "$limit" $machine -accel tcg -cpu max \
+    -smp 2 -nographic -no-reboot \
     -kernel "/tmp/${boot##*/}/vmlinuz" -initrd "/tmp/${boot##*/}/initrd" \
-    -append 'console=ttyS0 panic=-1 loglevel=4' </dev/null >"$boot/serial" 2>&1 &
+    -append "console=$console panic=-1 loglevel=4" </dev/null >"$boot/serial" 2>&1 &
   pid=$!
   waited=0 started=0
   while kill -0 $pid 2>/dev/null; do

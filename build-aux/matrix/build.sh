@@ -28,13 +28,7 @@ fi
 
 # The working tree as it is, uncommitted changes included.
 rm -rf "$work" && mkdir -p "$work/src"
-if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-  (cd "$top" && git ls-files -z -c -o --exclude-standard |
-     tar --null -T - -cf -) | tar -xf - -C "$work/src"
-else
-  (cd "$top" && tar --exclude=./build --exclude=./config.mk \
-     --exclude=./config.status --exclude=./config.log -cf - .) | tar -xf - -C "$work/src"
-fi
+mx_copy_tree "$top" "$work/src" || mx_die "$name: cannot copy the tree"
 
 if [ "$name" = host ]; then
   (cd "$work/src" && sh build-aux/matrix/inner-build.sh "$work/out") >"$log" 2>&1

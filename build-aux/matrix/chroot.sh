@@ -1,9 +1,12 @@
 #!/bin/sh
-# chroot.sh SUITE: make (or reuse) a debootstrap --variant=minbase chroot
-# of Debian SUITE under the cache, with the packages `make check` needs
-# (installed by the project's own build-aux/ensure-deps), and print its
-# path.  The chroot is reused while its stamp exists; its package indexes
-# are refreshed once they are older than MATRIX_MAX_AGE.
+# chroot.sh SUITE [ARCH]: make (or reuse) a debootstrap --variant=minbase
+# chroot of Debian SUITE under the cache, with the packages `make check`
+# needs (installed by the project's own build-aux/ensure-deps), and print
+# its path.  The chroot is reused while its stamp exists; its package
+# indexes are refreshed once they are older than MATRIX_MAX_AGE.
+# ARCH (a Debian architecture other than the host's, e.g. arm64) makes
+# SUITE-ARCH with debootstrap --foreign; its second stage and everything
+# after run under qemu-user, which binfmt.sh must have registered.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -11,19 +14,30 @@ set -eu
 here=$(dirname "$0")
 . "$here/common.sh"
 suite=$1
+arch=${2:-}
 top=$(cd "$here/../.." && pwd)
-root=$RSEQ_COMPAT_CACHE/chroot/$suite
-log=$RSEQ_COMPAT_CACHE/log/chroot-$suite.log
+name=$suite${arch:+-$arch}
+root=$RSEQ_COMPAT_CACHE/chroot/$name
+log=$RSEQ_COMPAT_CACHE/log/chroot-$name.log
 mkdir -p "$RSEQ_COMPAT_CACHE/chroot" "$RSEQ_COMPAT_CACHE/log"
 
 if [ ! -e "$root/.rc-complete" ]; then
-  mx_log "$suite: debootstrap --variant=minbase (log: $log)"
+  mx_log "$name: debootstrap --variant=minbase${arch:+ --arch=$arch --foreign} (log: $log)"
   rm -rf "$root.partial"
   mirror=$(rc_mirror) || exit 1
-  if ! debootstrap --variant=minbase "$suite" "$root.partial" "$mirror" \
-       >"$log" 2>&1; then
+  if ! debootstrap --variant=minbase ${arch:+--arch="$arch" --foreign} \
+       "$suite" "$root.partial" "$mirror" >"$log" 2>&1; then
     tail -n 5 "$log" >&2
-    mx_die "$suite: debootstrap failed; see $log (mirror: $mirror; RSEQ_COMPAT_MIRROR=URL picks another)"
+    mx_die "$name: debootstrap failed; see $log (mirror: $mirror; RSEQ_COMPAT_MIRROR=URL picks another)"
+  fi
+  if [ -n "$arch" ]; then
+    mx_log "$name: debootstrap --second-stage under qemu-user"
+    if ! chroot "$root.partial" /debootstrap/debootstrap --second-stage >>"$log" 2>&1; then
+      tail -n 5 "$log" >&2
+      mx_die "$name: the second stage failed; see $log (is qemu-user registered? build-aux/matrix/binfmt.sh)"
+    fi
+    # What the first stage downloaded is installed now.
+    rm -f "$root.partial"/var/cache/apt/archives/*.deb
   fi
   rm -rf "$root"
   mv "$root.partial" "$root"
@@ -34,15 +48,15 @@ fi
 mx_apt_setup "$root" "$suite"
 # Once a day (MATRIX_MAX_AGE), the suite's current packages.
 if [ "$(mx_age "$root/.rc-apt-updated")" -gt "$MATRIX_MAX_AGE" ]; then
-  mx_log "$suite: apt-get update and dist-upgrade"
+  mx_log "$name: apt-get update and dist-upgrade"
   mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 ||
-    mx_die "$suite: apt-get update failed in the chroot; see $log"
+    mx_die "$name: apt-get update failed in the chroot; see $log"
   mx_in_chroot "$root" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
-    mx_die "$suite: apt-get dist-upgrade failed in the chroot; see $log"
+    mx_die "$name: apt-get dist-upgrade failed in the chroot; see $log"
   touch "$root/.rc-apt-updated"
 fi
 
 # The packages make check needs, from the project's list.
 mx_ensure_deps "$root" "$suite" "$log" "$top/build-aux/debian-packages" ||
-  mx_die "$suite: installing build-aux/debian-packages in the chroot failed; see $log"
+  mx_die "$name: installing build-aux/debian-packages in the chroot failed; see $log"
 echo "$root"

@@ -46,6 +46,19 @@ mx_stage_root() {
   done < "$_src/libs"
 }
 
+# mx_copy_tree TOP DEST: the tree at TOP as git sees it (tracked and
+# untracked but not ignored files), or without git all of it but the
+# build outputs, copied into DEST.
+mx_copy_tree() {
+  if git -C "$1" rev-parse --git-dir >/dev/null 2>&1; then
+    (cd "$1" && git ls-files -z -c -o --exclude-standard |
+       tar --null -T - -cf -) | tar -xf - -C "$2"
+  else
+    (cd "$1" && tar --exclude=./build --exclude=./config.mk \
+       --exclude=./config.status --exclude=./config.log -cf - .) | tar -xf - -C "$2"
+  fi
+}
+
 # mx_age FILE: seconds since FILE was modified (a large number if absent).
 mx_age() {
   if [ -e "$1" ]; then echo $(( $(date +%s) - $(stat -c %Y "$1") ))

@@ -1,9 +1,10 @@
 #!/bin/sh
-# kernel.sh SUITE: Debian SUITE's current cloud kernel (the package
-# linux-image-cloud-amd64 depends on; its image is in linux-binary-* on
-# newer suites), downloaded with the suite chroot's apt-get and unpacked
-# under the cache, keyed by package and version.  Prints the vmlinuz
-# path.  Needs the chroot made by chroot.sh.
+# kernel.sh SUITE [ARCH]: Debian SUITE's current cloud kernel for ARCH
+# (amd64, or arm64: the package linux-image-cloud-ARCH depends on; its
+# image is in linux-binary-* on newer suites), downloaded with the suite
+# chroot's apt-get (which learns ARCH's index with dpkg
+# --add-architecture) and unpacked under the cache, keyed by package and
+# version.  Prints the vmlinuz path.  Needs the chroot made by chroot.sh.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -11,23 +12,35 @@ set -eu
 here=$(dirname "$0")
 . "$here/common.sh"
 suite=$1
+arch=${2:-amd64}
 root=$RSEQ_COMPAT_CACHE/chroot/$suite
 log=$RSEQ_COMPAT_CACHE/log/kernel-$suite.log
 [ -e "$root/.rc-complete" ] || mx_die "$suite: no chroot (run chroot.sh $suite)"
 mkdir -p "$RSEQ_COMPAT_CACHE/log"
 
-# The first dependency of $1 whose name matches $2.
+# Another architecture's packages: its index, once.
+q=
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+  q=:$arch
+  if ! mx_in_chroot "$root" dpkg --print-foreign-architectures | grep -qx "$arch"; then
+    mx_log "$suite: adding $arch to the chroot's package index"
+    mx_in_chroot "$root" dpkg --add-architecture "$arch" &&
+      mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 ||
+      mx_die "$suite: dpkg --add-architecture $arch and apt-get update failed; see $log"
+  fi
+fi
+# The first dependency of $1 whose name matches $2 (without :ARCH).
 dep() {
-  mx_in_chroot "$root" apt-cache depends "$1" 2>>"$log" |
-    sed -n 's/^ *Depends: //p' | grep -E "$2" | head -n 1
+  mx_in_chroot "$root" apt-cache depends "$1$q" 2>>"$log" |
+    sed -n 's/^ *Depends: //p' | sed 's/:[a-z0-9]*$//' | grep -E "$2" | head -n 1
 }
-meta=linux-image-cloud-amd64
-pkg=$(dep "$meta" '^linux-image-[0-9].*-cloud-amd64$') ||
-  mx_die "$suite: $meta depends on no linux-image-*-cloud-amd64; see $log"
-[ -n "$pkg" ] || mx_die "$suite: $meta depends on no linux-image-*-cloud-amd64"
-bin=$(dep "$pkg" '^linux-binary-[0-9].*-cloud-amd64$' || :)
+meta=linux-image-cloud-$arch
+pkg=$(dep "$meta" "^linux-image-[0-9].*-cloud-$arch\$") ||
+  mx_die "$suite: $meta depends on no linux-image-*-cloud-$arch; see $log"
+[ -n "$pkg" ] || mx_die "$suite: $meta depends on no linux-image-*-cloud-$arch"
+bin=$(dep "$pkg" "^linux-binary-[0-9].*-cloud-$arch\$" || :)
 [ -z "$bin" ] || pkg=$bin
-ver=$(mx_in_chroot "$root" apt-cache show --no-all-versions "$pkg" 2>>"$log" |
+ver=$(mx_in_chroot "$root" apt-cache show --no-all-versions "$pkg$q" 2>>"$log" |
       sed -n 's/^Version: //p' | head -n 1)
 [ -n "$ver" ] || mx_die "$suite: no version for $pkg; see $log"
 
@@ -35,11 +48,11 @@ dir=$RSEQ_COMPAT_CACHE/kernel/${pkg}_$ver
 if [ ! -e "$dir/.complete" ]; then
   mx_log "$suite: downloading $pkg $ver"
   rm -rf "$root/tmp/rc-kernel" "$dir" && mkdir -p "$root/tmp/rc-kernel" "$dir"
-  if ! mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg=$ver'" \
+  if ! mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q=$ver'" \
        >>"$log" 2>&1; then
     # The index may be older than the mirror: refresh it once.
     mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 || :
-    mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg'" \
+    mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q'" \
       >>"$log" 2>&1 || mx_die "$suite: apt-get download $pkg failed; see $log"
   fi
   deb=$(ls "$root"/tmp/rc-kernel/*.deb | head -n 1)

@@ -1,0 +1,104 @@
+# aarch64-report.sh: sourced by aarch64; `aarch64_report` prints
+# build/aarch64.md from what it left in $out (status/, vm-*.log,
+# release-*, version-*, seconds-*) and writes one "CELL PASS|FAIL" line
+# per cell to $out/cells.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+# aarch64_log CELL PATTERN: the "@@ log" lines of CELL's guest matching
+# PATTERN (a grep -E expression), without the prefix.
+aarch64_log() {
+  sed -n 's/^@@ log //p' "$out/vm-$1.log" 2>/dev/null | grep -E "$2"
+}
+
+aarch64_report() {
+  : > "$out/cells"
+  qroot=$RSEQ_COMPAT_CACHE/chroot/$qemu_suite
+  qv=$(mx_in_chroot "$qroot" qemu-system-aarch64 --version 2>/dev/null |
+       sed -n '1s/^QEMU emulator version //p')
+  echo "### AArch64 (make check-aarch64)"
+  echo
+  echo "Debian's arm64 cloud kernels under qemu-system-aarch64 ${qv:-?} (TCG, \`-M virt"
+  echo "-cpu max\`, 2 CPUs); in each, \`make check-run\` on an arm64 debootstrap"
+  echo "userland with the tree built there${flags:+ (RUNTESTFLAGS=\"$flags\")}: passed/run, guest seconds."
+  echo
+  printf '| userland |'
+  for k in $kernels; do printf ' Linux %s |' "$(cat "$out/release-$k" 2>/dev/null || echo "$k")"; done
+  echo
+  printf '|---|'
+  for k in $kernels; do printf -- '---|'; done
+  echo
+  for u in $userlands; do
+    printf '| %s (%s) |' "$u" "$(cat "$out/version-$u" 2>/dev/null || echo '?')"
+    for k in $kernels; do
+      cell=$u-$k
+      why=$(failed_why "cell-$cell")
+      if [ -n "$why" ]; then
+        printf ' **FAIL**: %s |' "$why"
+        echo "$cell FAIL" >> "$out/cells"
+      else
+        set -- $(sed -n 's/^@@ result //p' "$out/vm-$cell.log")
+        printf ' PASS %s/%s (%s s) |' "$1" "$1" "$(cat "$out/seconds-$cell")"
+        echo "$cell PASS" >> "$out/cells"
+      fi
+    done
+    echo
+  done
+  echo
+  # The counter's restarts: its "aborts" build falls back to the atomic
+  # add after the first abort, so each such add is a sequence the
+  # kernel restarted.
+  echo "Per-CPU counter (16,000,000 adds and a signal handler that adds; exact in"
+  echo "every run): adds that took the restartable sequence / adds whose"
+  echo "sequence the kernel aborted (the \"aborts\" build falls back after one abort)."
+  echo
+  printf '| userland | config |'
+  for k in $kernels; do printf ' Linux %s |' "$(short_release "$(cat "$out/release-$k" 2>/dev/null || echo "$k")")"; done
+  echo
+  printf '|---|---|'
+  for k in $kernels; do printf -- '---|'; done
+  echo
+  for u in $userlands; do
+    for c in glibc musl; do
+      printf '| %s | %s + shim |' "$u" "$c"
+      for k in $kernels; do
+        r=$(aarch64_log "$u-$k" "^counter \\[$c\\]:" | sed -n 's/.*; rseq \([0-9]*\), atomic.*/\1/p')
+        a=$(aarch64_log "$u-$k" "^counter \\[$c, aborts\\]:" | sed -n 's/.*, atomic \([0-9]*\);.*/\1/p')
+        printf ' %s / %s |' "${r:-?}" "${a:-?}"
+      done
+      echo
+    done
+  done
+  echo
+  echo "sched_getcpu: system calls strace counts during 2,000 calls (getcpu-syscalls.exp)."
+  echo
+  printf '| userland | kernel |'
+  cfgs="glibc alone|glibc|glibc-off|musl alone|musl|musl-off"
+  echo "$cfgs" | tr '|' '\n' | while read -r c; do printf ' %s |' "$c"; done
+  echo
+  printf '|---|---|'
+  echo "$cfgs" | tr '|' '\n' | while read -r c; do printf -- '---|'; done
+  echo
+  for u in $userlands; do
+    for k in $kernels; do
+      printf '| %s | %s |' "$u" "$(short_release "$(cat "$out/release-$k" 2>/dev/null || echo "$k")")"
+      echo "$cfgs" | tr '|' '\n' | while read -r c; do
+        n=$(aarch64_log "$u-$k" "^getcpu system calls \\[$c\\]:" | sed -n 's/.*: \([0-9]*\) for.*/\1/p')
+        printf ' %s |' "${n:-?}"
+      done
+      echo
+    done
+  done
+  # What failed, by test.
+  for u in $userlands; do
+    for k in $kernels; do
+      [ -e "$out/vm-$u-$k.log" ] || continue
+      f=$(sed -n 's/^@@ sum FAIL: //p' "$out/vm-$u-$k.log")
+      [ -n "$f" ] || continue
+      echo
+      echo "Failures, $u under $(cat "$out/release-$k"):"
+      echo "$f" | sed 's/^/    /'
+    done
+  done
+}

@@ -1,0 +1,34 @@
+#!/bin/sh
+# binfmt.sh SUITE: make the kernel run aarch64 ELF programs with the
+# qemu-user of SUITE's chroot (qemu.sh installs it), so that an arm64
+# chroot can be entered with chroot(8) on this x86-64 host.  The entry
+# is registered with binfmt_misc's F flag: the kernel opens the
+# interpreter once, now, so it need not exist inside the arm64 chroot.
+# An entry someone else registered for aarch64 (binfmt-support's
+# qemu-aarch64) is used as it is.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -eu
+here=$(dirname "$0")
+. "$here/common.sh"
+suite=$1
+fs=/proc/sys/fs/binfmt_misc
+qemu=$RSEQ_COMPAT_CACHE/chroot/$suite/usr/bin/qemu-aarch64
+[ -x "$qemu" ] || mx_die "binfmt: no $qemu (build-aux/matrix/qemu.sh $suite aarch64 installs it)"
+if [ ! -e "$fs/register" ]; then
+  mount -t binfmt_misc binfmt_misc "$fs" 2>/dev/null ||
+    mx_die "binfmt: cannot mount binfmt_misc on $fs (modprobe binfmt_misc, as root)"
+fi
+for e in "$fs"/*aarch64*; do
+  [ -e "$e" ] || continue
+  if grep -q '^enabled' "$e" && grep -q '^flags: .*F' "$e"; then exit 0; fi
+done
+# The ELF header of an aarch64 executable or shared object (e_machine
+# 183), any OS/ABI byte.
+magic='\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
+mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
+[ ! -e "$fs/rseq-compat-aarch64" ] || echo -1 > "$fs/rseq-compat-aarch64"
+printf ':rseq-compat-aarch64:M::%s:%s:%s:F\n' "$magic" "$mask" "$qemu" > "$fs/register" ||
+  mx_die "binfmt: registering $qemu for aarch64 failed"
+mx_log "binfmt: aarch64 programs run with $qemu"
