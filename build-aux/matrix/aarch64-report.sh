@@ -20,17 +20,28 @@ aarch64_report() {
   echo "### AArch64 (make check-aarch64)"
   echo
   echo "Debian's arm64 cloud kernels under qemu-system-aarch64 ${qv:-?} (TCG, \`-M virt"
-  echo "-cpu max\`, 2 CPUs); in each, \`make check-run\` on an arm64 debootstrap"
-  echo "userland with the tree built there${flags:+ (RUNTESTFLAGS=\"$flags\")}: passed/run, guest seconds."
+  echo "-cpu max\`, 2 CPUs).  Each arm64 debootstrap userland builds the tree (under"
+  echo "qemu-user) and runs tests/rseq.build there; each guest runs tests/rseq.shim"
+  echo "(${AARCH64_RUNTESTFLAGS:+RUNTESTFLAGS=\"$flags\", }make check-run) and mxcheck with the shim preloaded"
+  echo "and this kernel's values: passed/run, guest seconds."
   echo
-  printf '| userland |'
+  printf '| userland | tests/rseq.build (chroot, qemu-user) |'
   for k in $kernels; do printf ' Linux %s |' "$(cat "$out/release-$k" 2>/dev/null || echo "$k")"; done
   echo
-  printf '|---|'
+  printf '|---|---|'
   for k in $kernels; do printf -- '---|'; done
   echo
   for u in $userlands; do
     printf '| %s (%s) |' "$u" "$(cat "$out/version-$u" 2>/dev/null || echo '?')"
+    why=$(failed_why "buildtests-$u")
+    if [ -n "$why" ] || [ ! -e "$out/build-check-$u.result" ]; then
+      printf ' **FAIL**: %s |' "${why:-$(failed_why "userland-$u")}"
+      echo "$u-build FAIL" >> "$out/cells"
+    else
+      set -- $(cat "$out/build-check-$u.result")
+      printf ' PASS %s/%s |' "$1" "$1"
+      echo "$u-build PASS" >> "$out/cells"
+    fi
     for k in $kernels; do
       cell=$u-$k
       why=$(failed_why "cell-$cell")
@@ -39,7 +50,10 @@ aarch64_report() {
         echo "$cell FAIL" >> "$out/cells"
       else
         set -- $(sed -n 's/^@@ result //p' "$out/vm-$cell.log")
-        printf ' PASS %s/%s (%s s) |' "$1" "$1" "$(cat "$out/seconds-$cell")"
+        mx=$(sed -n 's/^@@ mx \([a-z]*\) mxcheck: \([0-9]*\) ok.*/\1 \2\/\2/p' "$out/vm-$cell.log" |
+             paste -sd, - | sed 's/,/, /g')
+        printf ' PASS: make check %s/%s; mxcheck %s (%s s) |' "$1" "$1" "$mx" \
+          "$(cat "$out/seconds-$cell")"
         echo "$cell PASS" >> "$out/cells"
       fi
     done

@@ -18,9 +18,19 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 echo "@@ begin $(uname -r) $(nproc) CPUs"
 cd /rc/src || { echo "@@ result no /rc/src"; echo o > /proc/sysrq-trigger; }
+# The test programs the chroot compiled (build-aux/matrix/aarch64).
+[ ! -d /rc/bincache ] || export RSEQ_BINCACHE=/rc/bincache
 s=$(date +%s)
+# A line a minute on the console: which .exp file runs (runtest's own
+# output goes to its log).
+(while sleep 60; do
+   echo "@@ progress $(( $(date +%s) - s )) s: $(grep '^Running ' build/tests/runtest.log 2>/dev/null |
+     tail -n 1 | sed 's|.*/||; s| \.\.\.||')"
+ done) &
+progress=$!
 make --no-print-directory check-run RUNTESTFLAGS="$(cat /rc/runtestflags 2>/dev/null)" \
   > /rc/check.log 2>&1
+kill $progress
 echo "@@ seconds $(( $(date +%s) - s ))"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' /rc/check.log | tail -n 1)
 echo "@@ result ${line:-no result line}"
@@ -30,6 +40,30 @@ sed -n 's/^\(PASS\|FAIL\|XFAIL\|XPASS\|UNRESOLVED\|UNTESTED\|UNSUPPORTED\|ERROR\
 # The lines the report quotes, and what the failing programs said.
 grep -E '^(getcpu system calls|counter) \[|^FAIL ' build/tests/rseq.log |
   sed 's/^/@@ log /'
+# mxcheck (make check-matrix's checks, built for each C library by
+# inner-build.sh) with the shim preloaded and this kernel's values:
+# among them the kernel mode, and on 7.x the optimized mode's read-only
+# fields enforced while threads, signals and forks run.
+. build-aux/matrix/expect.sh
+set -- $(mx_kernel_expect "$(uname -r)")
+size=$1 len=$2
+for libc in glibc musl; do
+  [ -x /rc/out/$libc/mxcheck ] || continue
+  mode=shim-owned
+  # glibc 2.35-2.40 would register 32 bytes with __rseq_size 20; the
+  # userlands here have 2.31 (the shim's) or 2.41+ (glibc's, with the
+  # kernel's values).
+  if [ $libc = glibc ]; then
+    m=$(getconf GNU_LIBC_VERSION | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')
+    [ "${m:-0}" -lt 35 ] || mode=libc-owned
+  fi
+  stress=3
+  [ "$len" -le 32 ] || stress=10
+  echo "@@ mxcheck $libc: MX_MODE=$mode MX_SIZE=$size MX_LEN=$len MX_STRESS=$stress"
+  env MX_MODE=$mode MX_SIZE=$size MX_LEN=$len MX_STRESS=$stress \
+    LD_PRELOAD=/rc/out/$libc/librseq-compat.so.1 /rc/out/$libc/mxcheck 2>&1 |
+    sed "s/^/@@ mx $libc /"
+done
 echo "@@ end"
 echo o > /proc/sysrq-trigger
 sleep 30

@@ -115,7 +115,7 @@ report() {
   exp=""
   for c in $cols; do
     rel=$(cat "$out/release-$c" 2>/dev/null || nominal_release "$c")
-    case $rel in [0-9]*.*) set -- $(kernel_expect "$rel"); exp="$exp $(short_release "$rel") $1/$2;" ;; esac
+    case $rel in [0-9]*.*) set -- $(mx_kernel_expect "$rel"); exp="$exp $(short_release "$rel") $1/$2;" ;; esac
   done
   echo "${exp# }" | sed 's/;$/; glibc 2.35–2.40 (bookworm): 20\/32 everywhere./'
   echo

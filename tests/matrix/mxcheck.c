@@ -64,7 +64,18 @@
    matrix's compile lines need no include directory for it.  */
 #include "../../sysdeps/unix/sysv/linux/rseq-layout.h"
 
-#define MX_RSEQ_SIG 0x53053053
+/* The signature and system call number the kernel's ABI fixes per
+   architecture (the shim and glibc register with the same).  */
+#if defined __x86_64__
+# define MX_RSEQ_SIG 0x53053053
+# define MX_NR_RSEQ 334
+#elif defined __aarch64__
+/* The brk instruction the abort handlers start with, read as data.  */
+# define MX_RSEQ_SIG 0xd428bc00
+# define MX_NR_RSEQ 293
+#else
+# error "mxcheck: no rseq signature for this architecture"
+#endif
 #define MX_AT_RSEQ_FEATURE_SIZE 27
 #define MX_AT_RSEQ_ALIGN 28
 #define MX_NTHREADS 8
@@ -120,7 +131,11 @@ static char *
 mx_tp (void)
 {
   char *tp;
+#ifdef __x86_64__
   __asm__ ("mov %%fs:0, %0" : "=r" (tp));
+#else
+  __asm__ ("mrs %0, tpidr_el0" : "=r" (tp));
+#endif
   return tp;
 }
 
@@ -135,7 +150,7 @@ mx_area (void)
 static long
 mx_rseq (volatile void *area, unsigned int len, int flags)
 {
-  return syscall (334, area, len, flags, MX_RSEQ_SIG);
+  return syscall (MX_NR_RSEQ, area, len, flags, MX_RSEQ_SIG);
 }
 
 /* 0 when the kernel holds AREA at LEN with our signature for the
