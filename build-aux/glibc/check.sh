@@ -67,8 +67,8 @@ fi
 "$here/build.sh"
 # The exported quilt series reproduces the tree just built.
 "$here/patch.sh" "$out/glibc-patch" verify
-src=$GL_WORK/src-patched
-build=$GL_WORK/build-patched
+src=$GL_SRC
+build=$GL_BUILD
 rm -rf "$out/patched"
 mkdir -p "$out/patched"
 # The output of every failing test of this run, and of its reruns, kept

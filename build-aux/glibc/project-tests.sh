@@ -15,8 +15,8 @@
 set -u
 . "$(dirname "$0")/common.sh"
 out=$1
-build=$GL_WORK/build-patched
-stage=$GL_WORK/stage
+build=$GL_BUILD
+stage=$GL_STAGE
 log=$out/project-check.log
 : > "$log"
 
