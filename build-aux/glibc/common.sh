@@ -162,6 +162,37 @@ gl_build() {
     make -j"$jobs"' sh "$1" "$2" "$GL_CONFIGURE" "$GL_CFLAGS" "$GL_JOBS" >"$3" 2>&1
 }
 
+# gl_stage LOG: the patched build installed with DESTDIR into
+# $GL_ROOT$GL_STAGE, again whenever a shared object of the build changed
+# since; says why on stdout and fails if it cannot.
+gl_stage() {
+  [ -e "$GL_ROOT$GL_BUILD/libc.so" ] ||
+    { echo "no patched build at $GL_ROOT$GL_BUILD (make glibc)"; return 1; }
+  if [ ! -e "$GL_ROOT$GL_STAGE/.rc-stamp" ] ||
+     [ -n "$(find "$GL_ROOT$GL_BUILD" -maxdepth 2 -name '*.so' -newer "$GL_ROOT$GL_STAGE/.rc-stamp" | head -n 1)" ]; then
+    rm -rf "$GL_ROOT$GL_STAGE"
+    # MAKEINFO=: skips the manual, whose sources Debian's glibc-source
+    # does not ship.
+    gl_in_chroot /bin/sh -c 'cd "$1" && make -r install DESTDIR="$2" MAKEINFO=:' sh \
+      "$GL_BUILD" "$GL_STAGE" > "$1" 2>&1 ||
+      { echo "make install DESTDIR=$GL_STAGE failed (see $1)"; return 1; }
+    touch "$GL_ROOT$GL_STAGE/.rc-stamp"
+  fi
+}
+
+# gl_check_abi REPORT LOG: glibc's make check-abi on the patched build
+# (every library's exported symbols against its abilist, ld.so's with
+# the series' GLIBC_2.35 entries); appends each library's result line
+# and the verdict to REPORT, fails if it did.
+gl_check_abi() {
+  _abi=PASS
+  gl_in_chroot /bin/sh -c 'cd "$1" && make -r objdir="$2" check-abi' sh "$GL_SRC" "$GL_BUILD" \
+    > "$2" 2>&1 || _abi=FAIL
+  grep -h -E '^[A-Z]+: ' "$GL_ROOT$GL_BUILD"/*/check-abi-*.test-result | sed 's/^/    /' >> "$1"
+  echo "    make check-abi: $_abi" >> "$1"
+  [ $_abi = PASS ]
+}
+
 # gl_series_files SERIES: the files the series touches (glibc paths).
 gl_series_files() {
   sed -n 's|^+++ b/\([^	]*\).*|\1|p' "$1"/*.patch | LC_ALL=C sort -u
