@@ -59,7 +59,7 @@ for d in support $subdirs; do
   for t in $GL_OWN_TESTS; do
     case $t in "$d"/*) targets="$targets $GL_BUILD/$t" ;; esac
   done
-  [ $d != support ] || targets=others
+  [ "$d" != support ] || targets=others
   # shellcheck disable=SC2086
   gl_in_chroot /bin/sh -c 'src=$1 build=$2 d=$3 jobs=$4; shift 4
     cd "$src" && make -r -j"$jobs" objdir="$build" subdir="$d" -C "$d" ..=../ "$@"' \
