@@ -1,9 +1,11 @@
 #!/bin/sh
 # build.sh: make glibc.  glibc-source $GL_SOURCE_VERSION with the
 # series applied (the one export-series.sh writes), configured and
-# built in the $GLIBC_SUITE chroot.  The tree is $GL_ROOT/rcg/src-patched,
-# the build $GL_ROOT/rcg/build-patched (its testrun.sh runs programs on
-# it).
+# built in the $GLIBC_SUITE chroot.  The tree is $GL_ROOT$GL_SRC, the
+# build $GL_ROOT$GL_BUILD (/rcg/src-patched and /rcg/build-patched; with
+# GLIBC_ARCH=aarch64, cross-built, /rcg/src-patched-aarch64 and
+# /rcg/build-patched-aarch64).  A host-arch build's testrun.sh runs
+# programs on it.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,15 +15,15 @@ set -eu
 "$(dirname "$0")/chroot.sh"
 gl_unpack
 "$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$GL_CACHE/series"
-gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_WORK/src-patched"
+gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_SRC"
 log=$GL_LOG-build-patched.log
-gl_log "building the patched glibc in $GL_ROOT$GL_WORK/build-patched (log: $log)"
+gl_log "building the patched glibc in $GL_ROOT$GL_BUILD (log: $log)"
 start=$(date +%s)
 full=no
-[ -e "$GL_ROOT$GL_WORK/build-patched/.rc-configure" ] || full=yes
-gl_build "$GL_WORK/src-patched" "$GL_WORK/build-patched" "$log" || {
+[ -e "$GL_ROOT$GL_BUILD/.rc-configure" ] || full=yes
+gl_build "$GL_SRC" "$GL_BUILD" "$log" || {
   grep -E 'error|Error' "$log" | head -n 20 >&2
   gl_die "building the patched glibc failed; see $log"; }
 echo "$(( $(date +%s) - start ))" > "$GL_CACHE/build-patched.seconds"
 [ $full = no ] || cp "$GL_CACHE/build-patched.seconds" "$GL_CACHE/build-patched-full.seconds"
-gl_log "patched glibc built in $(( $(date +%s) - start )) s: $GL_ROOT$GL_WORK/build-patched"
+gl_log "patched glibc built in $(( $(date +%s) - start )) s: $GL_ROOT$GL_BUILD"

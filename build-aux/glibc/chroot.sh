@@ -3,7 +3,9 @@
 # and tests the series' glibc ($GL_ROOT: glibc/chroot for bullseye,
 # glibc-bookworm/chroot for bookworm), with the
 # packages of build-aux/glibc/debian-packages and of make check
-# (build-aux/debian-packages), and glibc-source at $GL_SOURCE_VERSION.
+# (build-aux/debian-packages), and glibc-source at $GL_SOURCE_VERSION;
+# for GLIBC_ARCH=aarch64 also the cross toolchain
+# (build-aux/glibc/debian-packages-aarch64).
 #
 # It starts as a copy of make check-matrix's chroot of the suite when that
 # exists (the matrix's own copy is never changed), else from
@@ -52,6 +54,19 @@ if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
   mx_ensure_deps "$GL_ROOT" "$GLIBC_SUITE" "$log" "$GL_TOP/build-aux/debian-packages" ||
     gl_die "installing build-aux/debian-packages in $GL_ROOT failed; see $log"
   echo "$want" > "$GL_ROOT/.rc-deps"
+fi
+
+# The cross toolchain of GLIBC_ARCH, with a stamp of its own: the
+# host-arch builds in the same chroot neither need nor reinstall it.
+if [ -n "$GL_CROSS_PACKAGES" ]; then
+  want=$(cat "$GL_TOP/$GL_CROSS_PACKAGES" "$GL_TOP/build-aux/ensure-deps" \
+           "$GL_TOP/build-aux/debian-package-index" | sha256sum | cut -c1-16)
+  if [ "$(cat "$GL_ROOT/.rc-deps-$GLIBC_ARCH" 2>/dev/null)" != "$want" ]; then
+    gl_log "chroot: installing $GL_CROSS_PACKAGES (log: $log)"
+    mx_ensure_deps "$GL_ROOT" "$GLIBC_SUITE" "$log" "$GL_TOP/$GL_CROSS_PACKAGES" ||
+      gl_die "installing $GL_CROSS_PACKAGES in $GL_ROOT failed; see $log"
+    echo "$want" > "$GL_ROOT/.rc-deps-$GLIBC_ARCH"
+  fi
 fi
 
 have=$(gl_in_chroot dpkg-query -W -f '${Version}' glibc-source 2>/dev/null) || have=

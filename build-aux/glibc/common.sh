@@ -41,12 +41,37 @@ case $GLIBC_SUITE in
   *)
     gl_die "GLIBC_SUITE=$GLIBC_SUITE: no series for it (bullseye: glibc 2.31, bookworm: glibc 2.36)" ;;
 esac
+
+# GLIBC_ARCH picks the machine the glibc is built for: x86_64, the
+# host's, or aarch64, cross-built (bullseye only: its chroot has the
+# cross toolchain of build-aux/glibc/debian-packages-aarch64).  A cross
+# build shares the suite's chroot and its pristine tree, but has its own
+# patched tree and build directory there (GL_SRC, GL_BUILD) and its own
+# caches, logs and output (GL_NAME), so neither build touches the other's.
+GLIBC_ARCH=${GLIBC_ARCH:-x86_64}
+GL_CHROOT_NAME=$GL_NAME
+GL_CROSS_PACKAGES=
+case $GLIBC_ARCH in
+  x86_64) GL_SUFFIX= ;;
+  aarch64)
+    [ "$GLIBC_SUITE" = bullseye ] ||
+      gl_die "GLIBC_ARCH=aarch64 is not supported yet for GLIBC_SUITE=$GLIBC_SUITE: only the bullseye series (glibc 2.31) is cross-built"
+    GL_SUFFIX=-aarch64
+    GL_NAME=$GL_NAME$GL_SUFFIX
+    GL_CROSS_PACKAGES=build-aux/glibc/debian-packages-aarch64
+    ;;
+  *)
+    gl_die "GLIBC_ARCH=$GLIBC_ARCH: unknown (x86_64, the default, or aarch64)" ;;
+esac
 GL_CACHE=$RSEQ_COMPAT_CACHE/$GL_NAME
-GL_ROOT=$GL_CACHE/chroot
+GL_ROOT=$RSEQ_COMPAT_CACHE/$GL_CHROOT_NAME/chroot
 GL_OUT=$GL_TOP/build/$GL_NAME
 GL_LOG=$RSEQ_COMPAT_CACHE/log/$GL_NAME
 # Inside the chroot.
 GL_WORK=/rcg
+GL_SRC=$GL_WORK/src-patched$GL_SUFFIX
+GL_BUILD=$GL_WORK/build-patched$GL_SUFFIX
+GL_STAGE=$GL_WORK/stage$GL_SUFFIX
 GL_JOBS=${GL_JOBS:-2}
 
 # gl_in_chroot CMD...: run CMD in the glibc build chroot.
@@ -99,6 +124,13 @@ gl_toolchain_hash() {
 
 # Both builds (baseline and patched) are configured alike.
 GL_CONFIGURE="--prefix=/usr --disable-werror --disable-profile --enable-kernel=3.2"
+# A cross build names its compilers (the versioned ones: the unversioned
+# names belong to another package) and builds against the arm64 kernel
+# headers of linux-libc-dev-arm64-cross.
+[ "$GLIBC_ARCH" = x86_64 ] ||
+  GL_CONFIGURE="$GL_CONFIGURE --build=x86_64-linux-gnu --host=$GLIBC_ARCH-linux-gnu \
+    --with-headers=/usr/$GLIBC_ARCH-linux-gnu/include \
+    CC=$GLIBC_ARCH-linux-gnu-gcc-$GL_GCC CXX=$GLIBC_ARCH-linux-gnu-g++-$GL_GCC"
 GL_CFLAGS="-O2 -pipe"
 
 # gl_unpack: the pristine tree at $GL_ROOT$GL_WORK/$GL_UPSTREAM, unpacked
@@ -128,6 +160,37 @@ gl_build() {
       echo "$conf $cflags" > .rc-configure
     fi
     make -j"$jobs"' sh "$1" "$2" "$GL_CONFIGURE" "$GL_CFLAGS" "$GL_JOBS" >"$3" 2>&1
+}
+
+# gl_stage LOG: the patched build installed with DESTDIR into
+# $GL_ROOT$GL_STAGE, again whenever a shared object of the build changed
+# since; says why on stdout and fails if it cannot.
+gl_stage() {
+  [ -e "$GL_ROOT$GL_BUILD/libc.so" ] ||
+    { echo "no patched build at $GL_ROOT$GL_BUILD (make glibc)"; return 1; }
+  if [ ! -e "$GL_ROOT$GL_STAGE/.rc-stamp" ] ||
+     [ -n "$(find "$GL_ROOT$GL_BUILD" -maxdepth 2 -name '*.so' -newer "$GL_ROOT$GL_STAGE/.rc-stamp" | head -n 1)" ]; then
+    rm -rf "$GL_ROOT$GL_STAGE"
+    # MAKEINFO=: skips the manual, whose sources Debian's glibc-source
+    # does not ship.
+    gl_in_chroot /bin/sh -c 'cd "$1" && make -r install DESTDIR="$2" MAKEINFO=:' sh \
+      "$GL_BUILD" "$GL_STAGE" > "$1" 2>&1 ||
+      { echo "make install DESTDIR=$GL_STAGE failed (see $1)"; return 1; }
+    touch "$GL_ROOT$GL_STAGE/.rc-stamp"
+  fi
+}
+
+# gl_check_abi REPORT LOG: glibc's make check-abi on the patched build
+# (every library's exported symbols against its abilist, ld.so's with
+# the series' GLIBC_2.35 entries); appends each library's result line
+# and the verdict to REPORT, fails if it did.
+gl_check_abi() {
+  _abi=PASS
+  gl_in_chroot /bin/sh -c 'cd "$1" && make -r objdir="$2" check-abi' sh "$GL_SRC" "$GL_BUILD" \
+    > "$2" 2>&1 || _abi=FAIL
+  grep -h -E '^[A-Z]+: ' "$GL_ROOT$GL_BUILD"/*/check-abi-*.test-result | sed 's/^/    /' >> "$1"
+  echo "    make check-abi: $_abi" >> "$1"
+  [ $_abi = PASS ]
 }
 
 # gl_series_files SERIES: the files the series touches (glibc paths).

@@ -1,6 +1,7 @@
 # make glibc, make glibc-patch, make check-glibc: the patched glibc of
 # GLIBC_SUITE (bullseye: the rseq backport for glibc 2.31, the default;
-# bookworm: the extensible registration for glibc 2.36; nptl/README).
+# bookworm: the extensible registration for glibc 2.36; nptl/README)
+# for GLIBC_ARCH (x86_64, the default; aarch64).
 # Included by the Makefile; none of these needs config.mk.  Run as root
 # (chroot, mount namespaces).
 #
@@ -11,6 +12,11 @@
 
 GLIBC_SUITE ?= bullseye
 export GLIBC_SUITE
+# GLIBC_ARCH=aarch64 cross-builds the bullseye series for arm64
+# (build/glibc-aarch64/; check-glibc then checks what runs without an
+# arm64 machine and writes guest/ for make check-aarch64's guests).
+GLIBC_ARCH ?= x86_64
+export GLIBC_ARCH
 glibc_patch_dir = $(abspath $(B))/glibc-patch$(if $(filter bullseye,$(GLIBC_SUITE)),,-$(GLIBC_SUITE))
 
 glibc:

@@ -18,7 +18,7 @@ gl_unpack
 gl_log "wrote $out/patches ($(wc -l < "$out/patches/series") patches) against glibc-source $GL_SOURCE_VERSION"
 [ "${2:-}" = verify ] || exit 0
 
-q=$GL_WORK/quilt-check
+q=$GL_WORK/quilt-check$GL_SUFFIX
 rm -rf "$GL_ROOT$q"
 mkdir -p "$GL_ROOT$q"
 cp -a "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$GL_ROOT$q/tree"
@@ -27,7 +27,7 @@ gl_in_chroot /bin/sh -c 'cd "$1/tree" && QUILT_PATCHES=patches quilt push -a -q'
   > "$out/quilt-push.log" 2>&1 ||
   gl_die "quilt push -a failed on a pristine tree; see $out/quilt-push.log"
 rm -rf "$GL_ROOT$q/tree/patches" "$GL_ROOT$q/tree/.pc"
-if ! diff -r --no-dereference -x .rc-version -x .rc-touched "$GL_ROOT$q/tree" "$GL_ROOT$GL_WORK/src-patched" \
+if ! diff -r --no-dereference -x .rc-version -x .rc-touched "$GL_ROOT$q/tree" "$GL_ROOT$GL_SRC" \
      > "$out/quilt-diff.log" 2>&1; then
   gl_die "the quilt series does not reproduce the tree make glibc builds; see $out/quilt-diff.log"
 fi

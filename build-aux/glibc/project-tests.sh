@@ -15,24 +15,12 @@
 set -u
 . "$(dirname "$0")/common.sh"
 out=$1
-build=$GL_WORK/build-patched
-stage=$GL_WORK/stage
+build=$GL_BUILD
+stage=$GL_STAGE
 log=$out/project-check.log
 : > "$log"
 
-# Stage again whenever a shared object of the build changed.
-[ -e "$GL_ROOT$build/libc.so" ] ||
-  { echo "no patched build at $GL_ROOT$build (make glibc)"; exit 1; }
-if [ ! -e "$GL_ROOT$stage/.rc-stamp" ] ||
-   [ -n "$(find "$GL_ROOT$build" -maxdepth 2 -name '*.so' -newer "$GL_ROOT$stage/.rc-stamp" | head -n 1)" ]; then
-  rm -rf "$GL_ROOT$stage"
-  # MAKEINFO=: skips the manual, whose sources Debian's glibc-source
-  # does not ship.
-  gl_in_chroot /bin/sh -c 'cd "$1" && make -r install DESTDIR="$2" MAKEINFO=:' sh \
-    "$build" "$stage" > "$out/stage-install.log" 2>&1 ||
-    { echo "make install DESTDIR=$stage failed (see $out/stage-install.log)"; exit 1; }
-  touch "$GL_ROOT$stage/.rc-stamp"
-fi
+gl_stage "$out/stage-install.log" || exit 1
 
 # The suite's libc probe, through testrun.sh.
 mkdir -p "$GL_ROOT$GL_WORK/probe"
@@ -49,19 +37,11 @@ grep -qx 'plain: libc-owned' "$out/testrun-probe.log" &&
 
 ov=$GL_CACHE/overlay
 rm -rf "$ov"
-# The patched run-time libraries (installed in slibdir, /lib64 for
-# --prefix=/usr) replace Debian's of the same names in the multiarch
-# directory, which is /usr/lib/... on a merged-/usr system (libcrypt
-# stays Debian's: bullseye's comes from libxcrypt).
-multiarch=lib/x86_64-linux-gnu
-[ -L "$GL_ROOT/lib" ] && multiarch=usr/lib/x86_64-linux-gnu
-mkdir -p "$ov/upper/$multiarch" "$ov/work" "$ov/root"
-for f in "$GL_ROOT$stage"/lib64/*; do
-  case ${f##*/} in libcrypt*) continue ;; esac
-  cp -a "$f" "$ov/upper/$multiarch/"
-done
-[ -e "$ov/upper/$multiarch/libc.so.6" ] ||
-  { echo "no libc.so.6 in $GL_ROOT$stage/lib64 (see $out/stage-install.log)"; exit 1; }
+# The patched run-time libraries replace Debian's of the same names
+# (overlay.sh says where and why), in the overlay's upper directory.
+mkdir -p "$ov/upper" "$ov/work" "$ov/root"
+"$(dirname "$0")/overlay.sh" "$GL_ROOT$stage" "$GL_ROOT" "$ov/upper" >> "$log" 2>&1 ||
+  { echo "overlay.sh $GL_ROOT$stage failed (see $log)"; exit 1; }
 # The matrix's test root for the 2.36 series (mxcheck and the shim
 # built on it, with the files its loader maps), for make check-matrix to
 # run under every guest kernel: row bookworm-glibcrseq.  Not for the
