@@ -73,6 +73,10 @@ GL_SRC=$GL_WORK/src-patched$GL_SUFFIX
 GL_BUILD=$GL_WORK/build-patched$GL_SUFFIX
 GL_STAGE=$GL_WORK/stage$GL_SUFFIX
 GL_JOBS=${GL_JOBS:-2}
+# glibc's tests mostly wait (timed waits, sleeps, children): more of
+# them run at once than there are CPUs.  The baseline and the patched
+# build run alike, and a new failure is rerun alone (check.sh).
+GL_CHECK_JOBS=${GL_CHECK_JOBS:-$(( 2 * $(nproc 2>/dev/null || echo 2) ))}
 
 # gl_in_chroot CMD...: run CMD in the glibc build chroot.
 gl_in_chroot() { mx_in_chroot "$GL_ROOT" "$@"; }
@@ -260,7 +264,7 @@ gl_subdir_check() {
   gl_in_chroot /bin/sh -c '{ find "$2/$3" -maxdepth 1 \( -name "*.out" \
       -o -name "*.test-result" \) -delete 2>/dev/null || :; }
     cd "$1" && $5 make -r -j"$4" objdir="$2" subdir="$3" \
-      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" "$GL_DEFAULT_SIGNALS" >"$4" 2>&1 || :
+      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_CHECK_JOBS" "$GL_DEFAULT_SIGNALS" >"$4" 2>&1 || :
 }
 
 # gl_keep_failures SUM BUILD DEST: copy the output of every test SUM

@@ -23,7 +23,8 @@
    affinity from CPU to CPU (sched_setaffinity), a migrator thread moves
    them as well, and a signaller thread keeps sending them SIGUSR1,
    whose handler adds 1 too.  The total must be exactly
-   THREADS * ITERS + the handler runs.
+   THREADS * ITERS + the handler runs (ITERS divided by
+   RSEQ_TEST_SCALE, see rtest.h).
 
    Which path the adds took is visible in the slots: the rseq words only
    count restartable-sequence adds, the atomic words only the fallback.
@@ -106,6 +107,7 @@ shown_enough (void)
 }
 
 static long int adds[THREADS];
+static long int iters;
 
 static void *
 worker (void *arg)
@@ -113,7 +115,7 @@ worker (void *arg)
   long int id = (long int) arg;
   int flip = (int) id;
   long int i;
-  for (i = 0; i < ITERS || (i % FLIP_EVERY != 0 || !shown_enough ()); i++)
+  for (i = 0; i < iters || (i % FLIP_EVERY != 0 || !shown_enough ()); i++)
     {
       rseq_compat_counter_add (&counter, 1);
       if (nallowed > 1 && i % FLIP_EVERY == 0)
@@ -222,6 +224,7 @@ check_descriptors (void)
 int
 main (int argc, char **argv)
 {
+  iters = rt_scaled (ITERS);
   int aborts = argc > 1 && strcmp (argv[1], "aborts") == 0;
   int registered = rt_expect_registered ();
   want_abort = aborts && registered;

@@ -74,6 +74,19 @@ static int rt_failures;
     }                                                                   \
   while (0)
 
+/* make check-aarch64's guests run under TCG, where a fixed workload
+   takes ten or more times as long as on a real machine.
+   RSEQ_TEST_SCALE=N there divides such workloads (iteration counts
+   that only make a run long); what a test waits to see happen is never
+   scaled.  */
+static inline long int
+rt_scaled (long int n)
+{
+  const char *s = getenv ("RSEQ_TEST_SCALE");
+  long int d = s != NULL ? strtol (s, NULL, 10) : 1;
+  return d > 1 && n / d > 0 ? n / d : n;
+}
+
 static inline int
 rt_exit_status (void)
 {
