@@ -73,10 +73,9 @@ GL_SRC=$GL_WORK/src-patched$GL_SUFFIX
 GL_BUILD=$GL_WORK/build-patched$GL_SUFFIX
 GL_STAGE=$GL_WORK/stage$GL_SUFFIX
 GL_JOBS=${GL_JOBS:-2}
-# glibc's tests mostly wait (timed waits, sleeps, children): more of
-# them run at once than there are CPUs.  The baseline and the patched
-# build run alike, and a new failure is rerun alone (check.sh).
-GL_CHECK_JOBS=${GL_CHECK_JOBS:-$(( 2 * $(nproc 2>/dev/null || echo 2) ))}
+# Jobs for glibc's make check (GL_CHECK_JOBS=N tries more: its tests
+# mostly wait; the baseline and the patched build must run alike).
+GL_CHECK_JOBS=${GL_CHECK_JOBS:-$GL_JOBS}
 
 # gl_in_chroot CMD...: run CMD in the glibc build chroot.
 gl_in_chroot() { mx_in_chroot "$GL_ROOT" "$@"; }

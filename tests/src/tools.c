@@ -16,13 +16,14 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: tools strace|valgrind|gdb|plain
+/* Usage: tools strace [CALLS] | valgrind | gdb | plain
 
    strace: THREADS threads; every thread (main first) prints
    "tid TID area ADDRESS" (its thread pointer + __rseq_offset) for the
    harness to match against strace's rseq lines.  Then, alone, the main
    thread makes the marker system call write (-1, "rseq-compat-begin",
-   17), calls sched_getcpu GETCPU_CALLS times, and makes the marker
+   17), calls sched_getcpu CALLS times (default GETCPU_CALLS, divided by
+   RSEQ_TEST_SCALE), and makes the marker
    write (-1, "rseq-compat-end", 15): strace must show no system call
    in between.  Every answer must be a CPU the process may run on.
 
@@ -78,7 +79,7 @@ strace_thread (void *arg)
 }
 
 static int
-run_strace (void)
+run_strace (long int calls)
 {
   print_tid ();
   pthread_t t[THREADS];
@@ -90,14 +91,14 @@ run_strace (void)
 
   int bad = 0, last = -1;
   syscall (SYS_write, -1, "rseq-compat-begin", 17);
-  for (long int i = 0; i < GETCPU_CALLS; i++)
+  for (long int i = 0; i < calls; i++)
     {
       last = sched_getcpu ();
       bad += last < 0 || last >= CPU_SETSIZE;
     }
   syscall (SYS_write, -1, "rseq-compat-end", 15);
   CHECK (bad == 0, "%d of %ld sched_getcpu answers out of range", bad,
-         GETCPU_CALLS);
+         calls);
   CHECK (CPU_ISSET (last, &allowed), "sched_getcpu %d: not an allowed CPU",
          last);
   return rt_exit_status ();
@@ -234,7 +235,8 @@ main (int argc, char **argv)
   if (rt_failures != 0)
     return rt_exit_status ();
   if (strcmp (what, "strace") == 0)
-    return run_strace ();
+    return run_strace (argc > 2 ? strtol (argv[2], NULL, 10)
+                       : rt_scaled (GETCPU_CALLS));
   if (strcmp (what, "valgrind") == 0)
     return run_valgrind ();
   if (strcmp (what, "gdb") == 0)
