@@ -73,9 +73,6 @@ GL_SRC=$GL_WORK/src-patched$GL_SUFFIX
 GL_BUILD=$GL_WORK/build-patched$GL_SUFFIX
 GL_STAGE=$GL_WORK/stage$GL_SUFFIX
 GL_JOBS=${GL_JOBS:-2}
-# Jobs for glibc's make check (GL_CHECK_JOBS=N tries more: its tests
-# mostly wait; the baseline and the patched build must run alike).
-GL_CHECK_JOBS=${GL_CHECK_JOBS:-$GL_JOBS}
 
 # gl_in_chroot CMD...: run CMD in the glibc build chroot.
 gl_in_chroot() { mx_in_chroot "$GL_ROOT" "$@"; }
@@ -263,7 +260,7 @@ gl_subdir_check() {
   gl_in_chroot /bin/sh -c '{ find "$2/$3" -maxdepth 1 \( -name "*.out" \
       -o -name "*.test-result" \) -delete 2>/dev/null || :; }
     cd "$1" && $5 make -r -j"$4" objdir="$2" subdir="$3" \
-      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_CHECK_JOBS" "$GL_DEFAULT_SIGNALS" >"$4" 2>&1 || :
+      -C "$3" ..=../ check' sh "$1" "$2" "$3" "$GL_JOBS" "$GL_DEFAULT_SIGNALS" >"$4" 2>&1 || :
 }
 
 # gl_keep_failures SUM BUILD DEST: copy the output of every test SUM

@@ -64,15 +64,16 @@
    matrix's compile lines need no include directory for it.  */
 #include "../../sysdeps/unix/sysv/linux/rseq-layout.h"
 
-/* The signature and system call number the kernel's ABI fixes per
-   architecture (the shim and glibc register with the same).  */
+/* The system call number and the thread pointer: the shim's own
+   per-architecture header, by path like rseq-layout.h.  The signature
+   is the one sysdeps/unix/sysv/linux/ARCH/bits/rseq.h gives RSEQ_SIG
+   (that header only comes through <sys/rseq.h>).  */
 #if defined __x86_64__
+# include "../../shim/arch/x86_64/arch.h"
 # define MX_RSEQ_SIG 0x53053053
-# define MX_NR_RSEQ 334
 #elif defined __aarch64__
-/* The brk instruction the abort handlers start with, read as data.  */
+# include "../../shim/arch/aarch64/arch.h"
 # define MX_RSEQ_SIG 0xd428bc00
-# define MX_NR_RSEQ 293
 #else
 # error "mxcheck: no rseq signature for this architecture"
 #endif
@@ -127,30 +128,18 @@ mx_result (int ok, const char *name, const char *fmt, ...)
   fflush (stdout);
 }
 
-static char *
-mx_tp (void)
-{
-  char *tp;
-#ifdef __x86_64__
-  __asm__ ("mov %%fs:0, %0" : "=r" (tp));
-#else
-  __asm__ ("mrs %0, tpidr_el0" : "=r" (tp));
-#endif
-  return tp;
-}
-
 static volatile struct mx_rseq *
 mx_area (void)
 {
   if (mx_offset == NULL)
     return NULL;
-  return (volatile struct mx_rseq *) (mx_tp () + *mx_offset);
+  return (volatile struct mx_rseq *) (rseq_compat_thread_pointer () + *mx_offset);
 }
 
 static long
 mx_rseq (volatile void *area, unsigned int len, int flags)
 {
-  return syscall (MX_NR_RSEQ, area, len, flags, MX_RSEQ_SIG);
+  return syscall (RSEQ_COMPAT_NR_rseq, area, len, flags, MX_RSEQ_SIG);
 }
 
 /* 0 when the kernel holds AREA at LEN with our signature for the
