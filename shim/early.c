@@ -306,6 +306,15 @@ early_anchor_impl (void)
 
 static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
 {
+  /* The loader may call this more than once: on AArch64 the linker
+     gives the anchor a GOT entry besides the pointer below, each with
+     its own IRELATIVE relocation.  Deciding twice would probe the
+     kernel twice.  */
+  static unsigned char decided;
+  if (decided)
+    return early_anchor_impl;
+  decided = 1;
+
   struct rseq_compat_boot boot;
   /* The kernel's initial stack: argc, argv[], NULL, envp[], NULL, auxv.
      Unlike environ it is valid this early, and it is what glibc itself

@@ -56,7 +56,11 @@ if [ "$(mx_age "$root/.rc-apt-updated")" -gt "$MATRIX_MAX_AGE" ]; then
   touch "$root/.rc-apt-updated"
 fi
 
-# The packages make check needs, from the project's list.
-mx_ensure_deps "$root" "$suite" "$log" "$top/build-aux/debian-packages" ||
-  mx_die "$name: installing build-aux/debian-packages in the chroot failed; see $log"
+# The packages make check needs, from the project's list; a foreign
+# architecture's chroot becomes a guest's root, which needs a few more.
+lists=$top/build-aux/debian-packages
+[ -z "$arch" ] || lists="$lists $here/guest-packages"
+# shellcheck disable=SC2086
+mx_ensure_deps "$root" "$suite" "$log" $lists ||
+  mx_die "$name: installing $lists in the chroot failed; see $log"
 echo "$root"

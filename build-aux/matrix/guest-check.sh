@@ -16,6 +16,11 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+# The root is an initramfs without the kernel's modules: the ones the
+# tests need came with it (build-aux/matrix/aarch64).
+for m in /rc/modules/"$(uname -r)"/*.ko; do
+  [ ! -e "$m" ] || insmod "$m" || echo "@@ note cannot load $m"
+done
 echo "@@ begin $(uname -r) $(nproc) CPUs"
 cd /rc/src || { echo "@@ result no /rc/src"; echo o > /proc/sysrq-trigger; }
 # TCG runs the tests' fixed workloads ten or more times slower than a
@@ -43,6 +48,9 @@ sed -n 's/^\(PASS\|FAIL\|XFAIL\|XPASS\|UNRESOLVED\|UNTESTED\|UNSUPPORTED\|ERROR\
 # The lines the report quotes, and what the failing programs said.
 grep -E '^(getcpu system calls|counter) \[|^FAIL ' build/tests/rseq.log |
   sed 's/^/@@ log /'
+# What each failing test logged before its verdict, so that a failure
+# can be understood from the host's log alone.
+grep -B 12 '^FAIL: ' build/tests/rseq.log | head -n 600 | sed 's/^/@@ ctx /'
 # glibc's own tests of the series (make check-glibc GLIBC_ARCH=aarch64
 # staged them), static and dynamic, on the patched libraries.
 if [ -x /rc-glibc/run-tests.sh ]; then

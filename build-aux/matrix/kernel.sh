@@ -39,34 +39,54 @@ pkg=$(dep "$meta" "^linux-image-[0-9].*-cloud-$arch\$") ||
   mx_die "$suite: $meta depends on no linux-image-*-cloud-$arch; see $log"
 [ -n "$pkg" ] || mx_die "$suite: $meta depends on no linux-image-*-cloud-$arch"
 bin=$(dep "$pkg" "^linux-binary-[0-9].*-cloud-$arch\$" || :)
-[ -z "$bin" ] || pkg=$bin
+# Where the image is in linux-binary-*, the modules are in
+# linux-modules-*.
+mods=
+if [ -n "$bin" ]; then
+  mods=$(dep "$pkg" "^linux-modules-[0-9].*-cloud-$arch\$" || :)
+  pkg=$bin
+fi
 ver=$(mx_in_chroot "$root" apt-cache show --no-all-versions "$pkg$q" 2>>"$log" |
       sed -n 's/^Version: //p' | head -n 1)
 [ -n "$ver" ] || mx_die "$suite: no version for $pkg; see $log"
 
 dir=$RSEQ_COMPAT_CACHE/kernel/${pkg}_$ver
-if [ ! -e "$dir/.complete" ]; then
+# modules/: what the guests load themselves (their root is an initramfs
+# without the kernel's modules); older caches lack it.
+if [ ! -e "$dir/.complete" ] || [ ! -d "$dir/modules" ]; then
   mx_log "$suite: downloading $pkg $ver"
   rm -rf "$root/tmp/rc-kernel" "$dir" && mkdir -p "$root/tmp/rc-kernel" "$dir"
-  if ! mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q=$ver'" \
+  if ! mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q=$ver' ${mods:+'$mods$q'}" \
        >>"$log" 2>&1; then
     # The index may be older than the mirror: refresh it once.
     mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 || :
-    mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q'" \
+    mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q' ${mods:+'$mods$q'}" \
       >>"$log" 2>&1 || mx_die "$suite: apt-get download $pkg failed; see $log"
   fi
-  deb=$(ls "$root"/tmp/rc-kernel/*.deb | head -n 1)
   # /boot/vmlinuz-RELEASE, or /usr/lib/modules/RELEASE/vmlinuz (sid).
   mkdir -p "$dir/x"
-  dpkg-deb -x "$deb" "$dir/x" 2>>"$log" || mx_die "$suite: cannot unpack $deb"
+  for deb in "$root"/tmp/rc-kernel/*.deb; do
+    dpkg-deb -x "$deb" "$dir/x" 2>>"$log" || mx_die "$suite: cannot unpack $deb"
+  done
   img=$(find "$dir/x/boot" "$dir/x/usr/lib/modules" -name 'vmlinuz*' 2>/dev/null | head -n 1)
-  [ -n "$img" ] || mx_die "$suite: no vmlinuz in $(basename "$deb")"
+  [ -n "$img" ] || mx_die "$suite: no vmlinuz in $pkg"
   case $img in
     */boot/vmlinuz-*) release=${img##*/vmlinuz-} ;;
     *) release=$(basename "$(dirname "$img")") ;;
   esac
   mv "$img" "$dir/vmlinuz"
   echo "$release" > "$dir/release"
+  # overlay: hostile.exp mounts one on /etc to test /etc/ld.so.preload.
+  # Debian builds it as a module, compressed on newer kernels, which
+  # the guests' insmod may not read.  None found: built in, or absent
+  # (then the test says so).
+  mkdir -p "$dir/modules"
+  for m in $(find "$dir/x" -path '*/fs/overlayfs/overlay.ko*'); do
+    case $m in
+      *.xz) xz -dc "$m" ;;
+      *) cat "$m" ;;
+    esac > "$dir/modules/overlay.ko" || mx_die "$suite: cannot decompress $m"
+  done
   rm -rf "$dir/x"
   rm -rf "$root/tmp/rc-kernel"
   touch "$dir/.complete"

@@ -18,15 +18,15 @@
 
 /* Usage: churn detached|joinable
 
-   Creates THREADS threads, at most CONCURRENCY alive at a time.  Each
-   checks its own state: registered (the kernel answers EBUSY for its
-   area) with a cpu_id the kernel agrees with in the owned modes, cpu_id
-   -2 and nothing registered otherwise.  Meanwhile the main thread keeps
-   allocating, filling and checking blocks, small and large (mmap'd),
-   so that memory of exited threads (musl unmaps a detached thread's
-   stack and TLS itself) is reused at once: a registration left behind
-   would have the kernel write cpu_id into those blocks, or kill the
-   process.  Every thread must report, and all must be right.  */
+   Creates THREADS threads (rt_scaled), at most CONCURRENCY alive at a time.
+   Each checks its own state: registered (the kernel answers EBUSY for its
+   area) with a cpu_id the kernel agrees with in the owned modes, cpu_id -2
+   and nothing registered otherwise.  Meanwhile the main thread keeps
+   allocating, filling and checking blocks, small and large (mmap'd), so
+   that memory of exited threads (musl unmaps a detached thread's stack and
+   TLS itself) is reused at once: a registration left behind would have the
+   kernel write cpu_id into those blocks, or kill the process.  Every thread
+   must report, and all must be right.  */
 
 #include "rtest.h"
 
@@ -176,7 +176,8 @@ main (int argc, char **argv)
 
   static pthread_t ring[CONCURRENCY];
   int created = 0, joined = 0, create_errors = 0;
-  while (created < THREADS)
+  const int threads = (int) rt_scaled (THREADS);
+  while (created < threads)
     {
       if (sem_trywait (&slots) != 0)
         {
@@ -214,7 +215,7 @@ main (int argc, char **argv)
   for (; !detached && joined < created; joined++)
     pthread_join (ring[joined % CONCURRENCY], NULL);
   /* Detached threads may still be on their way out.  */
-  for (int i = 0; i < 20000; i++)
+  for (long int i = 0; i < rt_scaled (20000); i++)
     alloc_step ();
   for (int i = 0; i < BLOCKS; i++)
     {
@@ -226,7 +227,7 @@ main (int argc, char **argv)
   unsigned int s = __atomic_load_n (&started, __ATOMIC_RELAXED);
   unsigned int g = __atomic_load_n (&good, __ATOMIC_RELAXED);
   unsigned int b = __atomic_load_n (&bad, __ATOMIC_RELAXED);
-  CHECK (created == THREADS, "created %d of %d threads", created, THREADS);
+  CHECK (created == threads, "created %d of %d threads", created, threads);
   CHECK (s == (unsigned int) created && g + b == s,
          "%u started, %u good, %u bad, %d created", s, g, b, created);
   CHECK (b == 0, "%u of %u threads in the wrong state (mode %s)", b, s,

@@ -255,11 +255,25 @@ main (int argc, char **argv)
   CHECK (seg.n > 0, "%s not found by dl_iterate_phdr", path);
   CHECK (dlclose (h) == 0, "dlclose: %s", dlerror ());
 #ifndef __GLIBC__
-  /* musl's dlclose keeps every object loaded; unmap it as glibc does.  */
-  for (int i = 0; i < seg.n; i++)
-    CHECK (munmap ((void *) seg.start[i], seg.len[i]) == 0,
-           "munmap %#lx: %s", (unsigned long int) seg.start[i],
-           strerror (errno));
+  /* musl's dlclose keeps every object loaded; unmap it as glibc does.
+     musl reserves one mapping of the file for the whole span and maps
+     the segments into it, so the gaps between segments (up to 64 KiB
+     on AArch64, where the linker aligns segments to the largest page
+     size) are mappings of the file too: unmap the span.  */
+  if (seg.n > 0)
+    {
+      uintptr_t lo = seg.start[0], hi = seg.start[0] + seg.len[0];
+      for (int i = 1; i < seg.n; i++)
+        {
+          if (seg.start[i] < lo)
+            lo = seg.start[i];
+          if (seg.start[i] + seg.len[i] > hi)
+            hi = seg.start[i] + seg.len[i];
+        }
+      CHECK (munmap ((void *) lo, hi - lo) == 0, "munmap %#lx-%#lx: %s",
+             (unsigned long int) lo, (unsigned long int) hi,
+             strerror (errno));
+    }
 #endif
   CHECK (mapped (path) == 0, "%s still mapped after the unload", path);
 

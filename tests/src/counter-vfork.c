@@ -49,6 +49,47 @@ static volatile int child_header_cpu, child_kernel_cpu, child_pinned;
 /* Static, so that the vfork child cannot clobber them.  */
 static int alone, limit;
 
+#if defined __aarch64__ && !defined __GLIBC__
+/* musl has no vfork of its own on AArch64 (the kernel has no vfork
+   system call there), so its vfork is a fork: a child with its own
+   memory would prove nothing here.  A real vfork child is what musl's
+   own posix_spawn makes, and what the shim's vfork makes: clone with
+   CLONE_VM | CLONE_VFORK | SIGCHLD, on the parent's stack.  The child
+   returns through the link register, so nothing of the caller's frame
+   is touched before it runs.  With the shim loaded, vfork is the
+   shim's.  */
+pid_t test_vfork (void) __attribute__ ((returns_twice));
+__asm__ (".text\n"
+         ".p2align 2\n"
+         ".type test_vfork, %function\n"
+         "test_vfork:\n"
+         "  hint 34\n"                     /* bti c */
+         "  mov x0, #0x4111\n"             /* CLONE_VM|CLONE_VFORK|SIGCHLD */
+         "  mov x1, #0\n"
+         "  mov x2, #0\n"
+         "  mov x3, #0\n"
+         "  mov x4, #0\n"
+         "  mov x8, #220\n"                /* __NR_clone */
+         "  svc #0\n"
+         "  cmn x0, #4095\n"
+         "  b.hi 1f\n"
+         "  ret\n"
+         "1:neg w0, w0\n"
+         "  b test_vfork_failed\n"
+         ".size test_vfork, .-test_vfork\n");
+
+pid_t test_vfork_failed (int err);
+pid_t
+test_vfork_failed (int err)
+{
+  errno = err;
+  return -1;
+}
+# define TEST_VFORK() (alone ? test_vfork () : vfork ())
+#else
+# define TEST_VFORK() vfork ()
+#endif
+
 static void
 snapshot (int64_t *rseq, int64_t *atomic)
 {
@@ -93,7 +134,7 @@ main (int argc, char **argv)
       child_header_cpu = child_kernel_cpu = -1;
       child_pinned = 0;
 
-      pid_t pid = vfork ();
+      pid_t pid = TEST_VFORK ();
       if (pid == 0)
         {
           if (rt_pin (child_cpu) == 0)

@@ -27,6 +27,7 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <sched.h>
 #include <stddef.h>
@@ -178,6 +179,28 @@ rt_libc_has_abi (void)
   return rt_glibc_size () != NULL && rt_glibc_offset () != NULL;
 }
 
+/* The kernel's auxiliary vector entry TYPE, from /proc/self/auxv (0
+   when absent).  Not getauxval: when ld.so runs a program named on its
+   command line, glibc 2.31 on AArch64 moves argv, envp and auxv down
+   the stack and its getauxval still reads the old place, where it
+   finds nothing (2.41 is right).  */
+static inline unsigned long int
+rt_auxv (unsigned long int type)
+{
+  unsigned long int v[2], found = 0;
+  int fd = open ("/proc/self/auxv", O_RDONLY);
+  if (fd < 0)
+    return 0;
+  while (read (fd, v, sizeof v) == (ssize_t) sizeof v && v[0] != AT_NULL)
+    if (v[0] == type)
+      {
+        found = v[1];
+        break;
+      }
+  close (fd);
+  return found;
+}
+
 /* What __rseq_size must be in the expected mode, derived from auxv and
    glibc, not from the shim.  */
 static inline unsigned int
@@ -192,8 +215,8 @@ rt_expected_size (void)
     }
   if (rt_expect_is ("shim-owned"))
     {
-      unsigned long int feature = getauxval (27);
-      unsigned long int align = getauxval (28);
+      unsigned long int feature = rt_auxv (27);
+      unsigned long int align = rt_auxv (28);
       /* The shim's area holds 64 bytes at 64-byte alignment; beyond
          that it falls back to the 32-byte registration.  */
       if (feature > 64 || align > 64)
@@ -214,7 +237,7 @@ rt_expected_len (void)
 static inline unsigned long int
 rt_expected_align (void)
 {
-  unsigned long int a = getauxval (28);
+  unsigned long int a = rt_auxv (28);
   return a > 32 ? a : 32;
 }
 
