@@ -100,6 +100,17 @@ struct child
 static const char *rc, *child_bin, *hook;
 static char child_path[PATH_MAX];
 
+/* A kernel without PTRACE_GET_RSEQ_CONFIGURATION (before Linux 5.13):
+   rseq-compat infers each thread's registration from the cpu_id of the
+   published area, without length, signature or areas registered by
+   others, and says so (the "memory" source and a warning).  Set from
+   the running kernel's version, or by INFO_CHECK_EIO_HOOK=HOOK, which
+   preloads HOOK (info-hook.c) answering EIO into every info -p the
+   remote checks run, so that a newer kernel tests the same
+   expectations.  */
+static int old_kernel;
+static char *old_env[3];
+
 /* ------------------------------------------------------------ processes */
 
 /* argv of PREFIX with "@" replaced by PROG... (NULL-terminated).  */
@@ -789,7 +800,15 @@ check_process (const struct jval *j, const struct creport *rep, int self)
       want_null (j, "legacy_cause");
       want_null (j, "legacy_fix");
     }
-  want_null (j, "warning");
+  /* Reading itself, the command needs no ptrace.  */
+  if (old_kernel && !self)
+    {
+      const char *w = get_str (j, "warning");
+      CHECK (w != NULL && strstr (w, "Linux 5.13") != NULL,
+             "warning \"%s\" does not name Linux 5.13", w ? w : "(none)");
+    }
+  else
+    want_null (j, "warning");
 }
 
 static const struct jval *
@@ -801,11 +820,52 @@ thread_by_tid (const struct jval *threads, int tid)
   return NULL;
 }
 
+/* A thread as an old kernel lets rseq-compat see it: through the
+   published area only.  */
+static void
+check_thread_old (const struct jval *t, const struct cthread *c,
+                  const struct creport *rep)
+{
+  want_null (t, "length");
+  want_null (t, "signature");
+  want_null (t, "signature_ok");
+  want_null (t, "flags");
+  want_null (t, "kernel_mode");
+  want_null (t, "legacy_cause");
+  want_null (t, "legacy_fix");
+  if (strcmp (rep->abi, "none") == 0)
+    {
+      /* Nothing published: nothing to read.  */
+      want_str (t, "state", "unknown");
+      want_null (t, "area");
+      return;
+    }
+  if (!c->registered || strcmp (c->owner, "other") == 0)
+    {
+      /* An area registered by others is not seen: the published one
+         is not registered.  */
+      want_str (t, "state", "unregistered");
+      want_null (t, "owner");
+      want_bool (t, "sched_getcpu_fast", 0);
+      return;
+    }
+  want_str (t, "state", "registered");
+  char area[32];
+  snprintf (area, sizeof area, "%#lx", c->area);
+  want_str (t, "area", area);
+  want_str (t, "owner", c->owner);
+  long long int cpu = get_int (t, "cpu_id", -100);
+  CHECK (cpu >= 0 && cpu < rep->ncpu, "thread %d: cpu_id %lld", c->tid, cpu);
+  want_bool (t, "sched_getcpu_fast", owned_mode (rep->mode));
+}
+
 static void
 check_thread (const struct jval *t, const struct cthread *c,
               const struct creport *rep, int self)
 {
-  if (c->registered)
+  if (old_kernel && !self)
+    check_thread_old (t, c, rep);
+  else if (c->registered)
     {
       want_str (t, "state", "registered");
       char area[32];
@@ -897,7 +957,8 @@ remote (char **args, char **prefix, int nprefix)
           break;
         usleep (1000);
       }
-  struct result r = run (info_argv (pid, 1), NULL, AS_IS);
+  char **env = old_env[0] != NULL ? old_env : NULL;
+  struct result r = run (info_argv (pid, 1), env, AS_IS);
   CHECK (exited_with (&r, 0), "info -p %s --json: status %#x", pid, r.status);
   struct jval *j = parse_output (&r, "info -p --json");
   if (!exited_with (&r, 0) || j == NULL)
@@ -906,7 +967,7 @@ remote (char **args, char **prefix, int nprefix)
     {
       check_process (j, &c.rep, 0);
       want_int (j, "pid", c.pid);
-      want_str (j, "threads_source", "ptrace");
+      want_str (j, "threads_source", old_kernel ? "memory" : "ptrace");
       want_null (j, "cpu");
       want_null (j, "node");
       want_null (j, "mm_cid");
@@ -926,7 +987,8 @@ remote (char **args, char **prefix, int nprefix)
           check_thread (t, &c.rep.t[i], &c.rep, 0);
           live++;
           fast += owned_mode (c.rep.mode) && c.rep.t[i].registered
-                  && strcmp (c.rep.t[i].owner, "other") != 0;
+                  && strcmp (c.rep.t[i].owner, "other") != 0
+                  && !(old_kernel && strcmp (c.rep.abi, "none") == 0);
         }
       /* Thread 3's name is "w\xffk\x01er": U+FFFD for the stray byte,
          the control character escaped.  */
@@ -946,7 +1008,7 @@ remote (char **args, char **prefix, int nprefix)
   check_alive (&c, "after info -p --json");
 
   /* The text says the same.  */
-  struct result t = run (info_argv (pid, 0), NULL, AS_IS);
+  struct result t = run (info_argv (pid, 0), env, AS_IS);
   char want[128];
   snprintf (want, sizeof want, "\n  mode             %s: ", c.rep.mode);
   /* The JSON, checked above, says how many.  */
@@ -957,9 +1019,9 @@ remote (char **args, char **prefix, int nprefix)
                   && strcmp (get_str (&jt->items[i], "state"),
                              "registered") == 0;
   char count[96];
-  snprintf (count, sizeof count, "threads (read with ptrace): %d, %d "
-            "registered\n", c.rep.nthreads + exit_main + RUNTIME_THREADS,
-            registered);
+  snprintf (count, sizeof count, "threads (read %s): %d, %d "
+            "registered\n", old_kernel ? "from memory" : "with ptrace",
+            c.rep.nthreads + exit_main + RUNTIME_THREADS, registered);
   CHECK (exited_with (&t, 0) && strstr (t.out, want) != NULL
          && strstr (t.out, count) != NULL,
          "text: no '%s' or no '%s'", want + 1, count);
@@ -969,16 +1031,30 @@ remote (char **args, char **prefix, int nprefix)
     {
       char line[128], area[32];
       int exited = exit_main && c.rep.t[i].tid == c.pid;
+      int reg = c.rep.t[i].registered;
+      const char *state = reg ? "registered  " : "unregistered";
+      if (old_kernel && strcmp (c.rep.abi, "none") == 0)
+        state = "unknown     ";
+      else if (old_kernel && reg && strcmp (c.rep.t[i].owner, "other") == 0)
+        state = "unregistered", reg = 0;
+      else if (old_kernel && !reg)
+        state = "unregistered";
+      if (old_kernel && strcmp (c.rep.abi, "none") == 0)
+        reg = 0;
       snprintf (line, sizeof line, "\n  %8d %s ", c.rep.t[i].tid,
-                exited ? "exited      "
-                : c.rep.t[i].registered ? "registered  " : "unregistered");
-      /* A registered thread's area, length and kernel mode.  */
-      if (!exited && c.rep.t[i].registered)
+                exited ? "exited      " : state);
+      /* A registered thread's area, length and kernel mode (neither
+         known on an old kernel).  */
+      if (!exited && reg)
         {
           snprintf (area, sizeof area, "%#lx", c.rep.t[i].area);
-          snprintf (line + strlen (line), sizeof line - strlen (line),
-                    "%-18s %4u %-9s ", area, c.rep.t[i].len,
-                    kernel_mode (&c.rep, c.rep.t[i].len));
+          if (old_kernel)
+            snprintf (line + strlen (line), sizeof line - strlen (line),
+                      "%-18s %4s %-9s ", area, "-", "-");
+          else
+            snprintf (line + strlen (line), sizeof line - strlen (line),
+                      "%-18s %4u %-9s ", area, c.rep.t[i].len,
+                      kernel_mode (&c.rep, c.rep.t[i].len));
         }
       CHECK (strstr (t.out, line) != NULL, "text: no line '%s'", line + 1);
     }
@@ -988,7 +1064,7 @@ remote (char **args, char **prefix, int nprefix)
   /* A thread's id stands for its process.  */
   char tid[16];
   snprintf (tid, sizeof tid, "%d", c.rep.t[1].tid);
-  struct result tr = run (info_argv (tid, 1), NULL, AS_IS);
+  struct result tr = run (info_argv (tid, 1), env, AS_IS);
   struct jval *tj = parse_output (&tr, "info -p TID --json");
   if (tj != NULL)
     want_int (tj, "pid", c.pid);
@@ -1644,6 +1720,19 @@ main (int argc, char **argv)
     }
   /* The child's pipe may close under a write.  */
   signal (SIGPIPE, SIG_IGN);
+  struct utsname u;
+  unsigned int major = 0, minor = 0;
+  if (uname (&u) == 0 && sscanf (u.release, "%u.%u", &major, &minor) == 2)
+    old_kernel = major < 5 || (major == 5 && minor < 13);
+  static char eio_pre[PATH_MAX + 16];
+  const char *eio = getenv ("INFO_CHECK_EIO_HOOK");
+  if (eio != NULL && eio[0] != '\0')
+    {
+      old_kernel = 1;
+      snprintf (eio_pre, sizeof eio_pre, "LD_PRELOAD=%s", eio);
+      old_env[0] = eio_pre;
+      old_env[1] = (char *) "INFO_HOOK=eio";
+    }
   rc = argv[2];
   child_bin = argv[3];
   if (realpath (child_bin, child_path) == NULL)
