@@ -1582,7 +1582,7 @@ eintr_scenario (char **prefix, int nprefix)
       if (js != NULL)
         {
           want_str (js, "method", "stop");
-          want_str (js, "threads_source", "ptrace");
+          want_str (js, "threads_source", old_kernel ? "memory" : "ptrace");
         }
       wait_asleep (&b);
       block_counts (&b);
@@ -1608,10 +1608,14 @@ eintr_scenario (char **prefix, int nprefix)
       CHECK (q != NULL && k != NULL, "thread %d not listed", b.tid[i]);
       if (q == NULL || k == NULL)
         continue;
-      /* The kernel answered for every thread.  */
+      /* The kernel answered for every thread (an old one only through
+         the published area, if any).  */
       const char *kstate = get_str (k, "state");
       CHECK (kstate != NULL && (strcmp (kstate, "registered") == 0
-                                || strcmp (kstate, "unregistered") == 0),
+                                || strcmp (kstate, "unregistered") == 0
+                                || (old_kernel
+                                    && get_str (js, "abi_source") == NULL
+                                    && strcmp (kstate, "unknown") == 0)),
              "thread %d: state %s with --stop", b.tid[i],
              kstate ? kstate : "(null)");
       const char *note = get_str (q, "note");
