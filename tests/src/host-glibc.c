@@ -80,15 +80,18 @@ sign (int cpu_id)
   return cpu_id == -1 ? "-1" : cpu_id == -2 ? "-2" : "other";
 }
 
-/* glibc 2.35 to 2.40 keep the area in the thread descriptor, at a
-   positive offset no library changes; from 2.41 it lies in static TLS
-   below the thread pointer, where every preloaded library with TLS
+/* glibc 2.35 to 2.40 (and our 2.31 series) keep the area in the
+   thread descriptor, at an offset no library changes; from 2.41 it lies
+   in static TLS (below the thread pointer on x86-64, after the initial
+   modules' blocks on AArch64), where every preloaded library with TLS
    (the shim included) moves it.  Only the former can be compared
-   between runs; the latter is checked through the registration.  */
+   between runs; the latter is checked through the registration.  Told
+   apart by the version: the offset's sign says nothing on AArch64,
+   where TLS lies above the thread pointer.  */
 static void
 print_offset (const char *what, ptrdiff_t offset)
 {
-  if (offset > 0)
+  if (rt_glibc_before ("2.41"))
     printf ("%s=%td", what, offset);
   else
     printf ("%s=static-tls", what);

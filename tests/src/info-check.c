@@ -774,11 +774,14 @@ check_process (const struct jval *j, const struct creport *rep, int self)
       want_int (j, "rseq_size", rep->size);
       want_int (j, "rseq_usable_size", rep->size == 32 ? 20 : rep->size);
       want_int (j, "rseq_flags", rep->flags);
-      /* glibc 2.35 to 2.40 keep the area at a fixed, positive place in
-         the thread descriptor; the shim's area and glibc 2.41's (static
-         TLS, negative offset) depend on the program's TLS layout.  */
-      if (!self || (strcmp (rep->libc, "glibc") == 0 && rt_libc_has_abi ()
-                    && rep->offset > 0))
+      /* glibc 2.35 to 2.40 keep the area at a fixed place in the thread
+         descriptor; the shim's area and glibc 2.41's (static TLS: below
+         the thread pointer on x86-64, after the initial modules' blocks
+         on AArch64) depend on the program's TLS layout.  */
+      unsigned int gminor = 0;
+      if (strcmp (rep->libc, "glibc") == 0)
+        sscanf (rep->libc_version, "2.%u", &gminor);
+      if (!self || (rt_libc_has_abi () && gminor >= 35 && gminor <= 40))
         want_int (j, "rseq_offset", rep->offset);
       else
         CHECK (get_int (j, "rseq_offset", 1) % 32 == 0,
