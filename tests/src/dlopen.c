@@ -138,7 +138,7 @@ main (int argc, char **argv)
         /* glibc registers (2.35+, AArch64): the failed dlopen left its
            registration alone.  */
         CHECK (rt_registered (rseq_compat_thread_pointer () + *goffset,
-                              *gsize > 32 ? *gsize : 32),
+                              rt_glibc_len ()),
                "glibc's area (__rseq_size %u) is not registered", *gsize);
       else
         check_nothing_registered ();
@@ -222,7 +222,8 @@ main (int argc, char **argv)
                  *offset, *goffset);
           struct rseq *area = (struct rseq *) (rseq_compat_thread_pointer ()
                                                + *goffset);
-          CHECK (rt_registered (area, 32), "glibc's area is not registered");
+          CHECK (rt_registered (area, rt_glibc_len ()),
+                 "glibc's area is not registered");
           CHECK ((int) area->cpu_id == rt_syscall_cpu ()
                  || (int) area->cpu_id >= 0, "cpu_id %d",
                  (int) area->cpu_id);

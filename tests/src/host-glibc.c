@@ -61,7 +61,7 @@ observe (struct seen *s)
   /* Before the registration probe: undoing a successful probe leaves
      cpu_id at -1.  */
   s->cpu_id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
-  s->registered = rt_registered (area, 32);
+  s->registered = rt_registered (area, rt_glibc_len ());
   s->getcpu_ok = sched_getcpu () >= 0;
 }
 

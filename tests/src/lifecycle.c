@@ -553,7 +553,8 @@ part_child_clean (void)
       struct rseq *ga = (struct rseq *) (rseq_compat_thread_pointer ()
                                          + *goffset);
       int id, sys;
-      CHECK (rt_registered (ga, 32), "glibc's area not registered");
+      CHECK (rt_registered (ga, rt_glibc_len ()),
+             "glibc's area not registered");
       CHECK (live_cpu_id (&ga->cpu_id, &id, &sys),
              "glibc's cpu_id %d, kernel says %d", id, sys);
       return rt_exit_status ();

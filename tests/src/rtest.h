@@ -169,6 +169,16 @@ rt_glibc_offset (void)
 #endif
 }
 
+/* The length glibc registers its area with: max (__rseq_size, 32)
+   (2.35 to 2.40 always 32, their 32 meaning 20; 2.41 the kernel's
+   feature size, 33 on Linux 7.0 and later).  */
+static inline unsigned int
+rt_glibc_len (void)
+{
+  const unsigned int *g = rt_glibc_size ();
+  return g != NULL && *g > 32 ? *g : 32;
+}
+
 /* Whether the C library has an rseq ABI of its own: glibc 2.35+ (and
    RHEL 9's 2.34) export __rseq_*@GLIBC_2.35 from ld.so, registering or
    not; glibc 2.31 and musl export nothing, and then every definition a
