@@ -102,7 +102,27 @@ static inline const char *
 rt_expect (void)
 {
   const char *m = getenv ("RSEQ_EXPECT");
-  return m != NULL ? m : "unset";
+  if (m != NULL)
+    return m;
+  /* A constructor of a -z initfirst library runs before glibc 2.34 and
+     later has set environ: read what the kernel was given.  */
+  static char buf[64];
+  static char env[16384];
+  int fd = open ("/proc/self/environ", O_RDONLY);
+  if (fd < 0)
+    return "unset";
+  ssize_t n = read (fd, env, sizeof env - 1);
+  close (fd);
+  if (n <= 0)
+    return "unset";
+  env[n] = '\0';
+  for (char *p = env; p < env + n; p += strlen (p) + 1)
+    if (strncmp (p, "RSEQ_EXPECT=", 12) == 0)
+      {
+        snprintf (buf, sizeof buf, "%s", p + 12);
+        return buf;
+      }
+  return "unset";
 }
 
 static inline int
