@@ -55,8 +55,10 @@ grep -B 12 '^FAIL: ' build/tests/rseq.log | head -n 600 | sed 's/^/@@ ctx /'
 # staged them), static and dynamic, on the patched libraries.
 if [ -x /rc-glibc/run-tests.sh ]; then
   TIMEOUTFACTOR=10 sh /rc-glibc/run-tests.sh /rc-glibc > /rc/glibc-tests.log 2>&1
-  echo "@@ glibc-tests exit $?"
+  st=$?
+  echo "@@ glibc-tests exit $st"
   sed -n 's/^\(PASS\|FAIL\): /@@ glibc &/p' /rc/glibc-tests.log
+  [ $st -eq 0 ] || tail -n 60 /rc/glibc-tests.log | sed 's/^/@@ gctx /'
 fi
 
 # mxcheck (make check-matrix's checks, built for each C library by
