@@ -56,7 +56,7 @@ aarch64_report() {
   # The counter's restarts: its "aborts" build falls back to the atomic
   # add after the first abort, so each such add is a sequence the
   # kernel restarted.
-  echo "Per-CPU counter (16,000,000 adds and a signal handler that adds; exact in"
+  echo "Per-CPU counter (1,600,000 adds: a tenth, RSEQ_TEST_SCALE=10; and a signal handler that adds; exact in"
   echo "every run): adds that took the restartable sequence / adds whose"
   echo "sequence the kernel aborted (the \"aborts\" build falls back after one abort)."
   echo
