@@ -107,7 +107,7 @@ rt_expect (void)
   /* A constructor of a -z initfirst library runs before glibc 2.34 and
      later has set environ: read what the kernel was given.  */
   static char buf[64];
-  static char env[16384];
+  char env[8192];
   int fd = open ("/proc/self/environ", O_RDONLY);
   if (fd < 0)
     return "unset";
