@@ -111,6 +111,12 @@ owner_of (struct proc *p, const struct info_report *r,
       else if (m->path[0] == '/')
         snprintf (t->owner_detail, sizeof t->owner_detail,
                   "static data of %.200s", m->path);
+      /* The kernel maps the .bss beyond the file's last page anonymously,
+         right after the object's writable data.  */
+      else if (m->path[0] == '\0' && m > p->maps && m[-1].end == m->start
+               && m[-1].path[0] == '/' && m[-1].perms[1] == 'w')
+        snprintf (t->owner_detail, sizeof t->owner_detail,
+                  "static data of %.200s", m[-1].path);
       else if (m->path[0] == '[')
         snprintf (t->owner_detail, sizeof t->owner_detail, "%.200s",
                   m->path);

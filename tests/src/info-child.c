@@ -48,7 +48,11 @@
 /* What tcmalloc and librseq define.  Exported with -rdynamic.  */
 __thread struct rseq __rseq_abi __attribute__ ((aligned (32)))
   = { .cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED };
-static struct rseq static_area __attribute__ ((aligned (32)));
+/* Thread 2's area, in .bss well past the page that holds the end of
+   the file's data: the kernel maps that part anonymously, and
+   rseq-compat must still name the program.  */
+static char static_block[96 * 1024] __attribute__ ((aligned (4096)));
+#define static_area (*(struct rseq *) (static_block + 64 * 1024))
 
 struct seen
 {
