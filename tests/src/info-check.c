@@ -823,8 +823,20 @@ thread_by_tid (const struct jval *threads, int tid)
   return NULL;
 }
 
-/* A thread as an old kernel lets rseq-compat see it: through the
-   published area only.  */
+/* The state info -p reports for thread C.  An old kernel lets
+   rseq-compat see only the published area: nothing where none is
+   published, and an area registered by others not at all.  */
+static const char *
+remote_state (const struct creport *rep, const struct cthread *c)
+{
+  if (old_kernel && strcmp (rep->abi, "none") == 0)
+    return "unknown";
+  if (old_kernel && strcmp (c->owner, "other") == 0)
+    return "unregistered";
+  return c->registered ? "registered" : "unregistered";
+}
+
+/* A thread as an old kernel lets rseq-compat see it.  */
 static void
 check_thread_old (const struct jval *t, const struct cthread *c,
                   const struct creport *rep)
@@ -836,23 +848,19 @@ check_thread_old (const struct jval *t, const struct cthread *c,
   want_null (t, "kernel_mode");
   want_null (t, "legacy_cause");
   want_null (t, "legacy_fix");
-  if (strcmp (rep->abi, "none") == 0)
+  const char *state = remote_state (rep, c);
+  want_str (t, "state", state);
+  if (strcmp (state, "unknown") == 0)
     {
-      /* Nothing published: nothing to read.  */
-      want_str (t, "state", "unknown");
       want_null (t, "area");
       return;
     }
-  if (!c->registered || strcmp (c->owner, "other") == 0)
+  if (strcmp (state, "unregistered") == 0)
     {
-      /* An area registered by others is not seen: the published one
-         is not registered.  */
-      want_str (t, "state", "unregistered");
       want_null (t, "owner");
       want_bool (t, "sched_getcpu_fast", 0);
       return;
     }
-  want_str (t, "state", "registered");
   char area[32];
   snprintf (area, sizeof area, "%#lx", c->area);
   want_str (t, "area", area);
@@ -989,9 +997,10 @@ remote (char **args, char **prefix, int nprefix)
             }
           check_thread (t, &c.rep.t[i], &c.rep, 0);
           live++;
-          fast += owned_mode (c.rep.mode) && c.rep.t[i].registered
-                  && strcmp (c.rep.t[i].owner, "other") != 0
-                  && !(old_kernel && strcmp (c.rep.abi, "none") == 0);
+          fast += owned_mode (c.rep.mode)
+                  && strcmp (remote_state (&c.rep, &c.rep.t[i]),
+                             "registered") == 0
+                  && strcmp (c.rep.t[i].owner, "other") != 0;
         }
       /* Thread 3's name is "w\xffk\x01er": U+FFFD for the stray byte,
          the control character escaped.  */
@@ -1034,18 +1043,10 @@ remote (char **args, char **prefix, int nprefix)
     {
       char line[128], area[32];
       int exited = exit_main && c.rep.t[i].tid == c.pid;
-      int reg = c.rep.t[i].registered;
-      const char *state = reg ? "registered  " : "unregistered";
-      if (old_kernel && strcmp (c.rep.abi, "none") == 0)
-        state = "unknown     ";
-      else if (old_kernel && reg && strcmp (c.rep.t[i].owner, "other") == 0)
-        state = "unregistered", reg = 0;
-      else if (old_kernel && !reg)
-        state = "unregistered";
-      if (old_kernel && strcmp (c.rep.abi, "none") == 0)
-        reg = 0;
-      snprintf (line, sizeof line, "\n  %8d %s ", c.rep.t[i].tid,
-                exited ? "exited      " : state);
+      const char *state = exited ? "exited"
+                          : remote_state (&c.rep, &c.rep.t[i]);
+      int reg = strcmp (state, "registered") == 0;
+      snprintf (line, sizeof line, "\n  %8d %-12s ", c.rep.t[i].tid, state);
       /* A registered thread's area, length and kernel mode (neither
          known on an old kernel).  */
       if (!exited && reg)

@@ -88,7 +88,7 @@ getcpu_path (void)
   struct rseq *area = (struct rseq *) (rseq_compat_thread_pointer ()
                                        + *offset);
   const unsigned int *size = dlsym (RTLD_DEFAULT, "__rseq_size");
-  unsigned int len = size != NULL && *size > 32 ? *size : 32;
+  unsigned int len = rt_len_for_size (size != NULL ? *size : 0);
   if (!rt_registered (area, len))
     return "fallback (area not registered)";
   if ((int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED) < 0)

@@ -50,7 +50,7 @@ mt_thread_registered (void)
   struct rseq *area = rt_area (&abi);
   if ((int) area->cpu_id < 0)
     return 0;
-  unsigned int len = *abi.size > 32 ? *abi.size : 32;
+  unsigned int len = rt_len_for_size (*abi.size);
   return rt_registered (area, len) || (len != 32 && rt_registered (area, 32));
 }
 

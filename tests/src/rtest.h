@@ -189,14 +189,23 @@ rt_glibc_offset (void)
 #endif
 }
 
-/* The length glibc registers its area with: max (__rseq_size, 32)
-   (2.35 to 2.40 always 32, their 32 meaning 20; 2.41 the kernel's
-   feature size, 33 on Linux 7.0 and later).  */
+/* The registration length that goes with a published __rseq_size:
+   max (size, 32), the kernel's rule as every registrant applies it
+   (glibc 2.35 to 2.40 publish 32 for 20 and register 32; glibc 2.41
+   and the shim register the feature size, 33 on Linux 7.0 and
+   later).  */
+static inline unsigned int
+rt_len_for_size (unsigned int size)
+{
+  return size > 32 ? size : 32;
+}
+
+/* The length glibc registers its own area with.  */
 static inline unsigned int
 rt_glibc_len (void)
 {
   const unsigned int *g = rt_glibc_size ();
-  return g != NULL && *g > 32 ? *g : 32;
+  return rt_len_for_size (g != NULL ? *g : 0);
 }
 
 /* Whether the C library has an rseq ABI of its own: glibc 2.35+ (and
@@ -260,8 +269,7 @@ rt_expected_size (void)
 static inline unsigned int
 rt_expected_len (void)
 {
-  unsigned int size = rt_expected_size ();
-  return size > 32 ? size : 32;
+  return rt_len_for_size (rt_expected_size ());
 }
 
 static inline unsigned long int

@@ -46,7 +46,7 @@ main (int argc, char **argv)
       /* glibc's own registration, untouched by the shim's absence:
          length max (size, 32), where 32 means 20.  */
       unsigned int size = *abi.size == 32 ? 20 : *abi.size;
-      CHECK (rt_registered (rt_area (&abi), size > 32 ? size : 32),
+      CHECK (rt_registered (rt_area (&abi), rt_len_for_size (size)),
              "glibc's area (__rseq_size %u) is not registered", *abi.size);
     }
   return rt_exit_status ();
