@@ -1,12 +1,13 @@
 #!/bin/sh
 # check.sh: make check-glibc.
-#   1. the unpatched glibc-source build's results for $GL_SUBDIRS
-#      (cached under $RSEQ_COMPAT_CACHE/glibc/baseline/KEY, KEY = source
-#      version + the chroot's toolchain versions + the subset);
-#   2. make glibc (the patched build) and the same subset on it, with the
-#      backport's own tests;
-#   3. no test may fail that passes in the baseline, every own test must
-#      pass, check-abi (ld.so, libc and the rest) must pass;
+#   1. the unpatched glibc-source build and the names of its tests in
+#      $GL_SUBDIRS (kept under $RSEQ_COMPAT_CACHE/glibc/baseline/KEY and
+#      in the chroot, KEY = source version + the chroot's toolchain);
+#   2. make glibc (the patched build) and glibc's make check for the
+#      subset on it, with the backport's own tests;
+#   3. every test that fails there is run alone in the unpatched build:
+#      none may fail that passes there, none may be missing, every own
+#      test must pass, check-abi (ld.so, libc and the rest) must pass;
 #   4. the project's tests/ on the patched glibc (project-tests.sh).
 # Writes build/glibc/report.md (build/glibc-bookworm/ for
 # GLIBC_SUITE=bookworm).  A passing run is remembered by the hash of the
@@ -38,34 +39,48 @@ if [ -e "$pass_stamp" ] && [ "${GL_RECHECK:-0}" != 1 ]; then
   exit 0
 fi
 
-# 1. Baseline.
-key=$GL_SOURCE_VERSION-$tool-$(echo $GL_SUBDIRS | tr ' ' _)
+# 1. Baseline: the unpatched build, kept in the chroot, and the names
+# of its tests.  Its tests are not all run: only those that fail in the
+# patched run, alone (gl_base_result), which is what the comparison
+# needs and saves a whole make check per series.
+key=$GL_SOURCE_VERSION-$tool
 base=$GL_CACHE/baseline/$key
-if [ ! -e "$base/.complete" ]; then
+bsrc=$GL_WORK/$GL_UPSTREAM
+bbuild=$GL_WORK/build-base
+if [ ! -e "$base/.complete" ] || [ ! -e "$GL_ROOT$bbuild/libc.so" ]; then
   gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $GL_LOG-build-base.log)"
   s=$(date +%s)
-  gl_build "$GL_WORK/$GL_UPSTREAM" "$GL_WORK/build-base" "$GL_LOG-build-base.log" ||
+  rm -rf "$base" "$GL_ROOT$bbuild"
+  gl_build "$bsrc" "$bbuild" "$GL_LOG-build-base.log" ||
     gl_die "the unpatched glibc does not build; see $GL_LOG-build-base.log"
-  rm -rf "$base.partial"
-  mkdir -p "$base.partial"
-  echo "$(( $(date +%s) - s ))" > "$base.partial/build.seconds"
-  for d in $GL_SUBDIRS; do
-    gl_log "baseline: make check in $d"
-    s=$(date +%s)
-    gl_subdir_check "$GL_WORK/$GL_UPSTREAM" "$GL_WORK/build-base" "$d" "$base.partial/check-$d.log"
-    echo "$(( $(date +%s) - s ))" > "$base.partial/check-$d.seconds"
-    cp "$GL_ROOT$GL_WORK/build-base/$d/subdir-tests.sum" "$base.partial/$d.sum" ||
-      gl_die "baseline: make check in $d left no subdir-tests.sum; see $base.partial/check-$d.log"
-    gl_keep_failures "$base.partial/$d.sum" "$GL_WORK/build-base" "$base.partial/failures"
-  done
-  touch "$base.partial/.complete"
-  rm -rf "$base"
-  mv "$base.partial" "$base"
-  # The baseline build is only needed for its results.
-  rm -rf "$GL_ROOT$GL_WORK/build-base"
+  mkdir -p "$base"
+  echo "$(( $(date +%s) - s ))" > "$base/build.seconds"
+  touch "$base/.complete"
 else
-  gl_log "baseline: cached results for $key"
+  gl_log "baseline: cached build $key"
 fi
+for d in $GL_SUBDIRS; do
+  [ -s "$base/$d.tests" ] || gl_test_names "$bsrc" "$bbuild" "$d" > "$base/$d.tests" ||
+    gl_die "baseline: no test list for $d (make -n check failed)"
+done
+
+# gl_base_result TEST: PASS or FAIL, TEST run alone in the unpatched
+# build (remembered in $base/results/); NORESULT when glibc's make
+# reported neither (the test could not be built or run), which excuses
+# nothing.
+gl_base_result() {
+  if [ ! -s "$base/results/$1" ]; then
+    mkdir -p "$(dirname "$base/results/$1")"
+    if gl_run_test "$bsrc" "$bbuild" "$1" "$base/results/$1.log"; then
+      echo PASS
+    elif grep -q -x -F "FAIL: $1" "$base/results/$1.log"; then
+      echo FAIL
+    else
+      echo NORESULT
+    fi > "$base/results/$1"
+  fi
+  cat "$base/results/$1"
+}
 
 # 2. The patched build and its tests.
 "$here/build.sh"
@@ -92,7 +107,38 @@ for d in $GL_SUBDIRS; do
   gl_keep_failures "$out/patched/$d.sum" "$build" "$fails/first-run"
 done
 
-# 3. Compare.
+
+# A test that fails in the patched run is a new failure unless it also
+# fails, run alone, in the unpatched build, or passes when rerun alone
+# in the patched one (the machine may be loaded; reported as such).  A
+# test the unpatched build does not have (the backport's own) has
+# nothing to compare with: its failure is new.
+new=$out/new-failures
+: > "$new"
+: > "$out/flaky"
+: > "$out/base-also-fail"
+for d in $GL_SUBDIRS; do
+  grep '^FAIL: ' "$out/patched/$d.sum" | sed 's/^FAIL: //' | while read -r t; do
+    r=NEW
+    grep -q -x -F "$t" "$base/$d.tests" && r=$(gl_base_result "$t")
+    if [ "$r" = FAIL ]; then
+      echo "$t" >> "$out/base-also-fail"
+    elif [ "$r" = NORESULT ]; then
+      echo "FAIL: $t (and no result alone in the unpatched build: $base/results/$t.log)" >> "$new"
+    elif [ "$r" = PASS ] && gl_run_test "$src" "$build" "$t" "$fails/rerun/$t.log"; then
+      echo "$t" >> "$out/flaky"
+    else
+      echo "FAIL: $t" >> "$new"
+    fi
+  done
+  # A test of the unpatched build that the patched run did not report.
+  sed -n 's/^[A-Z]*: //p' "$out/patched/$d.sum" | LC_ALL=C sort > "$out/patched-all-$d"
+  LC_ALL=C sort "$base/$d.tests" | LC_ALL=C comm -23 - "$out/patched-all-$d" |
+    sed 's/^/MISSING: /' >> "$new"
+done
+cp "$new" "$new.final"
+
+# 3. The report.
 report=$out/report.md
 {
   echo "# make check-glibc: glibc-source $GL_SOURCE_VERSION, baseline vs patched"
@@ -100,43 +146,17 @@ report=$out/report.md
   echo "The quilt series (make glibc-patch, $(wc -l < "$out/glibc-patch/patches/series") patches) applied with"
   echo "quilt push -a to a pristine tree gives exactly the tree built."
   echo
-  echo "| subdir | build | PASS | FAIL | UNSUPPORTED | XFAIL | XPASS |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "Patched: glibc's make check, $GL_CHECK_JOBS jobs.  Unpatched: each test that"
+  echo "failed in the patched run, run alone (\`make test t=...\`)."
+  echo
+  echo "| subdir | tests (unpatched) | PASS | FAIL | UNSUPPORTED | XFAIL | XPASS | failed in both |"
+  echo "|---|---|---|---|---|---|---|---|"
   for d in $GL_SUBDIRS; do
-    for w in baseline patched; do
-      f=$base/$d.sum; [ $w = patched ] && f=$out/patched/$d.sum
-      set -- $(gl_counts "$f")
-      echo "| $d | $w | $2 | $4 | $6 | $8 | ${10} |"
-    done
+    set -- $(gl_counts "$out/patched/$d.sum")
+    echo "| $d | $(wc -l < "$base/$d.tests") | $2 | $4 | $6 | $8 | ${10} | $(grep -c "^$d/" "$out/base-also-fail" || :) |"
   done
   echo
 } > "$report"
-
-new=$out/new-failures
-: > "$new"
-for d in $GL_SUBDIRS; do
-  grep '^FAIL: ' "$base/$d.sum" | LC_ALL=C sort > "$out/base-fail-$d" || :
-  grep '^FAIL: ' "$out/patched/$d.sum" | LC_ALL=C sort > "$out/patched-fail-$d" || :
-  LC_ALL=C comm -13 "$out/base-fail-$d" "$out/patched-fail-$d" >> "$new"
-  # A test of the baseline that the patched run did not report at all.
-  sed -n 's/^[A-Z]*: //p' "$base/$d.sum" | LC_ALL=C sort > "$out/base-all-$d"
-  sed -n 's/^[A-Z]*: //p' "$out/patched/$d.sum" | LC_ALL=C sort > "$out/patched-all-$d"
-  LC_ALL=C comm -23 "$out/base-all-$d" "$out/patched-all-$d" | sed 's/^/MISSING: /' >> "$new"
-done
-# A new failure gets one rerun on its own (the machine may be loaded);
-# it counts as a failure unless the rerun passes, and is reported.
-: > "$out/flaky"
-grep '^FAIL: ' "$new" | sed 's/^FAIL: //' | while read -r t; do
-  rlog=$fails/rerun/$t.log
-  mkdir -p "$(dirname "$rlog")"
-  if gl_in_chroot /bin/sh -c 'cd "$1" && $4 make -r objdir="$2" test t="$3"' sh \
-       "$src" "$build" "$t" "$GL_DEFAULT_SIGNALS" > "$rlog" 2>&1 &&
-     grep -q '^PASS: ' "$rlog"; then
-    echo "$t" >> "$out/flaky"
-  fi
-done
-sed 's/^/FAIL: /' "$out/flaky" | grep -v -x -F -f - "$new" > "$new.final" || :
-
 {
   echo "## Failures in the patched build that the baseline does not have"
   echo
@@ -152,9 +172,9 @@ sed 's/^/FAIL: /' "$out/flaky" | grep -v -x -F -f - "$new" > "$new.final" || :
     echo "The output of every test that failed in this run: $fails"
   fi
   echo
-  echo "Baseline failures (cached, $key):"
+  echo "Failed in the patched run and, alone, in the unpatched build ($key):"
   echo
-  cat "$base"/*.sum | grep '^FAIL: ' | sed 's/^/    /' || echo "    none"
+  if [ -s "$out/base-also-fail" ]; then sed 's/^/    /' "$out/base-also-fail"; else echo "    none"; fi
   echo
   echo "## The backport's own tests"
   echo
@@ -191,9 +211,8 @@ fi
   echo
   echo "make glibc (patched): $(cat "$GL_CACHE/build-patched.seconds" 2>/dev/null) s this run;"
   echo "last full build from a fresh build directory: $(cat "$GL_CACHE/build-patched-full.seconds" 2>/dev/null || echo unknown) s."
-  echo "Baseline build: $(cat "$base/build.seconds") s; glibc make check, baseline:"
-  echo "$(for d in $GL_SUBDIRS; do printf '%s %s s, ' $d "$(cat "$base/check-$d.seconds")"; done)"
-  echo "patched: $(for d in $GL_SUBDIRS; do printf '%s %s s, ' $d "$(cat "$out/patched/check-$d.seconds")"; done)"
+  echo "Unpatched build: $(cat "$base/build.seconds") s (when it was built)."
+  echo "glibc make check, patched: $(for d in $GL_SUBDIRS; do printf '%s %s s, ' $d "$(cat "$out/patched/check-$d.seconds")"; done)"
   echo "make check-glibc: $(( $(date +%s) - t0 )) s this run."
 } >> "$report"
 cat "$report"

@@ -60,8 +60,8 @@ static int
 do_test (void)
 {
   struct rseq_layout want = tst_rseq_expected_layout ();
-  unsigned long int at_feature = getauxval (RSEQ_LAYOUT_AT_FEATURE_SIZE);
-  unsigned long int at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN);
+  unsigned long int at_feature = tst_auxv (RSEQ_LAYOUT_AT_FEATURE_SIZE);
+  unsigned long int at_align = tst_auxv (RSEQ_LAYOUT_AT_ALIGN);
   printf ("info: AT_RSEQ_FEATURE_SIZE %lu, AT_RSEQ_ALIGN %lu, __rseq_size %u, "
           "__rseq_offset %td, __rseq_flags %u\n", at_feature, at_align,
           __rseq_size, __rseq_offset, __rseq_flags);
