@@ -142,7 +142,7 @@ PROGRAM := $(B)/rseq-compat
 CMD_SRCS := rseq-compat.c run.c info.c collect-self.c collect-proc.c \
 	collect-pid.c collect-ptrace.c collect-nostop.c glibc-threads.c \
 	procfs.c permission.c derive.c print-text.c print-json.c report.c \
-	errname.c
+	errname.c system.c
 CMD_HDRS := $(wildcard shim/cmd/*.h)
 CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
 cmd_compile = $(CC) -std=gnu11 $(WARN) \
@@ -190,7 +190,8 @@ check-run:
 	  BUILDDIR=$(abspath $(B)) SRCDIR=$(srcdir) CC="$(CC)" \
 	  MUSL_CC="$(MUSL_CC)" CLANG="$(CLANG)" \
 	  CROSS_CC_AARCH64="$(CROSS_CC_AARCH64)" ARCH=$(ARCH) \
-	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) $(RUNTESTFLAGS) > runtest.log 2>&1; \
+	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) \
+	  LIBDIR="$(libdir)" $(RUNTESTFLAGS) > runtest.log 2>&1; \
 	  echo $$? > runtest.status
 	@$(srcdir)/build-aux/summarize $(TESTDIR)
 

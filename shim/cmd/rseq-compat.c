@@ -26,6 +26,7 @@
 #include "common.h"
 #include "info.h"
 #include "run.h"
+#include "system.h"
 
 #ifndef RSEQ_COMPAT_VERSION
 # define RSEQ_COMPAT_VERSION "(unreleased)"
@@ -36,6 +37,7 @@ usage (FILE *out)
 {
   fputs ("Usage: rseq-compat run [--] COMMAND [ARGUMENT...]\n"
          "       rseq-compat info [-p PID [--stop | --no-stop]] [--json]\n"
+         "       rseq-compat enable --system | disable --system\n"
          "       rseq-compat --help | --version\n"
          "\n"
          "run   Run COMMAND with librseq-compat preloaded, so that the\n"
@@ -50,6 +52,12 @@ usage (FILE *out)
          "      or, with -p PID, of every thread of another process, read\n"
          "      with ptrace one thread at a time (--no-stop: from memory,\n"
          "      stopping nothing).  --json prints the same as JSON.\n"
+         "\n"
+         "enable --system, disable --system\n"
+         "      Name the installed shim in /etc/ld.so.preload, or take it\n"
+         "      out, so that every glibc program started from then on\n"
+         "      loads it (as root; refused where the C library registers\n"
+         "      rseq itself).\n"
          "\n"
          "Environment: RSEQ_COMPAT_LIBRARY selects the one library to preload;\n"
          "GLIBC_TUNABLES=glibc.pthread.rseq=0 turns registration off.\n"
@@ -83,6 +91,9 @@ main (int argc, char **argv)
         }
       return cmd_run (argv + first);
     }
+  if (argc >= 2 && (strcmp (argv[1], "enable") == 0
+                    || strcmp (argv[1], "disable") == 0))
+    return cmd_system (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "info") == 0)
     return cmd_info (argc - 1, argv + 1);
   if (argc < 2)

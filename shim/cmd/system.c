@@ -1,0 +1,525 @@
+/* rseq-compat enable --system, disable --system: the shim in
+   /etc/ld.so.preload, for every glibc program on the machine.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The loader reads /etc/ld.so.preload in every process, setuid ones
+   included, and prints an error in each one whose entry it cannot
+   load.  So the file is never written in place (a process starting
+   meanwhile would read half of it): the new text goes to a file beside
+   it, which is renamed over it.  Every rseq-compat entry is dropped
+   before the new one goes in, so none is left that names a file the
+   machine no longer has.  The entry names the preload layout (as
+   rseq-compat run does), so glibc's loader expands $LIB itself.  */
+
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
+
+#include "common.h"
+#include "system.h"
+
+#ifndef RSEQ_COMPAT_LIBDIR
+# define RSEQ_COMPAT_LIBDIR "/usr/local/lib"
+#endif
+#ifndef RSEQ_COMPAT_GLIBC_LIB
+# define RSEQ_COMPAT_GLIBC_LIB ""
+#endif
+
+#define ETC "/etc"
+#define PRELOAD_FILE ETC "/ld.so.preload"
+#define ENTRY RSEQ_COMPAT_LIBDIR "/rseq-compat/$LIB/" SONAME
+/* A file larger than this is no preload list anyone wrote.  */
+#define MAX_PRELOAD_FILE (1 << 20)
+/* The loader's separators in /etc/ld.so.preload.  */
+#define SEPARATORS " \t:"
+
+static const char *verb;
+
+static void __attribute__ ((format (printf, 1, 2)))
+complain (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fprintf (stderr, "rseq-compat: %s --system: ", verb);
+  vfprintf (stderr, fmt, ap);
+  fputc ('\n', stderr);
+  va_end (ap);
+}
+
+/* Nonzero if this machine's C library registers rseq by itself: it
+   defines __rseq_size (glibc 2.35 and later in ld.so, or a glibc with
+   the rseq-compat series).  Asked of libc.so.6's own scope, so that a
+   shim already preloaded into this process does not answer.  */
+#ifdef __GLIBC__
+static int
+libc_registers (void)
+{
+  void *h = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  if (h == NULL)
+    return 0;
+  int found = dlsym (h, "__rseq_size") != NULL;
+  dlclose (h);
+  return found;
+}
+#endif
+
+/* PATH and every directory above it must be root's and writable by
+   no one else: whoever can change one of them can put code into every
+   process, setuid ones included.  Returns 0, or -1 after saying
+   which one fails.  */
+static int
+check_trusted (const char *path)
+{
+  char buf[PATH_MAX];
+  if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf)
+    {
+      complain ("%s: path too long", path);
+      return -1;
+    }
+  for (;;)
+    {
+      struct stat st;
+      const char *what = buf[0] != '\0' ? buf : "/";
+      if (stat (what, &st) != 0)
+        {
+          complain ("%s: %s", what, strerror (errno));
+          return -1;
+        }
+      if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+        {
+          complain ("%s is %s; every program on the machine, setuid "
+                    "ones included, would load the shim through it.  "
+                    "Install the shim at a system path (make install as "
+                    "root, or the librseq-compat1 package)", what,
+                    st.st_uid != 0 ? "not owned by root"
+                    : "writable by others than root");
+          return -1;
+        }
+      char *slash = strrchr (buf, '/');
+      if (slash == NULL || buf[0] == '\0')
+        return 0;
+      *slash = '\0';
+    }
+}
+
+/* Loads the shim through ENTRY into a fresh copy of this program: the
+   loader must take it without a word about it, and the program must
+   run.  */
+static int
+check_loads (void)
+{
+  int fds[2];
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    {
+      complain ("pipe: %s", strerror (errno));
+      return -1;
+    }
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      complain ("fork: %s", strerror (errno));
+      close (fds[0]);
+      close (fds[1]);
+      return -1;
+    }
+  if (pid == 0)
+    {
+      int null = open ("/dev/null", O_WRONLY);
+      if (null < 0 || dup2 (null, 1) < 0 || dup2 (fds[1], 2) < 0
+          || setenv ("LD_PRELOAD", ENTRY, 1) != 0)
+        _exit (127);
+      execl ("/proc/self/exe", "rseq-compat", "--version", (char *) NULL);
+      _exit (127);
+    }
+  close (fds[1]);
+  char out[512];
+  size_t used = 0;
+  ssize_t n;
+  while ((n = read (fds[0], out + used, sizeof out - 1 - used)) > 0
+         || (n < 0 && errno == EINTR))
+    if (n > 0)
+      used += n;
+  close (fds[0]);
+  out[used] = '\0';
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      {
+        complain ("waitpid: %s", strerror (errno));
+        return -1;
+      }
+  /* The loader's complaints about entries already in
+     /etc/ld.so.preload are not the shim's: only one about LD_PRELOAD
+     is.  */
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0
+      && strstr (out, "LD_PRELOAD") == NULL)
+    return 0;
+  if (used > 0 && out[used - 1] == '\n')
+    out[used - 1] = '\0';
+  complain ("a program with %s preloaded %s%s%s; /etc/ld.so.preload is "
+            "left as it was", ENTRY,
+            !WIFEXITED (status) ? "was killed by a signal"
+            : WEXITSTATUS (status) != 0 ? "failed" : "printed an error",
+            used > 0 ? ": " : "", out);
+  return -1;
+}
+
+/* /etc/ld.so.preload's text (empty if there is none) in *TEXT, its
+   mode and owner in *ST (st_mode 0: no file).  */
+static int
+read_preload (char **text, struct stat *st)
+{
+  memset (st, 0, sizeof *st);
+  *text = NULL;
+  int fd = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT)
+    {
+      *text = strdup ("");
+      return *text != NULL ? 0 : -1;
+    }
+  if (fd < 0)
+    {
+      complain (errno == ELOOP
+                ? "%s is a symbolic link; replacing it would not change "
+                  "its target: edit the file it names by hand"
+                : "%s: %s", PRELOAD_FILE, strerror (errno));
+      return -1;
+    }
+  if (fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
+      || st->st_size > MAX_PRELOAD_FILE)
+    {
+      complain ("%s is %s; edit it by hand", PRELOAD_FILE,
+                !S_ISREG (st->st_mode) ? "not a regular file"
+                : "too large to be a preload list");
+      close (fd);
+      return -1;
+    }
+  *text = malloc (st->st_size + 1);
+  size_t used = 0;
+  ssize_t n = 0;
+  while (*text != NULL && used < (size_t) st->st_size
+         && ((n = read (fd, *text + used, st->st_size - used)) > 0
+             || (n < 0 && errno == EINTR)))
+    if (n > 0)
+      used += n;
+  close (fd);
+  if (*text == NULL || n < 0)
+    {
+      complain ("cannot read %s: %s", PRELOAD_FILE, strerror (errno));
+      free (*text);
+      return -1;
+    }
+  (*text)[used] = '\0';
+  if (strlen (*text) != used)
+    {
+      complain ("%s holds a NUL byte; edit it by hand", PRELOAD_FILE);
+      free (*text);
+      return -1;
+    }
+  return 0;
+}
+
+/* Whether an entry names a copy of the shim, wherever it lies.  */
+static int
+is_shim_entry (const char *tok, size_t len)
+{
+  static const char *const names[] = { SONAME, "librseq-compat.so" };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    {
+      size_t n = strlen (names[i]);
+      if (len >= n && memcmp (tok + len - n, names[i], n) == 0
+          && (len == n || tok[len - n - 1] == '/'))
+        return 1;
+    }
+  return 0;
+}
+
+/* TEXT with every shim entry taken out, into OUT (as large as TEXT
+   plus one).  A line without one is kept as it is; a line with one
+   keeps its other entries, space-separated, and goes if none is left.
+   Returns how many entries went; *FIRST_IS_ENTRY says whether the
+   file's first entry was ENTRY itself.  */
+static int
+drop_shim_entries (const char *text, char *out, int *first_is_entry)
+{
+  int dropped = 0, seen_any = 0;
+  *first_is_entry = 0;
+  *out = '\0';
+  while (*text != '\0')
+    {
+      size_t linelen = strcspn (text, "\n");
+      int has_nl = text[linelen] == '\n';
+      int ours = 0;
+      char *line_start = out + strlen (out);
+      for (size_t i = 0; i < linelen;)
+        {
+          size_t skip = strspn (text + i, SEPARATORS);
+          i += skip;
+          if (i >= linelen)
+            break;
+          size_t len = strcspn (text + i, SEPARATORS "\n");
+          if (is_shim_entry (text + i, len))
+            {
+              if (!seen_any && len == strlen (ENTRY)
+                  && memcmp (text + i, ENTRY, len) == 0)
+                *first_is_entry = 1;
+              ours++;
+            }
+          seen_any = 1;
+          i += len;
+        }
+      if (ours == 0)
+        {
+          memcpy (line_start, text, linelen + has_nl);
+          line_start[linelen + has_nl] = '\0';
+        }
+      else
+        {
+          char *p = line_start;
+          for (size_t i = 0; i < linelen;)
+            {
+              i += strspn (text + i, SEPARATORS);
+              if (i >= linelen)
+                break;
+              size_t len = strcspn (text + i, SEPARATORS "\n");
+              if (!is_shim_entry (text + i, len))
+                {
+                  if (p != line_start)
+                    *p++ = ' ';
+                  memcpy (p, text + i, len);
+                  p += len;
+                }
+              i += len;
+            }
+          if (p != line_start)
+            *p++ = '\n';
+          *p = '\0';
+          dropped += ours;
+        }
+      text += linelen + has_nl;
+    }
+  return dropped;
+}
+
+/* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
+   and owner (0644 root for a new one), or removes the file when TEXT
+   holds no entry.  */
+static int
+replace_preload (int etc, const char *text, const struct stat *old)
+{
+  if (text[strspn (text, SEPARATORS "\n")] == '\0')
+    {
+      if (old->st_mode != 0 && unlink (PRELOAD_FILE) != 0)
+        {
+          complain ("cannot remove %s: %s", PRELOAD_FILE, strerror (errno));
+          return -1;
+        }
+      fsync (etc);
+      return 0;
+    }
+  char tmp[] = PRELOAD_FILE ".rseq-compat.XXXXXX";
+  int fd = mkostemp (tmp, O_CLOEXEC);
+  if (fd < 0)
+    {
+      complain ("cannot create a file in " ETC ": %s%s", strerror (errno),
+                errno == EACCES || errno == EPERM ? " (run it as root)" : "");
+      return -1;
+    }
+  size_t len = strlen (text), done = 0;
+  int err = 0;
+  if (fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0
+      || (old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0))
+    err = errno;
+  while (err == 0 && done < len)
+    {
+      ssize_t n = write (fd, text + done, len - done);
+      if (n > 0)
+        done += n;
+      else if (n < 0 && errno != EINTR)
+        err = errno;
+    }
+  if (err == 0 && fsync (fd) != 0)
+    err = errno;
+  if (close (fd) != 0 && err == 0)
+    err = errno;
+  if (err == 0 && rename (tmp, PRELOAD_FILE) != 0)
+    err = errno;
+  if (err != 0)
+    {
+      unlink (tmp);
+      complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
+                strerror (err));
+      return -1;
+    }
+  fsync (etc);
+  return 0;
+}
+
+static int
+usage_error (const char *what)
+{
+  fprintf (stderr, "rseq-compat %s: %s\n"
+           "Usage: rseq-compat %s --system\n"
+           "(for one command and its children: rseq-compat run COMMAND)\n",
+           verb, what, verb);
+  return EXIT_CANNOT_RUN;
+}
+
+int
+cmd_system (int argc, char **argv)
+{
+  verb = argv[0];
+  int enable = strcmp (verb, "enable") == 0;
+  if (argc < 2)
+    return usage_error ("--system is required (it is the only scope there "
+                        "is)");
+  if (strcmp (argv[1], "--system") != 0)
+    {
+      fprintf (stderr, "rseq-compat %s: unknown argument '%s'\n", verb,
+               argv[1]);
+      return usage_error ("--system is required");
+    }
+  if (argc > 2)
+    {
+      fprintf (stderr, "rseq-compat %s: unexpected argument '%s'\n", verb,
+               argv[2]);
+      return usage_error ("only --system is taken");
+    }
+
+#ifndef __GLIBC__
+  if (enable)
+    {
+      complain ("this rseq-compat is built for musl, whose loader does not "
+                "read /etc/ld.so.preload; preload the shim per program "
+                "with rseq-compat run or LD_PRELOAD");
+      return EXIT_SYSTEM_FAILED;
+    }
+#else
+  if (enable && libc_registers ())
+    {
+      complain ("this machine's C library (glibc %s) registers rseq "
+                "itself and exports __rseq_offset and __rseq_size; the "
+                "shim would stand aside in every process, so there is "
+                "nothing to enable", gnu_get_libc_version ());
+      return EXIT_SYSTEM_FAILED;
+    }
+#endif
+
+  char file[PATH_MAX];
+  if (enable)
+    {
+      if (RSEQ_COMPAT_GLIBC_LIB[0] == '\0' || RSEQ_COMPAT_LIBDIR[0] != '/')
+        {
+          complain ("this build of rseq-compat has no glibc build of the "
+                    "shim to install system-wide");
+          return EXIT_SYSTEM_FAILED;
+        }
+      snprintf (file, sizeof file, "%s/rseq-compat/%s/%s",
+                RSEQ_COMPAT_LIBDIR, RSEQ_COMPAT_GLIBC_LIB, SONAME);
+      char *real = realpath (file, NULL);
+      if (real == NULL)
+        {
+          complain ("the shim is not installed at %s (%s): install it (make "
+                    "install as root, or the librseq-compat1 package) first",
+                    file, strerror (errno));
+          return EXIT_SYSTEM_FAILED;
+        }
+      char dir[PATH_MAX];
+      snprintf (dir, sizeof dir, "%s", file);
+      *strrchr (dir, '/') = '\0';
+      int bad = check_trusted (dir) != 0 || check_trusted (real) != 0;
+      free (real);
+      if (bad || check_loads () != 0)
+        return EXIT_SYSTEM_FAILED;
+    }
+
+  /* Serializes against another enable or disable, and the package's
+     maintainer scripts (flock on the same directory); the lock on the
+     directory itself leaves no file behind.  */
+  int etc = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (etc < 0 || flock (etc, LOCK_EX) != 0)
+    {
+      complain ("cannot lock " ETC ": %s", strerror (errno));
+      if (etc >= 0)
+        close (etc);
+      return EXIT_SYSTEM_FAILED;
+    }
+  char *text;
+  struct stat old;
+  if (read_preload (&text, &old) != 0)
+    {
+      close (etc);
+      return EXIT_SYSTEM_FAILED;
+    }
+  size_t len = strlen (text);
+  char *out = malloc (strlen (ENTRY) + 1 + len + 1);
+  if (out == NULL)
+    {
+      complain ("%s", strerror (errno));
+      free (text);
+      close (etc);
+      return EXIT_SYSTEM_FAILED;
+    }
+  int first_is_entry;
+  char *rest = enable ? out + strlen (ENTRY) + 1 : out;
+  int dropped = drop_shim_entries (text, rest, &first_is_entry);
+  free (text);
+
+  int rc = 0;
+  if (enable && first_is_entry && dropped == 1)
+    printf ("rseq-compat: already enabled: " PRELOAD_FILE " names %s\n",
+            ENTRY);
+  else if (!enable && dropped == 0)
+    printf ("rseq-compat: not enabled: " PRELOAD_FILE " names no copy of "
+            "the shim\n");
+  else
+    {
+      if (enable)
+        {
+          memcpy (out, ENTRY, strlen (ENTRY));
+          out[strlen (ENTRY)] = '\n';
+        }
+      rc = replace_preload (etc, out, &old) != 0 ? EXIT_SYSTEM_FAILED : 0;
+      if (rc == 0 && enable)
+        printf ("rseq-compat: enabled: " PRELOAD_FILE " names %s; programs "
+                "started from now on load the shim (running ones keep "
+                "their state until they restart)\n", ENTRY);
+      else if (rc == 0)
+        printf ("rseq-compat: disabled: %d shim entr%s taken out of "
+                PRELOAD_FILE "%s; programs started from now on run "
+                "without the shim\n", dropped, dropped == 1 ? "y" : "ies",
+                access (PRELOAD_FILE, F_OK) != 0
+                ? " (it held nothing else and is removed)" : "");
+    }
+  free (out);
+  close (etc);
+  return rc;
+}

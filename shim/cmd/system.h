@@ -1,0 +1,28 @@
+/* rseq-compat enable --system, disable --system.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#ifndef RSEQ_COMPAT_CMD_SYSTEM_H
+#define RSEQ_COMPAT_CMD_SYSTEM_H 1
+
+/* Refused, or /etc/ld.so.preload could not be changed.  */
+enum { EXIT_SYSTEM_FAILED = 1 };
+
+/* ARGV[0] is "enable" or "disable"; returns the exit status.  */
+int cmd_system (int argc, char **argv);
+
+#endif

@@ -1,0 +1,214 @@
+#!/bin/sh
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB EXPECT SCRATCH:
+# rseq-compat enable --system and disable --system against a private
+# /etc (an overlay) and, for EXPECT "enable", a private LIBDIR (a tmpfs)
+# that the scenarios install the shim SHIM into with the preload-layout
+# script LAYOUT.  system.exp runs it as root in a mount namespace of its
+# own, so nothing here reaches the machine's /etc/ld.so.preload.
+#
+# EXPECT: "enable" (a C library that does not register: every case),
+# "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
+# disable still cleans up), "refuse-musl" (a musl build of the command).
+# Prints "PASS: NAME" or "FAIL: NAME: WHY" per case, then "done".
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 expect=$6 scratch=$7
+soname=librseq-compat.so.1
+entry="$libdir/rseq-compat/\$LIB/$soname"
+pf=/etc/ld.so.preload
+
+mount -t tmpfs -o mode=755 tmpfs "$scratch" && mkdir "$scratch/upper" "$scratch/work" &&
+  mount -t overlay overlay -o "lowerdir=/etc,upperdir=$scratch/upper,workdir=$scratch/work" /etc ||
+  { echo "FAIL: setup: cannot mount an overlay on /etc"; exit 1; }
+rm -f "$pf"
+
+# A library every process has loaded already: a harmless other entry.
+libc=$(sed -n 's|.* \(/[^ ]*/libc[-.][^ /]*so[^ /]*\)$|\1|p' /proc/self/maps | head -n 1)
+[ -n "$libc" ] && [ -e "$libc" ] || { echo "FAIL: setup: no libc path in /proc/self/maps"; exit 1; }
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+# run NAME STATUS PATTERN CMD...: CMD exits with STATUS and says PATTERN
+# (a grep -E expression); its output is in $out.
+run() {
+  _n=$1 _want=$2 _pat=$3
+  shift 3
+  out=$("$@" 2>&1)
+  _st=$?
+  if [ "$_st" != "$_want" ]; then
+    fail "$_n" "exit status $_st, not $_want: $out"
+    return 1
+  fi
+  if ! printf '%s\n' "$out" | grep -Eq -- "$_pat"; then
+    fail "$_n" "output does not match '$_pat': $out"
+    return 1
+  fi
+  return 0
+}
+# is_file NAME TEXT: /etc/ld.so.preload holds exactly TEXT (printf %b).
+is_file() {
+  if [ ! -f "$pf" ] || [ -L "$pf" ]; then
+    fail "$1" "$pf is missing"
+    return 1
+  fi
+  if [ "$(od -An -c "$pf")" != "$(printf '%b' "$2" | od -An -c)" ]; then
+    fail "$1" "$pf holds '$(cat "$pf")', not '$(printf '%b' "$2")'"
+    return 1
+  fi
+  return 0
+}
+no_file() {
+  if [ -e "$pf" ] || [ -L "$pf" ]; then
+    fail "$1" "$pf exists: '$(cat "$pf" 2>&1)'"
+    return 1
+  fi
+  return 0
+}
+# A temporary file left in /etc by an interrupted or failed write.
+no_litter() {
+  _l=$(ls -d /etc/ld.so.preload.* 2>/dev/null)
+  [ -z "$_l" ] || { fail "$1" "left in /etc: $_l"; return 1; }
+  return 0
+}
+
+# disable's cleaning up works wherever the command runs: an entry of
+# another copy of the shim goes, the other entries and the mode stay.
+printf '%s\n%s:%s\n' "$libc" "$shim" "$libc" > "$pf"
+chmod 640 "$pf"
+run "disable: takes the shim out, keeps the rest" 0 "disabled: 1 shim entry" \
+    "$cmd" disable --system &&
+  is_file "disable: takes the shim out, keeps the rest" "$libc\n$libc\n" &&
+  [ "$(stat -c %a "$pf")" = 640 ] &&
+  no_litter "disable: takes the shim out, keeps the rest" &&
+  pass "disable: takes the shim out, keeps the rest"
+run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
+  is_file "disable: nothing to do" "$libc\n$libc\n" && pass "disable: nothing to do"
+rm -f "$pf"
+
+case $expect in
+  refuse-abi|refuse-musl)
+    if [ "$expect" = refuse-abi ]; then
+      pat="registers rseq itself"
+    else
+      pat="built for musl"
+    fi
+    run "enable: refused" 1 "$pat" "$cmd" enable --system &&
+      no_file "enable: refused" && no_litter "enable: refused" && pass "enable: refused"
+    echo done
+    exit 0
+    ;;
+esac
+
+# Not installed yet: LIBDIR is an empty tmpfs.
+mount -t tmpfs -o mode=755 tmpfs "$libdir" ||
+  { echo "FAIL: setup: cannot mount a tmpfs on $libdir"; exit 1; }
+run "enable: not installed" 1 "not installed at $libdir/rseq-compat/$glib/$soname" \
+    "$cmd" enable --system && no_file "enable: not installed" &&
+  pass "enable: not installed"
+
+cp "$shim" "$libdir/$soname" && chmod 755 "$libdir/$soname" &&
+  "$layout" make "$libdir/rseq-compat" "../$soname" - "$glib" ||
+  { echo "FAIL: setup: cannot install the shim in $libdir"; exit 1; }
+
+# Whoever could change the file or a directory above it could put code
+# into every process.
+chmod g+w "$libdir"
+run "enable: group-writable directory" 1 "$libdir is writable by others than root" \
+    "$cmd" enable --system && no_file "enable: group-writable directory" &&
+  pass "enable: group-writable directory"
+chmod g-w "$libdir"
+chown 65534 "$libdir/$soname"
+run "enable: file not root's" 1 "$libdir/$soname is not owned by root" \
+    "$cmd" enable --system && no_file "enable: file not root's" &&
+  pass "enable: file not root's"
+chown 0 "$libdir/$soname"
+
+# A library the loader cannot take is never named.
+mv "$libdir/$soname" "$scratch/good.so"
+echo 'not an ELF file' > "$libdir/$soname"
+chmod 755 "$libdir/$soname"
+printf '%s\n' "$libc" > "$pf"
+run "enable: a library that does not load" 1 "left as it was" \
+    "$cmd" enable --system &&
+  is_file "enable: a library that does not load" "$libc\n" &&
+  no_litter "enable: a library that does not load" &&
+  pass "enable: a library that does not load"
+mv "$scratch/good.so" "$libdir/$soname"
+
+# The real thing: an old entry of another copy goes, the new one comes
+# first, the rest and the mode stay.
+printf '%s\n%s:%s\n' "$libc" "$shim" "$libc" > "$pf"
+chmod 640 "$pf"
+run "enable: replaces an old entry" 0 "enabled: $pf names" "$cmd" enable --system &&
+  is_file "enable: replaces an old entry" "$entry\n$libc\n$libc\n" &&
+  [ "$(stat -c '%a %u' "$pf")" = "640 0" ] &&
+  no_litter "enable: replaces an old entry" &&
+  pass "enable: replaces an old entry"
+
+# A program started now has the shim without LD_PRELOAD.
+run "enabled: a new process is shim-owned" 0 "mode +shim-owned" \
+    env -u LD_PRELOAD "$cmd" info &&
+  pass "enabled: a new process is shim-owned"
+
+ino=$(stat -c %i "$pf")
+run "enable: already enabled" 0 "already enabled" "$cmd" enable --system &&
+  [ "$(stat -c %i "$pf")" = "$ino" ] &&
+  is_file "enable: already enabled" "$entry\n$libc\n$libc\n" &&
+  pass "enable: already enabled"
+
+run "disable: after enable" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+  is_file "disable: after enable" "$libc\n$libc\n" && pass "disable: after enable"
+run "disabled: a new process is libc's alone" 0 "mode +unregistered|librseq-compat +not loaded" \
+    env -u LD_PRELOAD "$cmd" info &&
+  pass "disabled: a new process is libc's alone"
+
+# No file before: enable makes one (0644, root's), disable removes it.
+rm -f "$pf"
+run "enable: new file" 0 "enabled" "$cmd" enable --system &&
+  is_file "enable: new file" "$entry\n" &&
+  [ "$(stat -c '%a %u %g' "$pf")" = "644 0 0" ] && pass "enable: new file"
+run "disable: removes the file it emptied" 0 "it held nothing else and is removed" \
+    "$cmd" disable --system && no_file "disable: removes the file it emptied" &&
+  pass "disable: removes the file it emptied"
+
+# A link is refused, not replaced by a file.
+ln -s "$scratch/elsewhere" "$pf"
+run "enable: symbolic link" 1 "is a symbolic link" "$cmd" enable --system &&
+  [ -L "$pf" ] && [ ! -e "$scratch/elsewhere" ] && pass "enable: symbolic link"
+rm -f "$pf"
+
+# Not root: refused by the file system, said plainly, nothing left.
+run "enable: not root" 1 "run it as root" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$cmd" enable --system &&
+  no_file "enable: not root" && no_litter "enable: not root" && pass "enable: not root"
+
+# Another entry that the loader cannot take (not ours to judge) makes
+# every process complain, the check that the shim loads included; that
+# complaint is not the shim's.
+printf '%s\n' "$scratch/missing.so" > "$pf"
+run "enable: another entry's error is not the shim's" 0 "enabled" \
+    "$cmd" enable --system 2>/dev/null &&
+  is_file "enable: another entry's error is not the shim's" "$entry\n$scratch/missing.so\n" &&
+  pass "enable: another entry's error is not the shim's"
+rm -f "$pf"
+
+# Twenty enables and disables at once: every one succeeds, the file ends
+# as one of the two states, nothing is left in /etc.
+i=0 pids=
+while [ $i -lt 20 ]; do
+  "$cmd" enable --system > "$scratch/race-e$i" 2>&1 & pids="$pids $!"
+  "$cmd" disable --system > "$scratch/race-d$i" 2>&1 & pids="$pids $!"
+  i=$((i + 1))
+done
+bad=0
+for p in $pids; do wait "$p" || bad=$((bad + 1)); done
+if [ $bad -ne 0 ]; then
+  fail "enable and disable at once" "$bad of 40 failed: $(cat "$scratch"/race-* | grep -v abled | head -n 3)"
+elif [ -e "$pf" ] && ! is_file "enable and disable at once" "$entry\n"; then
+  :
+elif no_litter "enable and disable at once"; then
+  pass "enable and disable at once"
+fi
+echo done
