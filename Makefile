@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc deb,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -23,7 +23,15 @@ SHIM_HDRS := $(wildcard shim/*.h shim/arch/*/*.h sysdeps/unix/sysv/linux/*.h \
 		sysdeps/unix/sysv/linux/*/*.h sysdeps/unix/sysv/linux/*/bits/*.h)
 SHIM_ASM_HDRS := shim/property-note.h $(wildcard shim/arch/*/asm.h)
 WARN := -Wall -Wextra
-SHIM_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS)
+# CFLAGS are meant for this machine's architecture: a copy for another
+# one (the aarch64 cross build) drops the other architecture's
+# branch-protection options, which its compiler rejects (dpkg-buildflags
+# puts -fcf-protection in CFLAGS on amd64 since Debian 13).
+foreign_cflags_x86_64 := -mbranch-protection%
+foreign_cflags_aarch64 := -fcf-protection% -mshstk
+cflags_for = $(filter-out $(foreign_cflags_$(1)),$(CFLAGS))
+# $(1): architecture directory.
+shim_cflags = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(call cflags_for,$(1))
 # -nostartfiles: the library needs nothing of crti.o, crtn.o, crtbeginS.o
 # and crtendS.o (its constructor is in .init_array, it registers no
 # atexit handler), and they would leave it without branch-protection
@@ -48,7 +56,7 @@ branch_protection_x86_64 := -fcf-protection
 branch_protection_aarch64 := -mbranch-protection=standard
 cc_accepts = $(shell $(1) -Werror $(2) -x c -c -o /dev/null /dev/null \
 		2>/dev/null && echo $(2))
-asm_branch_flags = $(filter -fcf-protection% -mbranch-protection%,$(CFLAGS))
+asm_branch_flags = $(filter -fcf-protection% -mbranch-protection%,$(call cflags_for,$(1)))
 
 # One copy of the library per C library or compiler.
 # $(1): name, $(2): compiler, $(3): arch, $(4): bits dir, $(5): libraries,
@@ -58,16 +66,16 @@ $(1)_BRANCH := $$(call cc_accepts,$(2),$$(branch_protection_$(3)))
 $(1)_OBJS := $$(SHIM_SRCS:%.c=$(B)/obj/$(1)/%.o) $(B)/obj/$(1)/stubs.o \
 	$(B)/obj/$(1)/frame-end.o
 $(B)/obj/$(1)/%.o: shim/%.c $$(SHIM_HDRS) | $(B)/obj/$(1)/
-	$(2) $$(call shim_cppflags,$(3),$(4)) $$($(1)_BRANCH) $$(SHIM_CFLAGS) \
+	$(2) $$(call shim_cppflags,$(3),$(4)) $$($(1)_BRANCH) $$(call shim_cflags,$(3)) \
 	  -c $$< -o $$@
 $(B)/obj/$(1)/%.o: shim/arch/$(3)/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
 	$(2) $$(call shim_cppflags,$(3),$(4)) $$($(1)_BRANCH) \
-	  $$(asm_branch_flags) -fPIC -c $$< -o $$@
+	  $$(call asm_branch_flags,$(3)) -fPIC -c $$< -o $$@
 $(B)/obj/$(1)/%.o: shim/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
 	$(2) $$(call shim_cppflags,$(3),$(4)) $$($(1)_BRANCH) \
-	  $$(asm_branch_flags) -fPIC -c $$< -o $$@
+	  $$(call asm_branch_flags,$(3)) -fPIC -c $$< -o $$@
 $(6)/$(SONAME): $$($(1)_OBJS) shim/librseq-compat.map | $(6)/
-	$(2) $$($(1)_BRANCH) $$(SHIM_CFLAGS) $$(SHIM_LDFLAGS) -o $$@ \
+	$(2) $$($(1)_BRANCH) $$(call shim_cflags,$(3)) $$(SHIM_LDFLAGS) -o $$@ \
 	  $$($(1)_OBJS) $(5)
 	ln -sf $(SONAME) $(6)/librseq-compat.so
 endef
@@ -93,6 +101,10 @@ $(eval $(call shim_variant,aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,-ldl,$(B)
 CHECK_LIBS += $(B)/aarch64/$(SONAME)
 endif
 
+# Directories are made by this pattern rule; without .PRECIOUS make
+# takes those of the clang and aarch64 copies for intermediate files and
+# tries to delete them at the end.
+.PRECIOUS: %/
 %/:
 	mkdir -p $@
 
@@ -205,6 +217,13 @@ check-matrix:
 .PHONY: check-aarch64
 check-aarch64:
 	@$(srcdir)/build-aux/matrix/aarch64
+
+# The Debian packages (debian/), built, linted, installed, used, removed
+# and purged in a chroot of each suite, as root; writes build/deb.md and
+# build/deb/SUITE/*.deb.  See build-aux/deb/run.
+.PHONY: deb
+deb:
+	@$(srcdir)/build-aux/deb/run
 
 # The shim on glibc 2.17, 2.26, 2.28, 2.34 and musl 1.1.24, built from
 # ../shared/sources, as root; writes build/oldlibc.md and stages their

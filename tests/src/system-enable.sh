@@ -1,10 +1,11 @@
 #!/bin/sh
 # system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB EXPECT SCRATCH:
 # rseq-compat enable --system and disable --system against a private
-# /etc (an overlay) and, for EXPECT "enable", a private LIBDIR (a tmpfs)
-# that the scenarios install the shim SHIM into with the preload-layout
-# script LAYOUT.  system.exp runs it as root in a mount namespace of its
-# own, so nothing here reaches the machine's /etc/ld.so.preload.
+# /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
+# (an overlay) that the scenarios install the shim SHIM into with the
+# preload-layout script LAYOUT.  system.exp runs it as root in a mount namespace of its
+# own, so nothing here reaches the machine's /etc/ld.so.preload or
+# LIBDIR.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -101,9 +102,12 @@ case $expect in
     ;;
 esac
 
-# Not installed yet: LIBDIR is an empty tmpfs.
-mount -t tmpfs -o mode=755 tmpfs "$libdir" ||
-  { echo "FAIL: setup: cannot mount a tmpfs on $libdir"; exit 1; }
+# LIBDIR gets an overlay too (it may hold the system's libraries, and a
+# copy of the shim installed already, which goes from this view).
+mkdir "$scratch/lupper" "$scratch/lwork" &&
+  mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$scratch/lupper,workdir=$scratch/lwork" "$libdir" &&
+  rm -rf "$libdir/$soname" "$libdir/rseq-compat" ||
+  { echo "FAIL: setup: cannot mount an overlay on $libdir"; exit 1; }
 run "enable: not installed" 1 "not installed at $libdir/rseq-compat/$glib/$soname" \
     "$cmd" enable --system && no_file "enable: not installed" &&
   pass "enable: not installed"
