@@ -54,25 +54,32 @@ t1=$(date +%s)
 cp "$root"/rc/deb/*.deb "$root"/rc/deb/*.changes "$out/" || die "no packages were written"
 grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 > "$out/check.txt"
 
-# lintian is not to be run as root; it only reads the packages.
+# lintian is not to be run as root; it only reads the packages.  Its
+# exit status means different things across versions (bookworm's counts
+# an overridden error it is asked to show), so the tags decide; a status
+# above 1 with no tag at all means lintian itself failed.  A second run
+# shows the overrides: they must be seen in use, since a lintian that
+# printed nothing may have checked nothing.
 changes=$(cd "$root/rc/deb" && ls rseq-compat_*.changes)
 chmod -R a+rX "$root/rc/deb"
-mx_in_chroot "$root" setpriv --reuid=65534 --regid=65534 --clear-groups \
-  env HOME=/tmp lintian --display-info --pedantic --show-overrides "/rc/deb/$changes" \
-  > "$out/lintian.txt" 2>&1
+lintian_run() {
+  mx_in_chroot "$root" setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env HOME=/tmp lintian --display-info --pedantic "$@" "/rc/deb/$changes"
+}
+lintian_run > "$out/lintian.txt" 2>&1
 lst=$?
-# 0: clean, 1: errors (or warnings, for newer lintian); anything else
-# means lintian itself failed.
-[ $lst -le 1 ] || { tail -n 5 "$out/lintian.txt" >&2; die "lintian failed (status $lst); see $out/lintian.txt"; }
+if [ $lst -gt 1 ] && ! grep -q '^[EW]: ' "$out/lintian.txt"; then
+  tail -n 5 "$out/lintian.txt" >&2
+  die "lintian failed (status $lst); see $out/lintian.txt"
+fi
+lintian_run --show-overrides > "$out/lintian-overrides.txt" 2>&1
+grep -q '^O: librseq-compat1: library-not-linked-against-libc' "$out/lintian-overrides.txt" ||
+  die "lintian did not report debian/librseq-compat1.lintian-overrides in use; see $out/lintian-overrides.txt"
 t2=$(date +%s)
 echo "$((t1 - t0)) $((t2 - t1))" > "$out/times"
-# debian/librseq-compat1.lintian-overrides must be seen being used: a
-# lintian that printed nothing may have checked nothing.
-grep -q '^O: librseq-compat1: library-not-linked-against-libc' "$out/lintian.txt" ||
-  die "lintian did not report debian/librseq-compat1.lintian-overrides in use; see $out/lintian.txt"
 bad=$(grep -E '^[EW]: ' "$out/lintian.txt")
 if [ -n "$bad" ]; then
   printf '%s\n' "$bad" >&2
   die "lintian reported errors or warnings; see $out/lintian.txt"
 fi
-mx_log "deb: $suite: built in $((t1 - t0)) s ($(cat "$out/check.txt")), lintian in $((t2 - t1)) s: $(grep -c '^[IP]: ' "$out/lintian.txt") notes, $(grep -c '^O: ' "$out/lintian.txt") overridden, no error or warning"
+mx_log "deb: $suite: built in $((t1 - t0)) s ($(cat "$out/check.txt")), lintian in $((t2 - t1)) s: $(grep -c '^[IP]: ' "$out/lintian.txt") notes, $(grep -c '^O: ' "$out/lintian-overrides.txt") overridden, no error or warning"

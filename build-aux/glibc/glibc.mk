@@ -8,7 +8,7 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-.PHONY: glibc glibc-patch check-glibc
+.PHONY: glibc glibc-patch check-glibc glibc-deb
 
 GLIBC_SUITE ?= bullseye
 export GLIBC_SUITE
@@ -27,3 +27,7 @@ glibc-patch:
 
 check-glibc:
 	@$(srcdir)/build-aux/glibc/check.sh
+
+# Debian's bullseye glibc package rebuilt with the series (build/glibc-deb/).
+glibc-deb:
+	@$(srcdir)/build-aux/glibc/deb.sh
