@@ -1,11 +1,17 @@
 #!/bin/sh
-# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB EXPECT SCRATCH:
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH:
 # rseq-compat enable --system and disable --system against a private
 # /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
 # (an overlay) that the scenarios install the shim SHIM into with the
-# preload-layout script LAYOUT.  system.exp runs it as root in a mount namespace of its
-# own, so nothing here reaches the machine's /etc/ld.so.preload or
-# LIBDIR.
+# preload-layout script LAYOUT, under each $LIB name in NAMES (a
+# space-separated list: the one the command was built with, GLIBC_LIB,
+# and the one its own loader uses, which differ where the command runs
+# on a glibc other than the system's).  OTHER is a library with no
+# dependencies, the other entry of /etc/ld.so.preload that must stay:
+# it loads into every process whichever glibc runs it, which a C
+# library's path would not.  system.exp runs this as root in a mount
+# namespace of its own, so nothing here reaches the machine's
+# /etc/ld.so.preload or LIBDIR.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -15,7 +21,7 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
-cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 expect=$6 scratch=$7
+cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
 soname=librseq-compat.so.1
 entry="$libdir/rseq-compat/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -25,9 +31,7 @@ mount -t tmpfs -o mode=755 tmpfs "$scratch" && mkdir "$scratch/upper" "$scratch/
   { echo "FAIL: setup: cannot mount an overlay on /etc"; exit 1; }
 rm -f "$pf"
 
-# A library every process has loaded already: a harmless other entry.
-libc=$(sed -n 's|.* \(/[^ ]*/libc[-.][^ /]*so[^ /]*\)$|\1|p' /proc/self/maps | head -n 1)
-[ -n "$libc" ] && [ -e "$libc" ] || { echo "FAIL: setup: no libc path in /proc/self/maps"; exit 1; }
+[ -f "$other" ] || { echo "FAIL: setup: $other (the other entry) is missing"; exit 1; }
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
@@ -76,16 +80,16 @@ no_litter() {
 
 # disable's cleaning up works wherever the command runs: an entry of
 # another copy of the shim goes, the other entries and the mode stay.
-printf '%s\n%s:%s\n' "$libc" "$shim" "$libc" > "$pf"
+printf '%s\n%s:%s\n' "$other" "$shim" "$other" > "$pf"
 chmod 640 "$pf"
 run "disable: takes the shim out, keeps the rest" 0 "disabled: 1 shim entry" \
     "$cmd" disable --system &&
-  is_file "disable: takes the shim out, keeps the rest" "$libc\n$libc\n" &&
+  is_file "disable: takes the shim out, keeps the rest" "$other\n$other\n" &&
   [ "$(stat -c %a "$pf")" = 640 ] &&
   no_litter "disable: takes the shim out, keeps the rest" &&
   pass "disable: takes the shim out, keeps the rest"
 run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
-  is_file "disable: nothing to do" "$libc\n$libc\n" && pass "disable: nothing to do"
+  is_file "disable: nothing to do" "$other\n$other\n" && pass "disable: nothing to do"
 rm -f "$pf"
 
 case $expect in
@@ -113,7 +117,7 @@ run "enable: not installed" 1 "not installed at $libdir/rseq-compat/$glib/$sonam
   pass "enable: not installed"
 
 cp "$shim" "$libdir/$soname" && chmod 755 "$libdir/$soname" &&
-  "$layout" make "$libdir/rseq-compat" "../$soname" - "$glib" ||
+  "$layout" make "$libdir/rseq-compat" "../$soname" - $names ||
   { echo "FAIL: setup: cannot install the shim in $libdir"; exit 1; }
 
 # Whoever could change the file or a directory above it could put code
@@ -133,20 +137,20 @@ chown 0 "$libdir/$soname"
 mv "$libdir/$soname" "$scratch/good.so"
 echo 'not an ELF file' > "$libdir/$soname"
 chmod 755 "$libdir/$soname"
-printf '%s\n' "$libc" > "$pf"
+printf '%s\n' "$other" > "$pf"
 run "enable: a library that does not load" 1 "left as it was" \
     "$cmd" enable --system &&
-  is_file "enable: a library that does not load" "$libc\n" &&
+  is_file "enable: a library that does not load" "$other\n" &&
   no_litter "enable: a library that does not load" &&
   pass "enable: a library that does not load"
 mv "$scratch/good.so" "$libdir/$soname"
 
 # The real thing: an old entry of another copy goes, the new one comes
 # first, the rest and the mode stay.
-printf '%s\n%s:%s\n' "$libc" "$shim" "$libc" > "$pf"
+printf '%s\n%s:%s\n' "$other" "$shim" "$other" > "$pf"
 chmod 640 "$pf"
 run "enable: replaces an old entry" 0 "enabled: $pf names" "$cmd" enable --system &&
-  is_file "enable: replaces an old entry" "$entry\n$libc\n$libc\n" &&
+  is_file "enable: replaces an old entry" "$entry\n$other\n$other\n" &&
   [ "$(stat -c '%a %u' "$pf")" = "640 0" ] &&
   no_litter "enable: replaces an old entry" &&
   pass "enable: replaces an old entry"
@@ -159,11 +163,11 @@ run "enabled: a new process is shim-owned" 0 "mode +shim-owned" \
 ino=$(stat -c %i "$pf")
 run "enable: already enabled" 0 "already enabled" "$cmd" enable --system &&
   [ "$(stat -c %i "$pf")" = "$ino" ] &&
-  is_file "enable: already enabled" "$entry\n$libc\n$libc\n" &&
+  is_file "enable: already enabled" "$entry\n$other\n$other\n" &&
   pass "enable: already enabled"
 
 run "disable: after enable" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
-  is_file "disable: after enable" "$libc\n$libc\n" && pass "disable: after enable"
+  is_file "disable: after enable" "$other\n$other\n" && pass "disable: after enable"
 run "disabled: a new process is libc's alone" 0 "mode +unregistered|librseq-compat +not loaded" \
     env -u LD_PRELOAD "$cmd" info &&
   pass "disabled: a new process is libc's alone"
