@@ -43,8 +43,8 @@ SHIM_LDFLAGS = -shared -nostartfiles -Wl,-soname,$(SONAME) \
 	-Wl,-z,initfirst -Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack \
 	-Wl,--no-undefined $(LDFLAGS)
 # $(1): architecture directory, $(2): bits/ directory.
-shim_cppflags = -Ishim -Ishim/arch/$(1) -Isysdeps/unix/sysv/linux \
-	-Isysdeps/unix/sysv/linux/$(2) $(CPPFLAGS)
+shim_cppflags = -Ishim -Ishim/arch/$(1) -Isysdeps/unix/sysv/linux/$(2) \
+	-Isysdeps/unix/sysv/linux $(CPPFLAGS)
 
 # Branch protection (README "Branch protection"): every copy is built
 # with its architecture's option when its compiler accepts it, so that

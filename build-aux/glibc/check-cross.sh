@@ -1,22 +1,27 @@
 #!/bin/sh
 # check-cross.sh: make check-glibc for a cross-built GLIBC_ARCH
-# (aarch64; check.sh hands over to it).  This machine cannot run what
-# it built, so it checks what needs no arm64 machine and prepares the
-# rest for one:
+# (aarch64 or s390x; check.sh hands over to it).  This machine cannot
+# run what it built natively, so it checks what needs no such machine
+# and prepares the rest for one:
 #   1. make glibc (the cross build) and the exported quilt series
 #      reproducing the tree built (patch.sh verify);
 #   2. make check-abi: every library against its abilist, ld.so's with
 #      the series' __rseq_* at GLIBC_2.35 (the series' last patch adds
-#      them to aarch64's ld.abilist as to x86_64's), must pass;
+#      them to every Linux ld.abilist), must pass;
 #   3. the series' own tests (GL_OWN_TESTS) built, not run: a cross
 #      build's run-built-tests is no;
 #   4. make install DESTDIR (gl_stage);
-#   5. $GL_OUT/guest/, for make check-aarch64 to copy into its arm64
-#      guest: glibc/ (the staged install), tests/SUBDIR/NAME (the test
-#      programs), tests.list (guest-tests.sh), run-tests.sh (runs them
-#      there as glibc's make check would) and overlay.sh (lays glibc/
-#      over a copy of an arm64 Debian root).
-# Writes $GL_OUT/report.md (build/glibc-aarch64/).
+#   5. $GL_OUT/guest/: glibc/ (the staged install), tests/SUBDIR/NAME
+#      (the test programs), tests.list (guest-tests.sh), run-tests.sh
+#      (runs them as glibc's make check would) and overlay.sh (lays
+#      glibc/ over a copy of a Debian root).  make check-aarch64 copies
+#      aarch64's into its arm64 guests, whose kernels register;
+#   6. with GL_QEMU_USER (s390x, which has no rseq signature in the
+#      series: nothing is registered, so no kernel is needed), the
+#      tests are run here, under that emulator, and must pass, with no
+#      rseq system call traced; with GL_RUN_NATIVE (i686), they run
+#      here natively and every traced registration must succeed.
+# Writes $GL_OUT/report.md (build/glibc-ARCH/).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -95,9 +100,94 @@ done
 cp "$here/guest-run-tests.sh" "$guest/run-tests.sh"
 cp "$here/overlay.sh" "$guest/overlay.sh"
 chmod +x "$guest/run-tests.sh" "$guest/overlay.sh"
+if [ -n "$GL_RUN_NATIVE" ]; then
+  # i686 on this x86-64 kernel: the tests run here and register (x86's
+  # signature covers i386), and the trace must show it.  The tests make
+  # rseq calls of their own (a second registration that must fail with
+  # EBUSY, unregistering and registering again), so what is required
+  # is: the signature and a length of 32 or 33 accepted at least twice
+  # (a process and a thread), and no call refused for anything but
+  # EBUSY (a wrong signature, length or alignment is EINVAL).
+  {
+    echo
+    echo "## The series' own tests, run here (IA-32 on this x86-64 kernel, $(uname -r))"
+    echo
+  } >> "$report"
+  # pthread_cancel and thread exit unwind through libgcc_s, which
+  # glibc's own make check copies into its build directory too; this
+  # machine has no i386 one, the cross toolchain does.
+  gcc_s=$GL_ROOT/usr/$GL_TRIPLET/lib/libgcc_s.so.1
+  if [ -e "$gcc_s" ]; then
+    cp "$gcc_s" "$guest/glibc/lib/"
+  else
+    echo "    FAIL: no $gcc_s ($GL_CROSS_PACKAGES installs it)" >> "$report"; status=1
+  fi
+  s=$(date +%s)
+  RUN_TESTS_OUT=$out/native-out sh "$guest/run-tests.sh" "$guest" \
+    > "$out/native-tests.log" 2>&1 || status=1
+  sed 's/^/    /' "$out/native-tests.log" >> "$report"
+  echo "    ($(( $(date +%s) - s )) s)" >> "$report"
+  for t in nptl/tst-rseq-nptl nptl/tst-rseq-nptl-static; do
+    tr=$out/strace-${t##*/}.log
+    case $t in
+      *-static) set -- "$guest/tests/$t" ;;
+      *) set -- "$(ls "$guest"/glibc/lib/ld-linux.so.* | head -n 1)" --library-path "$guest/glibc/lib" "$guest/tests/$t" ;;
+    esac
+    env -i PATH=/usr/bin:/bin LC_ALL=C strace -f -qq -e trace=rseq -o "$tr" "$@" > /dev/null 2>&1 ||
+      { echo "    FAIL: $t under strace (see $tr)" >> "$report"; status=1; }
+    ok=$(grep -Ec 'rseq\(0x[0-9a-f]+, 0x2[01], 0, 0x53053053\) += 0$' "$tr" || :)
+    all=$(grep -Ec 'rseq\(' "$tr" || :)
+    bad=$(grep -E '= -1 E' "$tr" | grep -vc '= -1 EBUSY' || :)
+    if [ "$ok" -gt 1 ] && [ "$bad" -eq 0 ]; then
+      echo "    $t traced: $ok registrations accepted (of $all rseq calls; none refused but for EBUSY)" >> "$report"
+    else
+      echo "    FAIL: $t traced: $ok registrations accepted, $bad calls refused other than with EBUSY, of $all (see $tr)" >> "$report"
+      status=1
+    fi
+  done
+fi
+if [ -n "$GL_QEMU_USER" ]; then
+  {
+    echo
+    echo "## The series' own tests under ${GL_QEMU_USER##*/}"
+    echo
+  } >> "$report"
+  emu=$GL_ROOT$GL_QEMU_USER
+  if [ ! -x "$emu" ]; then
+    echo "    FAIL: no $emu ($GL_CROSS_PACKAGES installs it)" >> "$report"; status=1
+  else
+    s=$(date +%s)
+    RUN_TESTS_EMULATOR=$emu RUN_TESTS_OUT=$out/qemu-out sh "$guest/run-tests.sh" "$guest" \
+      > "$out/qemu-tests.log" 2>&1 || status=1
+    sed 's/^/    /' "$out/qemu-tests.log" >> "$report"
+    echo "    ($(( $(date +%s) - s )) s)" >> "$report"
+    # "Behaves as before" means no rseq system call at all, not only
+    # the values the tests read: the emulator's trace of the dynamic
+    # and static tst-rseq-nptl (threads too) must show none, and must
+    # show the getcpu calls sched_getcpu makes, or it traced nothing.
+    for t in nptl/tst-rseq-nptl nptl/tst-rseq-nptl-static; do
+      tr=$out/qemu-strace-${t##*/}.log
+      case $t in
+        *-static) set -- "$guest/tests/$t" ;;
+        *) set -- "$(ls "$guest"/glibc/lib/ld64.so.* | head -n 1)" --library-path "$guest/glibc/lib64" "$guest/tests/$t" ;;
+      esac
+      env -i PATH=/usr/bin:/bin LC_ALL=C "$emu" -strace "$@" > "$tr" 2>&1 ||
+        { echo "    FAIL: $t under $emu -strace (see $tr)" >> "$report"; status=1; }
+      # grep -c exits 1 when it counts 0; the count is what matters.
+      rseq=$(grep -Ec '(^|[^_[:alnum:]])rseq\(|[Uu]nknown syscall 383\b' "$tr" || :)
+      getcpu=$(grep -Ec '(^|[^_[:alnum:]])getcpu\(' "$tr" || :)
+      if [ "$rseq" -eq 0 ] && [ "$getcpu" -gt 0 ]; then
+        echo "    $t traced: no rseq system call, $getcpu getcpu calls" >> "$report"
+      else
+        echo "    FAIL: $t traced: $rseq rseq system calls, $getcpu getcpu calls (see $tr)" >> "$report"
+        status=1
+      fi
+    done
+  fi
+fi
 {
   echo
-  echo "## guest/ for make check-aarch64"
+  echo "## guest/"
   echo
   echo "    $guest ($(du -sh "$guest" | cut -f1)):"
   echo "    glibc/ (make install DESTDIR), tests/, tests.list, run-tests.sh, overlay.sh"
@@ -111,7 +201,7 @@ chmod +x "$guest/run-tests.sh" "$guest/overlay.sh"
 } >> "$report"
 cat "$report"
 if [ $status -eq 0 ]; then
-  gl_log "make check-glibc GLIBC_ARCH=$GLIBC_ARCH: PASS ($report; run guest/run-tests.sh in an arm64 guest)"
+  gl_log "make check-glibc GLIBC_ARCH=$GLIBC_ARCH: PASS ($report)"
 else
   gl_log "make check-glibc GLIBC_ARCH=$GLIBC_ARCH: FAIL ($report)"
 fi

@@ -4,8 +4,8 @@
 # glibc-bookworm/chroot for bookworm), with the
 # packages of build-aux/glibc/debian-packages and of make check
 # (build-aux/debian-packages), and glibc-source at $GL_SOURCE_VERSION;
-# for GLIBC_ARCH=aarch64 also the cross toolchain
-# (build-aux/glibc/debian-packages-aarch64).
+# for a cross GLIBC_ARCH (aarch64, s390x) also its cross toolchain
+# (build-aux/glibc/debian-packages-ARCH).
 #
 # It starts as a copy of make check-matrix's chroot of the suite when that
 # exists (the matrix's own copy is never changed), else from

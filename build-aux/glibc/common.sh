@@ -43,25 +43,43 @@ case $GLIBC_SUITE in
 esac
 
 # GLIBC_ARCH picks the machine the glibc is built for: x86_64, the
-# host's, or aarch64, cross-built (bullseye only: its chroot has the
-# cross toolchain of build-aux/glibc/debian-packages-aarch64).  A cross
-# build shares the suite's chroot and its pristine tree, but has its own
-# patched tree and build directory there (GL_SRC, GL_BUILD) and its own
-# caches, logs and output (GL_NAME), so neither build touches the other's.
+# host's, or aarch64, s390x, i686 or x32, cross-built (bullseye only:
+# its chroot has the cross toolchain of
+# build-aux/glibc/debian-packages-ARCH; GL_TRIPLET names it).
+# aarch64 is run in make check-aarch64's guests; s390x, which has no
+# rseq signature in the series and so must behave as glibc 2.31 always
+# did, is run here under QEMU's user-mode emulator (GL_QEMU_USER, in the
+# chroot); i686 (the i386 flavour of Debian's amd64 package) is run
+# here natively (GL_RUN_NATIVE), where this x86-64 kernel registers it;
+# x32 (its other flavour) is built and checked against its abilist, its
+# tests built, not run: Debian's kernels, this one too, run no x32
+# programs.
+# A cross build shares the suite's chroot and its pristine tree, but has
+# its own patched tree and build directory there (GL_SRC, GL_BUILD) and
+# its own caches, logs and output (GL_NAME), so neither build touches
+# the other's.
 GLIBC_ARCH=${GLIBC_ARCH:-x86_64}
 GL_CHROOT_NAME=$GL_NAME
 GL_CROSS_PACKAGES=
+GL_QEMU_USER=
+GL_RUN_NATIVE=
+GL_TRIPLET=$GLIBC_ARCH-linux-gnu
 case $GLIBC_ARCH in
   x86_64) GL_SUFFIX= ;;
-  aarch64)
+  aarch64|s390x|i686|x32)
     [ "$GLIBC_SUITE" = bullseye ] ||
-      gl_die "GLIBC_ARCH=aarch64 is not supported yet for GLIBC_SUITE=$GLIBC_SUITE: only the bullseye series (glibc 2.31) is cross-built"
-    GL_SUFFIX=-aarch64
+      gl_die "GLIBC_ARCH=$GLIBC_ARCH is not supported yet for GLIBC_SUITE=$GLIBC_SUITE: only the bullseye series (glibc 2.31) is cross-built"
+    GL_SUFFIX=-$GLIBC_ARCH
     GL_NAME=$GL_NAME$GL_SUFFIX
-    GL_CROSS_PACKAGES=build-aux/glibc/debian-packages-aarch64
+    GL_CROSS_PACKAGES=build-aux/glibc/debian-packages-$GLIBC_ARCH
+    case $GLIBC_ARCH in
+      s390x) GL_QEMU_USER=/usr/bin/qemu-s390x-static ;;
+      i686) GL_RUN_NATIVE=1 ;;
+      x32) GL_TRIPLET=x86_64-linux-gnux32 ;;
+    esac
     ;;
   *)
-    gl_die "GLIBC_ARCH=$GLIBC_ARCH: unknown (x86_64, the default, or aarch64)" ;;
+    gl_die "GLIBC_ARCH=$GLIBC_ARCH: unknown (x86_64, the default, aarch64, s390x, i686 or x32)" ;;
 esac
 GL_CACHE=$RSEQ_COMPAT_CACHE/$GL_NAME
 GL_ROOT=$RSEQ_COMPAT_CACHE/$GL_CHROOT_NAME/chroot
@@ -93,6 +111,7 @@ gl_own_files() {
          sysdeps/unix/sysv/linux/rseq-internal.h \
          sysdeps/unix/sysv/linux/dl-rseq.c \
          sysdeps/unix/sysv/linux/sys/rseq.h \
+         sysdeps/unix/sysv/linux/bits/rseq.h \
          sysdeps/unix/sysv/linux/x86/bits/rseq.h \
          sysdeps/unix/sysv/linux/aarch64/bits/rseq.h \
          sysdeps/unix/sysv/linux/tst-rseq.h \
@@ -129,12 +148,12 @@ gl_toolchain_hash() {
 # Both builds (baseline and patched) are configured alike.
 GL_CONFIGURE="--prefix=/usr --disable-werror --disable-profile --enable-kernel=3.2"
 # A cross build names its compilers (the versioned ones: the unversioned
-# names belong to another package) and builds against the arm64 kernel
-# headers of linux-libc-dev-arm64-cross.
+# names belong to another package) and builds against the target's
+# kernel headers (linux-libc-dev-ARCH-cross).
 [ "$GLIBC_ARCH" = x86_64 ] ||
-  GL_CONFIGURE="$GL_CONFIGURE --build=x86_64-linux-gnu --host=$GLIBC_ARCH-linux-gnu \
-    --with-headers=/usr/$GLIBC_ARCH-linux-gnu/include \
-    CC=$GLIBC_ARCH-linux-gnu-gcc-$GL_GCC CXX=$GLIBC_ARCH-linux-gnu-g++-$GL_GCC"
+  GL_CONFIGURE="$GL_CONFIGURE --build=x86_64-linux-gnu --host=$GL_TRIPLET \
+    --with-headers=/usr/$GL_TRIPLET/include \
+    CC=$GL_TRIPLET-gcc-$GL_GCC CXX=$GL_TRIPLET-g++-$GL_GCC"
 GL_CFLAGS="-O2 -pipe"
 
 # gl_unpack: the pristine tree at $GL_ROOT$GL_WORK/$GL_UPSTREAM, unpacked

@@ -10,7 +10,9 @@
 #   01..NN                   $GL_SERIES/series: hunks in glibc's files
 #   then, for 2.31 only,
 #   NN+1-rseq-abilist.patch  abi-list/glibc-2.31-ld.abilist merged into
-#                            the x86_64 and aarch64 ld.abilist files
+#                            every Linux ld.abilist (27 ABIs: i386 and
+#                            x32 too), __rseq_offset at each one's
+#                            pointer size
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -54,9 +56,16 @@ n=$(printf '%02d' $(( ${last#0} + 1 )))
   echo "ld.abilist: __rseq_flags, __rseq_offset, __rseq_size at GLIBC_2.35"
   echo "(from rseq-compat's $GL_ABILIST)."
   echo
-  for a in x86_64/64 aarch64; do
-    f=sysdeps/unix/sysv/linux/$a/ld.abilist
-    cat "$pristine/$f" "$GL_TOP/$GL_ABILIST" | LC_ALL=C sort > "$out/.abilist"
+  # Every Linux ABI's ld.so exports the three variables, registering or
+  # not (an architecture without RSEQ_SIG publishes __rseq_size 0, as
+  # glibc 2.35 does), so every ld.abilist lists them.  $GL_ABILIST is
+  # written for LP64; __rseq_offset is a ptrdiff_t, as wide as the
+  # pointer __libc_stack_end that every ld.abilist lists.
+  for f in $(cd "$pristine" && find sysdeps/unix/sysv/linux -name ld.abilist | LC_ALL=C sort); do
+    ptr=$(sed -n 's/^GLIBC_[0-9.]* __libc_stack_end D \(0x[0-9a-f]*\)$/\1/p' "$pristine/$f" | head -n 1)
+    [ -n "$ptr" ] || gl_die "export-series: $f lists no __libc_stack_end to tell its pointer size"
+    sed "s/^\(GLIBC_[0-9.]* __rseq_offset D \)0x[0-9a-f]*$/\1$ptr/" "$GL_TOP/$GL_ABILIST" |
+      cat "$pristine/$f" - | LC_ALL=C sort > "$out/.abilist"
     diff -u --label "a/$f" --label "b/$f" "$pristine/$f" "$out/.abilist" || [ $? -eq 1 ]
   done
   rm -f "$out/.abilist"

@@ -1,7 +1,7 @@
 # make glibc, make glibc-patch, make check-glibc: the patched glibc of
 # GLIBC_SUITE (bullseye: the rseq backport for glibc 2.31, the default;
 # bookworm: the extensible registration for glibc 2.36; nptl/README)
-# for GLIBC_ARCH (x86_64, the default; aarch64).
+# for GLIBC_ARCH (x86_64, the default; aarch64; s390x).
 # Included by the Makefile; none of these needs config.mk.  Run as root
 # (chroot, mount namespaces).
 #
@@ -14,7 +14,9 @@ GLIBC_SUITE ?= bullseye
 export GLIBC_SUITE
 # GLIBC_ARCH=aarch64 cross-builds the bullseye series for arm64
 # (build/glibc-aarch64/; check-glibc then checks what runs without an
-# arm64 machine and writes guest/ for make check-aarch64's guests).
+# arm64 machine and writes guest/ for make check-aarch64's guests);
+# GLIBC_ARCH=s390x for IBM Z, where the series has no rseq signature
+# (check-glibc also runs the tests under qemu-user).
 GLIBC_ARCH ?= x86_64
 export GLIBC_ARCH
 glibc_patch_dir = $(abspath $(B))/glibc-patch$(if $(filter bullseye,$(GLIBC_SUITE)),,-$(GLIBC_SUITE))

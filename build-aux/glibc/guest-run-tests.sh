@@ -1,10 +1,12 @@
 #!/bin/sh
 # run-tests.sh DIR: run the patched glibc's own rseq tests on this
 # machine, as glibc's make check runs them, and report.  DIR is the
-# guest/ directory make check-glibc GLIBC_ARCH=aarch64 writes (this
+# guest/ directory make check-glibc GLIBC_ARCH=ARCH writes (this
 # script is its run-tests.sh): glibc/ the staged install, tests/ the
 # test programs, tests.list what guest-tests.sh took from the tree's
-# Makefile ("SUBDIR/NAME static|dynamic [VAR=VALUE...]").
+# Makefile ("SUBDIR/NAME static|dynamic [VAR=VALUE...]").  With
+# RUN_TESTS_EMULATOR (a QEMU user-mode emulator), every program runs
+# under it: the s390x build is run that way on an x86-64 machine.
 #
 # A dynamic test runs through the patched loader with --library-path
 # naming the staged libraries, as glibc's rtld-prefix does, so neither
@@ -23,12 +25,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
 dir=${1:?usage: run-tests.sh DIR (the directory of run-tests.sh)}
-lib=$dir/glibc/lib64
 rtld=
-for f in "$dir"/glibc/lib/ld-linux-*.so.* "$dir"/glibc/lib64/ld-linux-*.so.*; do
+for f in "$dir"/glibc/lib/ld-linux-*.so.* "$dir"/glibc/lib/ld-linux.so.* \
+         "$dir"/glibc/lib/ld64.so.* \
+         "$dir"/glibc/lib64/ld-linux-*.so.* "$dir"/glibc/lib64/ld64.so.*; do
   [ -e "$f" ] && { rtld=$f; break; }
 done
 [ -n "$rtld" ] || { echo "FAIL: no loader in $dir/glibc/lib or lib64"; exit 1; }
+# The libraries are where the loader itself is (the link in lib points
+# there): lib64 for a 64-bit build, lib for i686; usr/ alike.
+lib=$(dirname "$(readlink -f "$rtld")")
+usrlib=$dir/glibc/usr/${lib##*/}
 out=${RUN_TESTS_OUT:-$dir/out}
 [ -r "$dir/tests.list" ] || { echo "FAIL: no $dir/tests.list"; exit 1; }
 
@@ -38,14 +45,14 @@ while read -r t kind env; do
   n=$((n + 1))
   mkdir -p "$out/${t%/*}" || exit 1
   case $kind in
-    static) set -- "$dir/tests/$t" ;;
-    dynamic) set -- "$rtld" --library-path "$lib" "$dir/tests/$t" ;;
+    static) set -- ${RUN_TESTS_EMULATOR:-} "$dir/tests/$t" ;;
+    dynamic) set -- ${RUN_TESTS_EMULATOR:-} "$rtld" --library-path "$lib" "$dir/tests/$t" ;;
     *) echo "FAIL: $t (tests.list: unknown kind '$kind')"; status=1; continue ;;
   esac
   # $env is the Makefile's VAR=VALUE words, split as make would pass them.
   # shellcheck disable=SC2086
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
-    GCONV_PATH="$dir/glibc/usr/lib64/gconv" ${TIMEOUTFACTOR:+TIMEOUTFACTOR=$TIMEOUTFACTOR} \
+    GCONV_PATH="$usrlib/gconv" ${TIMEOUTFACTOR:+TIMEOUTFACTOR=$TIMEOUTFACTOR} \
     $env "$@" > "$out/$t.out" 2>&1 < /dev/null
   rc=$?
   if [ $rc -eq 0 ]; then

@@ -26,7 +26,7 @@ gl_stage "$out/stage-install.log" || exit 1
 mkdir -p "$GL_ROOT$GL_WORK/probe"
 (cd "$GL_TOP" && tar -cf - tests/src shim sysdeps) | tar -xf - -C "$GL_ROOT$GL_WORK/probe"
 gl_in_chroot /bin/sh -c 'cd "$1" && gcc -std=gnu11 -O2 -Itests/src -Ishim/include -Ishim \
-    -Ishim/arch/x86_64 -Isysdeps/unix/sysv/linux -Isysdeps/unix/sysv/linux/x86 \
+    -Ishim/arch/x86_64 -Isysdeps/unix/sysv/linux/x86 -Isysdeps/unix/sysv/linux \
     -o probe tests/src/libc-probe.c -ldl &&
   echo "plain: $("$2"/testrun.sh ./probe)" &&
   echo "abi: $("$2"/testrun.sh ./probe abi)"' sh "$GL_WORK/probe" "$build" \

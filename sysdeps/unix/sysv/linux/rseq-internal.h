@@ -32,6 +32,11 @@
 #include <sysdep.h>
 #include <ldsodefs.h>
 #include <tls.h>
+/* Before dl-tunables.h: on s390 the generated dl-tunable-list.h pulls
+   in dl-procinfo.h, whose inline _dl_procinfo prints to STDOUT_FILENO;
+   nptl/pthread_create.c only includes <unistd.h> (through libioP.h)
+   after this header.  */
+#include <unistd.h>
 #include <elf/dl-tunables.h>
 #include <sys/rseq.h>
 #include <rseq-area.h>
@@ -62,10 +67,19 @@ rseq_thread_pointer (struct pthread *pd)
 static inline bool
 rseq_register_area (struct pthread *pd, unsigned int len)
 {
+#ifdef RSEQ_SIG
   INTERNAL_SYSCALL_DECL (err);
   long int ret = INTERNAL_SYSCALL_CALL (rseq, err, &pd->rseq_area, len, 0,
                                         RSEQ_SIG);
   return !INTERNAL_SYSCALL_ERROR_P (ret, err);
+#else
+  /* No signature for this architecture (bits/rseq.h): registration
+     fails as if the kernel had refused it, so the process runs as an
+     unpatched glibc 2.31 does, with __rseq_size 0.  */
+  (void) pd;
+  (void) len;
+  return false;
+#endif
 }
 
 /* Reset PD's area to the state of a thread that never registered.  A

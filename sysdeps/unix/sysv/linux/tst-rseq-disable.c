@@ -22,6 +22,8 @@
 #include <string.h>
 #include "tst-rseq.h"
 
+#ifdef RSEQ_SIG
+
 /* The application's own area, registered with the legacy length.  */
 static __thread struct rseq own_area __attribute__ ((aligned (32)));
 
@@ -58,5 +60,16 @@ do_test (void)
                                   RSEQ_FLAG_UNREGISTER), 0);
   return 0;
 }
+
+#else  /* !RSEQ_SIG */
+
+static int
+do_test (void)
+{
+  tst_check_no_signature ("main thread, rseq off");
+  return 0;
+}
+
+#endif  /* RSEQ_SIG */
 
 #include <support/test-driver.c>

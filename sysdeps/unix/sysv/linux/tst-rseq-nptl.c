@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include "tst-rseq.h"
 
+#ifdef RSEQ_SIG
+
 enum { batches = 4, batch_threads = 8 };
 
 /* Results of code that cannot report itself (handlers).  The batch
@@ -335,5 +337,26 @@ do_test (void)
   /* atexit_handler and elf_destructor check the exit path.  */
   return 0;
 }
+
+#else  /* !RSEQ_SIG */
+
+static void *
+no_signature_thread (void *closure)
+{
+  tst_check_no_signature ("new thread");
+  return closure;
+}
+
+static int
+do_test (void)
+{
+  tst_check_no_signature ("main thread");
+  pthread_t t;
+  TEST_COMPARE (pthread_create (&t, NULL, no_signature_thread, NULL), 0);
+  TEST_COMPARE (pthread_join (t, NULL), 0);
+  return 0;
+}
+
+#endif  /* RSEQ_SIG */
 
 #include <support/test-driver.c>

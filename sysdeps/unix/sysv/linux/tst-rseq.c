@@ -23,6 +23,8 @@
 #include <string.h>
 #include "tst-rseq.h"
 
+#ifdef RSEQ_SIG
+
 /* A TLS variable, so that the program's own module has a TLS block the
    area must stay out of.  */
 static __thread char tls_block[256] = { 1 };
@@ -141,5 +143,16 @@ do_test (void)
   TEST_VERIFY (tst_rseq_registered ());
   return 0;
 }
+
+#else  /* !RSEQ_SIG */
+
+static int
+do_test (void)
+{
+  tst_check_no_signature ("main thread");
+  return 0;
+}
+
+#endif  /* RSEQ_SIG */
 
 #include <support/test-driver.c>

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,10 +48,12 @@ tst_thread_pointer (void)
 #if defined __x86_64__
   /* The TCB's first word points to itself.  */
   __asm__ ("mov %%fs:0, %0" : "=r" (tp));
+#elif defined __i386__
+  __asm__ ("movl %%gs:0, %0" : "=r" (tp));
 #elif defined __aarch64__
   __asm__ ("mrs %0, tpidr_el0" : "=r" (tp));
 #else
-# error "tst-rseq.h: no thread pointer access for this architecture"
+  tp = __builtin_thread_pointer ();
 #endif
   return tp;
 }
@@ -107,6 +110,7 @@ tst_rseq_expected_layout (void)
   return layout;
 }
 
+#ifdef RSEQ_SIG
 static inline long int
 tst_rseq_syscall (void *area, unsigned int len, int flags)
 {
@@ -139,3 +143,26 @@ tst_check_registered (const char *where)
     TST_FAIL ("%s: not registered (cpu_id %d, __rseq_size %u, errno %d)",
           where, (int) area->cpu_id, __rseq_size, errno);
 }
+
+#else  /* !RSEQ_SIG */
+
+/* An architecture without a signature (bits/rseq.h): the C library
+   registers nothing and behaves as glibc did before rseq, but the
+   three variables exist and say so, and the calling thread's area
+   reads "registration failed".  The tests of such an architecture
+   check exactly that (WHERE names the thread).  */
+static inline void
+tst_check_no_signature (const char *where)
+{
+  struct rseq *area = tst_rseq_area ();
+  if (__rseq_size != 0 || __rseq_flags != 0
+      || (int) area->cpu_id != RSEQ_CPU_ID_REGISTRATION_FAILED)
+    TST_FAIL ("%s: no RSEQ_SIG on this architecture, yet __rseq_size %u, "
+              "__rseq_flags %u, cpu_id %d", where, __rseq_size,
+              __rseq_flags, (int) area->cpu_id);
+  int cpu = sched_getcpu ();
+  if (cpu < 0)
+    TST_FAIL ("%s: sched_getcpu failed (errno %d)", where, errno);
+}
+
+#endif  /* RSEQ_SIG */

@@ -31,10 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* RSEQ_SIG, where this architecture has one (not defined elsewhere).  */
 #include <bits/rseq.h>
-#ifndef RSEQ_SIG
-# error "rseq-compat: no RSEQ_SIG known for this architecture"
-#endif
 
 #ifndef _LINUX_RSEQ_H
 /* Claim the kernel header's guard: a later #include <linux/rseq.h> must
