@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc glibc-deb deb,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc glibc-deb deb check-vm,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -224,6 +224,14 @@ check-aarch64:
 .PHONY: deb
 deb:
 	@$(srcdir)/build-aux/deb/run
+
+# A booted bullseye system (systemd, QEMU TCG) four times: stock, the
+# shim in /etc/ld.so.preload, the patched libc6 of make glibc-deb, and
+# stock again, as root; writes build/vm.md and build/vm/.  See
+# build-aux/vm/run.
+.PHONY: check-vm
+check-vm:
+	@$(srcdir)/build-aux/vm/run
 
 # The shim on glibc 2.17, 2.26, 2.28, 2.34 and musl 1.1.24, built from
 # ../shared/sources, as root; writes build/oldlibc.md and stages their
