@@ -100,6 +100,27 @@ done
 cp "$here/guest-run-tests.sh" "$guest/run-tests.sh"
 cp "$here/overlay.sh" "$guest/overlay.sh"
 chmod +x "$guest/run-tests.sh" "$guest/overlay.sh"
+# guest_run TITLE NAME [EMULATOR]: a report section TITLE with
+# guest/run-tests.sh's results, run here (under EMULATOR if given);
+# outputs in $out/NAME-out, its log in $out/NAME-tests.log.
+guest_run() {
+  { echo; echo "## $1"; echo; } >> "$report"
+  _s=$(date +%s)
+  RUN_TESTS_EMULATOR=${3:-} RUN_TESTS_OUT=$out/$2-out sh "$guest/run-tests.sh" "$guest" \
+    > "$out/$2-tests.log" 2>&1 || status=1
+  sed 's/^/    /' "$out/$2-tests.log" >> "$report"
+  echo "    ($(( $(date +%s) - _s )) s)" >> "$report"
+}
+# verdict STATUS OK-TEXT FAIL-TEXT: the report's line for a check whose
+# exit status is STATUS; a failed check fails the run.
+verdict() {
+  if [ "$1" -eq 0 ]; then echo "    $2" >> "$report"
+  else echo "    FAIL: $3" >> "$report"; status=1; fi
+}
+# The staged loader and its library directory, for the traced runs
+# below (a dynamic test runs through them, as run-tests.sh runs it).
+rtld=$(ls "$guest"/glibc/lib/ld-linux*.so.* "$guest"/glibc/lib/ld64.so.* 2>/dev/null | head -n 1)
+[ -z "$rtld" ] || rtld_lib=$(dirname "$(readlink -f "$rtld")")
 if [ -n "$GL_RUN_NATIVE" ]; then
   # i686 on this x86-64 kernel: the tests run here and register (x86's
   # signature covers i386), and the trace must show it.  The tests make
@@ -108,11 +129,6 @@ if [ -n "$GL_RUN_NATIVE" ]; then
   # is: the signature and a length of 32 or 33 accepted at least twice
   # (a process and a thread), and no call refused for anything but
   # EBUSY (a wrong signature, length or alignment is EINVAL).
-  {
-    echo
-    echo "## The series' own tests, run here (IA-32 on this x86-64 kernel, $(uname -r))"
-    echo
-  } >> "$report"
   # pthread_cancel and thread exit unwind through libgcc_s, which
   # glibc's own make check copies into its build directory too; this
   # machine has no i386 one, the cross toolchain does.
@@ -122,45 +138,31 @@ if [ -n "$GL_RUN_NATIVE" ]; then
   else
     echo "    FAIL: no $gcc_s ($GL_CROSS_PACKAGES installs it)" >> "$report"; status=1
   fi
-  s=$(date +%s)
-  RUN_TESTS_OUT=$out/native-out sh "$guest/run-tests.sh" "$guest" \
-    > "$out/native-tests.log" 2>&1 || status=1
-  sed 's/^/    /' "$out/native-tests.log" >> "$report"
-  echo "    ($(( $(date +%s) - s )) s)" >> "$report"
+  guest_run "The series' own tests, run here (IA-32 on this x86-64 kernel, $(uname -r))" native
   for t in nptl/tst-rseq-nptl nptl/tst-rseq-nptl-static; do
     tr=$out/strace-${t##*/}.log
     case $t in
       *-static) set -- "$guest/tests/$t" ;;
-      *) set -- "$(ls "$guest"/glibc/lib/ld-linux.so.* | head -n 1)" --library-path "$guest/glibc/lib" "$guest/tests/$t" ;;
+      *) set -- "$rtld" --library-path "$rtld_lib" "$guest/tests/$t" ;;
     esac
     env -i PATH=/usr/bin:/bin LC_ALL=C strace -f -qq -e trace=rseq -o "$tr" "$@" > /dev/null 2>&1 ||
       { echo "    FAIL: $t under strace (see $tr)" >> "$report"; status=1; }
     ok=$(grep -Ec 'rseq\(0x[0-9a-f]+, 0x2[01], 0, 0x53053053\) += 0$' "$tr" || :)
     all=$(grep -Ec 'rseq\(' "$tr" || :)
     bad=$(grep -E '= -1 E' "$tr" | grep -vc '= -1 EBUSY' || :)
-    if [ "$ok" -gt 1 ] && [ "$bad" -eq 0 ]; then
-      echo "    $t traced: $ok registrations accepted (of $all rseq calls; none refused but for EBUSY)" >> "$report"
-    else
-      echo "    FAIL: $t traced: $ok registrations accepted, $bad calls refused other than with EBUSY, of $all (see $tr)" >> "$report"
-      status=1
-    fi
+    [ "$ok" -gt 1 ] && [ "$bad" -eq 0 ]
+    verdict $? "$t traced: $ok registrations accepted (of $all rseq calls; none refused but for EBUSY)" \
+      "$t traced: $ok registrations accepted, $bad calls refused other than with EBUSY, of $all (see $tr)"
   done
 fi
 if [ -n "$GL_QEMU_USER" ]; then
-  {
-    echo
-    echo "## The series' own tests under ${GL_QEMU_USER##*/}"
-    echo
-  } >> "$report"
   emu=$GL_ROOT$GL_QEMU_USER
   if [ ! -x "$emu" ]; then
-    echo "    FAIL: no $emu ($GL_CROSS_PACKAGES installs it)" >> "$report"; status=1
+    printf '\n## The series'"'"' own tests under %s\n\n    FAIL: no %s (%s installs it)\n' \
+      "${GL_QEMU_USER##*/}" "$emu" "$GL_CROSS_PACKAGES" >> "$report"
+    status=1
   else
-    s=$(date +%s)
-    RUN_TESTS_EMULATOR=$emu RUN_TESTS_OUT=$out/qemu-out sh "$guest/run-tests.sh" "$guest" \
-      > "$out/qemu-tests.log" 2>&1 || status=1
-    sed 's/^/    /' "$out/qemu-tests.log" >> "$report"
-    echo "    ($(( $(date +%s) - s )) s)" >> "$report"
+    guest_run "The series' own tests under ${GL_QEMU_USER##*/}" qemu "$emu"
     # "Behaves as before" means no rseq system call at all, not only
     # the values the tests read: the emulator's trace of the dynamic
     # and static tst-rseq-nptl (threads too) must show none, and must
@@ -169,19 +171,16 @@ if [ -n "$GL_QEMU_USER" ]; then
       tr=$out/qemu-strace-${t##*/}.log
       case $t in
         *-static) set -- "$guest/tests/$t" ;;
-        *) set -- "$(ls "$guest"/glibc/lib/ld64.so.* | head -n 1)" --library-path "$guest/glibc/lib64" "$guest/tests/$t" ;;
+        *) set -- "$rtld" --library-path "$rtld_lib" "$guest/tests/$t" ;;
       esac
       env -i PATH=/usr/bin:/bin LC_ALL=C "$emu" -strace "$@" > "$tr" 2>&1 ||
         { echo "    FAIL: $t under $emu -strace (see $tr)" >> "$report"; status=1; }
       # grep -c exits 1 when it counts 0; the count is what matters.
       rseq=$(grep -Ec '(^|[^_[:alnum:]])rseq\(|[Uu]nknown syscall 383\b' "$tr" || :)
       getcpu=$(grep -Ec '(^|[^_[:alnum:]])getcpu\(' "$tr" || :)
-      if [ "$rseq" -eq 0 ] && [ "$getcpu" -gt 0 ]; then
-        echo "    $t traced: no rseq system call, $getcpu getcpu calls" >> "$report"
-      else
-        echo "    FAIL: $t traced: $rseq rseq system calls, $getcpu getcpu calls (see $tr)" >> "$report"
-        status=1
-      fi
+      [ "$rseq" -eq 0 ] && [ "$getcpu" -gt 0 ]
+      verdict $? "$t traced: no rseq system call, $getcpu getcpu calls" \
+        "$t traced: $rseq rseq system calls, $getcpu getcpu calls (see $tr)"
     done
   fi
 fi
