@@ -1,8 +1,9 @@
 #!/bin/sh
 # check-cross.sh: make check-glibc for a cross-built GLIBC_ARCH
-# (aarch64 or s390x; check.sh hands over to it).  This machine cannot
-# run what it built natively, so it checks what needs no such machine
-# and prepares the rest for one:
+# (aarch64, s390x, i686 or x32; check.sh hands over to it).  glibc's own
+# make check cannot run a cross build's tests, so it checks what needs
+# no machine of that architecture, runs the tests here where this
+# machine can (6.), and prepares the rest for one:
 #   1. make glibc (the cross build) and the exported quilt series
 #      reproducing the tree built (patch.sh verify);
 #   2. make check-abi: every library against its abilist, ld.so's with
