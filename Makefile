@@ -246,6 +246,7 @@ readme-matrix:
 	@$(srcdir)/build-aux/matrix/readme.sh $(B)/matrix.md $(srcdir)/README.md
 
 include $(srcdir)/build-aux/glibc/glibc.mk
+include $(srcdir)/build-aux/tiers/tiers.mk
 
 # make bench: tests/bench, on the host C library, musl and (when the
 # matrix chroot exists, as root) bullseye, with and without the shim;

@@ -1,0 +1,29 @@
+# make check-full, make tier: the heavy test tiers of build-aux/tiers/tiers.
+# Included by the Makefile; none of these needs config.mk.  Run as root
+# (chroots, mount namespaces, QEMU).
+#
+#   make check-full           every tier's full scope, in order; writes
+#                             build/check-full.md and a record of each
+#                             passing tier (.ci/records/NAME.full)
+#   make tier T=NAME [SCOPE=ci|full]
+#                             one tier (default: its ci scope) and its record
+#   make tier-status          each tier: proven at which commit, or stale
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+.PHONY: check-full tier tier-status
+TIER_TOOL = $(srcdir)/build-aux/tiers/tier
+
+check-full:
+	@$(srcdir)/build-aux/tiers/full
+
+SCOPE ?= ci
+tier:
+	@test -n "$(T)" || { echo "make tier: name one with T=NAME ($$($(TIER_TOOL) list | tr '\n' ' '))" >&2; exit 2; }
+	@$(TIER_TOOL) run $(T) $(SCOPE)
+
+tier-status:
+	@for t in $$($(TIER_TOOL) list); do \
+	  printf '%-18s ci: %s\n%-18s full: %s\n' $$t "$$($(TIER_TOOL) status $$t ci)" '' "$$($(TIER_TOOL) status $$t full)"; \
+	done
