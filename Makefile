@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc glibc-deb deb check-vm,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc check-glibc-project glibc-deb deb check-vm,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure

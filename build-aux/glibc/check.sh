@@ -7,8 +7,9 @@
 #      subset on it, with the backport's own tests;
 #   3. every test that fails there is run alone in the unpatched build:
 #      none may fail that passes there, none may be missing, every own
-#      test must pass, check-abi (ld.so, libc and the rest) must pass;
-#   4. the project's tests/ on the patched glibc (project-tests.sh).
+#      test must pass, check-abi (ld.so, libc and the rest) must pass.
+# The project's own tests on the patched glibc are make
+# check-glibc-project (check-project.sh), a tier of their own.
 # Writes build/glibc/report.md (build/glibc-bookworm/ for
 # GLIBC_SUITE=bookworm).  A passing run is remembered by the hash of the
 # change, the scripts and the toolchain; an identical rerun says so and
@@ -194,18 +195,6 @@ done
   echo
 } >> "$report"
 gl_check_abi "$report" "$out/check-abi.log" || status=1
-
-# 4. The project's own tests on the patched glibc.
-{
-  echo
-  echo "## The project's tests/ on the patched glibc"
-  echo
-} >> "$report"
-if line=$("$here/project-tests.sh" "$out"); then
-  echo "    $line" >> "$report"
-else
-  echo "    FAILED: $line (see $out/project-check.log)" >> "$report"; status=1
-fi
 
 {
   echo

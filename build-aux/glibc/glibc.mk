@@ -1,14 +1,15 @@
-# make glibc, make glibc-patch, make check-glibc: the patched glibc of
-# GLIBC_SUITE (bullseye: the rseq backport for glibc 2.31, the default;
-# bookworm: the extensible registration for glibc 2.36; nptl/README)
-# for GLIBC_ARCH (x86_64, the default; aarch64; s390x).
+# make glibc, make glibc-patch, make check-glibc, make
+# check-glibc-project: the patched glibc of GLIBC_SUITE (bullseye: the
+# rseq backport for glibc 2.31, the default; bookworm: the extensible
+# registration for glibc 2.36; nptl/README) for GLIBC_ARCH (x86_64, the
+# default; aarch64; s390x).
 # Included by the Makefile; none of these needs config.mk.  Run as root
 # (chroot, mount namespaces).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-.PHONY: glibc glibc-patch check-glibc glibc-deb
+.PHONY: glibc glibc-patch check-glibc check-glibc-project glibc-deb
 
 GLIBC_SUITE ?= bullseye
 export GLIBC_SUITE
@@ -29,6 +30,10 @@ glibc-patch:
 
 check-glibc:
 	@$(srcdir)/build-aux/glibc/check.sh
+
+# The project's make check on the patched glibc (built if need be).
+check-glibc-project:
+	@$(srcdir)/build-aux/glibc/check-project.sh
 
 # Debian's bullseye glibc package rebuilt with the series (build/glibc-deb/).
 glibc-deb:

@@ -262,70 +262,185 @@ is_shim_entry (const char *tok, size_t len)
   return 0;
 }
 
-/* TEXT with every shim entry taken out, into OUT (as large as TEXT
-   plus one).  A line without one is kept as it is; a line with one
-   keeps its other entries, space-separated, and goes if none is left.
-   Returns how many entries went; *FIRST_IS_ENTRY says whether the
-   file's first entry was ENTRY itself.  */
+/* A word glibc's loader takes from /etc/ld.so.preload as an entry:
+   LEN bytes at OFF of the file's text.  */
+struct preload_word
+{
+  size_t off, len;
+  /* After a '#' on its line: a comment to whoever reads the file, an
+     entry to the loader all the same (see loader_words).  */
+  int in_comment;
+};
+
+static int
+is_separator (char c)
+{
+  return c == ' ' || c == '\t' || c == ':' || c == '\n';
+}
+
+/* The entries glibc's loader reads in TEXT, in order, into WORDS (room
+   for strlen (TEXT) / 2 + 1); returns how many, or -1 without memory.
+   The loader's comment handling is followed exactly, quirk included
+   (elf/rtld.c, unchanged from glibc 2.17 to 2.36 at least; make check
+   holds this to the loader itself): it turns each '#' and the rest of
+   its line into spaces, but looks for the next '#' from the start of
+   the file within a count of bytes that each comment used up, so a
+   '#' far enough into the file is no comment to it, and the words
+   after it are entries.  */
+static long
+loader_words (const char *text, struct preload_word *words)
+{
+  size_t size = strlen (text);
+  char *copy = malloc (size + 1);
+  if (copy == NULL)
+    return -1;
+  memcpy (copy, text, size + 1);
+  size_t rest = size;
+  while (rest > 0)
+    {
+      char *c = memchr (copy, '#', rest);
+      if (c == NULL)
+        break;
+      rest -= c - copy;
+      do
+        *c = ' ';
+      while (--rest > 0 && *++c != '\n');
+    }
+  long n = 0;
+  size_t line = 0;
+  int hash = 0;
+  for (size_t i = 0; i < size;)
+    {
+      if (is_separator (copy[i]))
+        {
+          if (text[i] == '\n')
+            line = i + 1, hash = 0;
+          i++;
+          continue;
+        }
+      size_t start = i;
+      while (i < size && !is_separator (copy[i]))
+        i++;
+      /* A '#' before the word or in it, on its line.  */
+      if (!hash)
+        hash = memchr (text + line, '#', i - line) != NULL;
+      words[n].off = start;
+      words[n].len = i - start;
+      words[n].in_comment = hash;
+      n++;
+    }
+  free (copy);
+  return n;
+}
+
+/* Whether the loader would read NEW as it read OLD less its shim
+   entries (and, when ENTRY_FIRST, with ENTRY first): every other entry
+   kept, in order, and none added.  An entry that the loader took from
+   inside a comment of OLD may be gone from NEW (taking bytes out
+   before a '#' moves the loader's search window; such words are
+   nobody's entries).  */
+static int
+reads_the_same (const char *old, const char *new, int entry_first)
+{
+  struct preload_word *a = malloc ((strlen (old) / 2 + 1) * sizeof *a);
+  struct preload_word *b = malloc ((strlen (new) / 2 + 1) * sizeof *b);
+  long na = a != NULL ? loader_words (old, a) : -1;
+  long nb = b != NULL ? loader_words (new, b) : -1;
+  int same = na >= 0 && nb >= 0;
+  long j = 0;
+  if (same && entry_first)
+    {
+      same = nb > 0 && b[0].len == strlen (ENTRY)
+             && memcmp (new + b[0].off, ENTRY, b[0].len) == 0;
+      j = 1;
+    }
+  for (long i = 0; same && i < na; i++)
+    {
+      if (is_shim_entry (old + a[i].off, a[i].len))
+        continue;
+      if (j < nb && b[j].len == a[i].len
+          && memcmp (new + b[j].off, old + a[i].off, a[i].len) == 0)
+        j++;
+      else if (!a[i].in_comment)
+        same = 0;
+    }
+  same = same && j == nb;
+  free (a);
+  free (b);
+  return same;
+}
+
+/* TEXT with every shim entry the loader reads taken out, into OUT (as
+   large as TEXT plus one).  Only the shim's words change, since the
+   rest is somebody's configuration: a line without a shim entry is
+   kept byte for byte; on a line with one, each shim entry goes with
+   the separators after it when another word follows on the line, else
+   with those before it, and the rest of the line, comments included,
+   stays as it was.  A line left with nothing but separators goes.
+   Returns how many entries went (-1 without memory); *FIRST_IS_ENTRY
+   says whether the file's first entry was ENTRY itself.  */
 static int
 drop_shim_entries (const char *text, char *out, int *first_is_entry)
 {
-  int dropped = 0, seen_any = 0;
-  *first_is_entry = 0;
-  *out = '\0';
-  while (*text != '\0')
+  size_t size = strlen (text);
+  struct preload_word *w = malloc ((size / 2 + 1) * sizeof *w);
+  char *del = calloc (size + 1, 1);
+  long n = w != NULL && del != NULL ? loader_words (text, w) : -1;
+  if (n < 0)
     {
-      size_t linelen = strcspn (text, "\n");
-      int has_nl = text[linelen] == '\n';
-      int ours = 0;
-      char *line_start = out + strlen (out);
-      for (size_t i = 0; i < linelen;)
-        {
-          size_t skip = strspn (text + i, SEPARATORS);
-          i += skip;
-          if (i >= linelen)
-            break;
-          size_t len = strcspn (text + i, SEPARATORS "\n");
-          if (is_shim_entry (text + i, len))
-            {
-              if (!seen_any && len == strlen (ENTRY)
-                  && memcmp (text + i, ENTRY, len) == 0)
-                *first_is_entry = 1;
-              ours++;
-            }
-          seen_any = 1;
-          i += len;
-        }
-      if (ours == 0)
-        {
-          memcpy (line_start, text, linelen + has_nl);
-          line_start[linelen + has_nl] = '\0';
-        }
-      else
-        {
-          char *p = line_start;
-          for (size_t i = 0; i < linelen;)
-            {
-              i += strspn (text + i, SEPARATORS);
-              if (i >= linelen)
-                break;
-              size_t len = strcspn (text + i, SEPARATORS "\n");
-              if (!is_shim_entry (text + i, len))
-                {
-                  if (p != line_start)
-                    *p++ = ' ';
-                  memcpy (p, text + i, len);
-                  p += len;
-                }
-              i += len;
-            }
-          if (p != line_start)
-            *p++ = '\n';
-          *p = '\0';
-          dropped += ours;
-        }
-      text += linelen + has_nl;
+      free (w);
+      free (del);
+      return -1;
     }
+  int dropped = 0;
+  *first_is_entry = n > 0 && w[0].len == strlen (ENTRY)
+                    && memcmp (text + w[0].off, ENTRY, w[0].len) == 0;
+  for (long k = 0; k < n; k++)
+    {
+      size_t off = w[k].off, end = off + w[k].len;
+      if (!is_shim_entry (text + off, w[k].len))
+        continue;
+      dropped++;
+      memset (del + off, 1, w[k].len);
+      size_t after = end;
+      while (after < size && text[after] != '\n' && is_separator (text[after]))
+        after++;
+      size_t before = off;
+      while (before > 0 && text[before - 1] != '\n'
+             && is_separator (text[before - 1]))
+        before--;
+      int word_follows = after > end && after < size && text[after] != '\n'
+                         && text[after] != '#';
+      int first_on_line = before == 0 || text[before - 1] == '\n';
+      if (word_follows || first_on_line)
+        memset (del + end, 1, after - end);
+      else
+        memset (del + before, 1, off - before);
+    }
+  char *o = out;
+  for (size_t i = 0; i < size;)
+    {
+      size_t linelen = strcspn (text + i, "\n");
+      int has_nl = text[i + linelen] == '\n';
+      char *line = o;
+      int touched = 0;
+      for (size_t k = i; k < i + linelen; k++)
+        if (del[k])
+          touched = 1;
+        else
+          *o++ = text[k];
+      char *c = line;
+      while (c < o && is_separator (*c))
+        c++;
+      if (touched && c == o)
+        o = line;
+      else if (has_nl)
+        *o++ = '\n';
+      i += linelen + has_nl;
+    }
+  *o = '\0';
+  free (w);
+  free (del);
   return dropped;
 }
 
@@ -491,6 +606,28 @@ cmd_system (int argc, char **argv)
   int first_is_entry;
   char *rest = enable ? out + strlen (ENTRY) + 1 : out;
   int dropped = drop_shim_entries (text, rest, &first_is_entry);
+  if (enable)
+    {
+      memcpy (out, ENTRY, strlen (ENTRY));
+      out[strlen (ENTRY)] = '\n';
+    }
+  int changes = !(enable ? first_is_entry && dropped == 1 : dropped == 0);
+  if (dropped < 0
+      || (changes && !reads_the_same (text, out, enable)))
+    {
+      if (dropped < 0)
+        complain ("%s", strerror (ENOMEM));
+      else
+        complain ("the loader would read the other entries of %s "
+                  "differently after the change (it reads a '#' as a "
+                  "comment only within a stretch of the file that "
+                  "depends on where the '#'s before it lie); it is left "
+                  "as it was: edit it by hand", PRELOAD_FILE);
+      free (text);
+      free (out);
+      close (etc);
+      return EXIT_SYSTEM_FAILED;
+    }
   free (text);
 
   int rc = 0;
@@ -502,11 +639,6 @@ cmd_system (int argc, char **argv)
             "the shim\n");
   else
     {
-      if (enable)
-        {
-          memcpy (out, ENTRY, strlen (ENTRY));
-          out[strlen (ENTRY)] = '\n';
-        }
       rc = replace_preload (etc, out, &old) != 0 ? EXIT_SYSTEM_FAILED : 0;
       if (rc == 0 && enable)
         printf ("rseq-compat: enabled: " PRELOAD_FILE " names %s; programs "

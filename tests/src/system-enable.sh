@@ -92,6 +92,56 @@ run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
   is_file "disable: nothing to do" "$other\n$other\n" && pass "disable: nothing to do"
 rm -f "$pf"
 
+# The file as the loader reads it, the loader itself the judge: the
+# names it fails to preload, from a program it starts now (every entry
+# below but OTHER names a missing file, so each one it reads is named).
+# A '#' starts a comment to the end of its line, but glibc's loader
+# looks for each next '#' only within a shrinking stretch from the
+# start of the file, so words after a later '#' are entries to it.
+view() {
+  /bin/true 2>&1 | sed -n "s|^ERROR: ld\.so: object '\(.*\)' from /etc/ld\.so\.preload.*|\1|p" |
+    tr '\n' ' '
+}
+# case NAME STATUS PATTERN TEXT WANT VIEW_BEFORE VIEW_AFTER: the file
+# holds TEXT (printf %b); disable exits STATUS saying PATTERN, leaves
+# exactly WANT, and the loader reads VIEW_BEFORE before, VIEW_AFTER
+# after.
+case_disable() {
+  printf '%b' "$4" > "$pf"
+  if [ "$(view)" != "$6" ]; then
+    fail "$1" "the loader reads '$(view)' in the file before, not '$6'"
+    return 1
+  fi
+  run "$1" "$2" "$3" "$cmd" disable --system && is_file "$1" "$5" &&
+    no_litter "$1" || return 1
+  if [ "$(view)" != "$7" ]; then
+    fail "$1" "the loader reads '$(view)' in the file after, not '$7'"
+    return 1
+  fi
+  pass "$1"
+}
+m=/nonexistent
+case_disable "disable: a comment naming the shim is no entry, and stays" 0 "not enabled" \
+  "#/opt/old/$soname $m/libSegFault.so (disabled)\n$m/a.so\n" \
+  "#/opt/old/$soname $m/libSegFault.so (disabled)\n$m/a.so\n" "$m/a.so " "$m/a.so "
+case_disable "disable: an entry followed directly by a comment" 0 "disabled: 1 shim entry" \
+  "$m/a.so\n/opt/x/$soname#added by hand\n" "$m/a.so\n#added by hand\n" \
+  "$m/a.so /opt/x/$soname " "$m/a.so "
+case_disable "disable: separators and comments kept byte for byte" 0 "disabled: 2 shim entries" \
+  "#c\n$m/a.so:/opt/y/$soname\t$m/b.so # keep: note\n  $m/c.so /lib/x/$soname  # end\n" \
+  "#c\n$m/a.so:$m/b.so # keep: note\n  $m/c.so  # end\n" \
+  "$m/a.so /opt/y/$soname $m/b.so $m/c.so /lib/x/$soname # end " \
+  "$m/a.so $m/b.so $m/c.so # end "
+case_disable "disable: a last line without a newline is not rewritten" 0 "not enabled" \
+  "$m/a.so\n$m/b.so" "$m/a.so\n$m/b.so" "$m/a.so $m/b.so " "$m/a.so $m/b.so "
+case_disable "disable: the shim on a last line without a newline" 0 "disabled: 1 shim entry" \
+  "$m/a.so\n$m/b.so /usr/lib/librseq-compat.so" "$m/a.so\n$m/b.so" \
+  "$m/a.so $m/b.so /usr/lib/librseq-compat.so " "$m/a.so $m/b.so "
+case_disable "disable: comments the loader half reads" 0 "disabled: 1 shim entry" \
+  "/opt/z/$soname\n# comment a\n# comment b\n" "# comment a\n# comment b\n" \
+  "/opt/z/$soname # comment b " "comment b "
+rm -f "$pf"
+
 case $expect in
   refuse-abi|refuse-musl)
     if [ "$expect" = refuse-abi ]; then
@@ -200,6 +250,20 @@ run "enable: another entry's error is not the shim's" 0 "enabled" \
     "$cmd" enable --system 2>/dev/null &&
   is_file "enable: another entry's error is not the shim's" "$entry\n$scratch/missing.so\n" &&
   pass "enable: another entry's error is not the shim's"
+rm -f "$pf"
+
+# Enable puts its entry first and keeps every other byte; where that
+# would move the loader's comment window (see view), it refuses.
+printf '%s # keep: this\n#c\n' "$other" > "$pf"
+run "enable: comments kept byte for byte" 0 "enabled" "$cmd" enable --system &&
+  is_file "enable: comments kept byte for byte" "$entry\n$other # keep: this\n#c\n" &&
+  pass "enable: comments kept byte for byte"
+printf '# comment a\n# comment b\n' > "$pf"
+run "enable: refused where the loader would read a comment as entries" 1 "edit it by hand" \
+    "$cmd" enable --system 2>/dev/null &&
+  is_file "enable: refused where the loader would read a comment as entries" "# comment a\n# comment b\n" &&
+  no_litter "enable: refused where the loader would read a comment as entries" &&
+  pass "enable: refused where the loader would read a comment as entries"
 rm -f "$pf"
 
 # Twenty enables and disables at once: every one succeeds, the file ends
