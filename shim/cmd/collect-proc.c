@@ -211,7 +211,10 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
     {
       ssize_t n = read (fd, r->comm, sizeof r->comm - 1);
       r->comm[n > 0 ? n : 0] = '\0';
-      r->comm[strcspn (r->comm, "\n")] = '\0';
+      /* The kernel ends the name with a newline; a name may hold
+         others.  */
+      if (n > 0 && r->comm[n - 1] == '\n')
+        r->comm[n - 1] = '\0';
       close (fd);
     }
   snprintf (path, sizeof path, "%s/exe", p->dir);

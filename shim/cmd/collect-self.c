@@ -201,7 +201,10 @@ info_self (struct info_report *r)
     {
       ssize_t n = read (fd, r->comm, sizeof r->comm - 1);
       r->comm[n > 0 ? n : 0] = '\0';
-      r->comm[strcspn (r->comm, "\n")] = '\0';
+      /* The kernel ends the name with a newline; a name may hold
+         others.  */
+      if (n > 0 && r->comm[n - 1] == '\n')
+        r->comm[n - 1] = '\0';
       close (fd);
     }
   ssize_t n = readlink ("/proc/self/exe", r->exe, sizeof r->exe - 1);

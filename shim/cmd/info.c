@@ -129,7 +129,9 @@ cmd_info (int argc, char **argv)
     info_derive (r);
   if (ret != 0)
     {
-      fprintf (stderr, "rseq-compat: %s\n", err);
+      char safe[4 * sizeof err + 1];
+      /* ERR may quote the target's name.  */
+      fprintf (stderr, "rseq-compat: %s\n", info_escape (err, safe, sizeof safe));
       free (r->threads);
       free (r);
       return EXIT_INFO_FAILED;

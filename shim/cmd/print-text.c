@@ -18,6 +18,7 @@
 
 #define _GNU_SOURCE 1
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,21 +33,24 @@ static void
 row (FILE *f, const char *label, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
 
+/* One row of the report; its value may hold the target's strings.  */
 static void
 row (FILE *f, const char *label, const char *fmt, ...)
 {
+  char value[4096], safe[4 * sizeof value + 1];
   va_list ap;
-  fprintf (f, "  %-16s ", label);
   va_start (ap, fmt);
-  vfprintf (f, fmt, ap);
+  vsnprintf (value, sizeof value, fmt, ap);
   va_end (ap);
-  fputc ('\n', f);
+  fprintf (f, "  %-16s %s\n", label, info_escape (value, safe, sizeof safe));
 }
 
 void
 print_text (FILE *f, const struct info_report *r)
 {
-  fprintf (f, "process %d (%s)%s\n", (int) r->pid, r->comm,
+  char safe[4 * PATH_MAX + 1];
+  fprintf (f, "process %d (%s)%s\n", (int) r->pid,
+           info_escape (r->comm, safe, sizeof safe),
            r->self ? ", the calling process" : "");
   if (r->libc_version[0] != '\0')
     row (f, "C library", "%s %s", r->libc, r->libc_version);
@@ -146,14 +150,8 @@ print_text (FILE *f, const struct info_report *r)
           snprintf (node, sizeof node, "%" PRId32, t->node_id);
           snprintf (cid, sizeof cid, "%" PRId32, t->mm_cid);
         }
-      char name[sizeof t->name];
-      for (size_t k = 0; k < sizeof name; k++)
-        {
-          unsigned char ch = (unsigned char) t->name[k];
-          name[k] = ch == 0 ? 0 : ch < 0x20 || ch == 0x7f ? '?' : (char) ch;
-          if (ch == 0)
-            break;
-        }
+      char name[4 * sizeof t->name + 1];
+      info_escape (t->name, name, sizeof name);
       fprintf (f, "  %8d %-12s %-18s %4s %-9s %-11s %5s %-14s %6s %4s %6s "
                "%s\n", (int) t->tid, info_state_name (t->state), area, len,
                t->kernel_mode != NULL ? t->kernel_mode : "-", sig, flags,
@@ -163,18 +161,24 @@ print_text (FILE *f, const struct info_report *r)
     {
       const struct info_thread *t = &r->threads[i];
       if (t->owner != NULL && strcmp (t->owner, "other") == 0)
-        fprintf (f, "  %8d owner: %s\n", (int) t->tid, t->owner_detail);
+        fprintf (f, "  %8d owner: %s\n", (int) t->tid,
+                 info_escape (t->owner_detail, safe, sizeof safe));
       /* The process's rows already say it for the threads it owns.  */
       if (t->legacy_cause[0] != '\0'
           && strcmp (t->legacy_cause, r->legacy_cause) != 0)
-        fprintf (f, "  %8d why legacy: %s; fix: %s\n", (int) t->tid,
-                 t->legacy_cause, t->legacy_fix);
+        {
+          char fix[4 * sizeof t->legacy_fix + 1];
+          fprintf (f, "  %8d why legacy: %s; fix: %s\n", (int) t->tid,
+                   info_escape (t->legacy_cause, safe, sizeof safe),
+                   info_escape (t->legacy_fix, fix, sizeof fix));
+        }
       if (t->have_signature && t->signature != RSEQ_SIG)
         fprintf (f, "  %8d signature %#" PRIx32 " is not this architecture's "
                  "RSEQ_SIG %#x\n", (int) t->tid, t->signature,
                  (unsigned int) RSEQ_SIG);
       if (t->state != TS_REGISTERED && t->state != TS_UNREGISTERED
           && t->note[0] != '\0')
-        fprintf (f, "  %8d %s\n", (int) t->tid, t->note);
+        fprintf (f, "  %8d %s\n", (int) t->tid,
+                 info_escape (t->note, safe, sizeof safe));
     }
 }

@@ -596,7 +596,9 @@ proc_task_name (pid_t pid, pid_t tid, char *out, size_t outlen)
     return;
   ssize_t n = read (fd, out, outlen - 1);
   out[n > 0 ? n : 0] = '\0';
-  out[strcspn (out, "\n")] = '\0';
+  /* The kernel ends the name with a newline; a name may hold others.  */
+  if (n > 0 && out[n - 1] == '\n')
+    out[n - 1] = '\0';
   close (fd);
 }
 

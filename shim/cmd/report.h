@@ -150,4 +150,10 @@ int info_add_thread (struct info_report *, size_t *cap, pid_t tid);
 /* "registered", "unregistered", "exited" or "unknown".  */
 const char *info_state_name (enum thread_state);
 
+/* S made safe for a terminal into OUT (OUTLEN bytes; 4 per byte of S
+   plus one always suffice): control bytes, DEL, backslash and bytes
+   that are not UTF-8 become \n, \t, \\ or \xNN.  Returns OUT.  For
+   every string another process chose.  */
+const char *info_escape (const char *s, char *out, size_t outlen);
+
 #endif

@@ -210,6 +210,22 @@ cmd_run (char **argv)
       return EXIT_CANNOT_RUN;
     }
 
+  /* Both loaders split LD_PRELOAD into names at these bytes (glibc at
+     spaces and colons, musl at white space and colons): a path holding
+     one would reach neither as one name, and every process would print
+     loader errors and run without the shim.  */
+  if (lib[strcspn (lib, " \t\n\v\f\r:")] != '\0')
+    {
+      fprintf (stderr, "rseq-compat: the shim's path %s holds a space, a "
+               "tab, a newline or a colon, which LD_PRELOAD cannot carry "
+               "(the loader would split it into several names); install "
+               "it, or point RSEQ_COMPAT_LIBRARY at a copy, under a path "
+               "without them\n", lib);
+      free (lib);
+      free (cmd);
+      return EXIT_CANNOT_RUN;
+    }
+
   /* The shim goes first: musl runs preloaded constructors in order, and
      the shim must publish its values before any other.  */
   const char *old = getenv ("LD_PRELOAD");
@@ -228,6 +244,25 @@ cmd_run (char **argv)
 
   execv (cmd, argv);
   int err = errno;
+  /* A file the kernel cannot execute but that is executable (a script
+     without "#!"): run it with /bin/sh, as execvp, env and the shells
+     do.  */
+  if (err == ENOEXEC)
+    {
+      int argc = 0;
+      while (argv[argc] != NULL)
+        argc++;
+      char **shargv = calloc (argc + 2, sizeof *shargv);
+      if (shargv != NULL)
+        {
+          shargv[0] = (char *) "/bin/sh";
+          shargv[1] = cmd;
+          memcpy (shargv + 2, argv + 1, argc * sizeof *argv);
+          execv ("/bin/sh", shargv);
+          err = errno;
+          free (shargv);
+        }
+    }
   free (cmd);
   fprintf (stderr, "rseq-compat: %s: %s\n", argv[0], strerror (err));
   return err == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
