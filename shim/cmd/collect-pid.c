@@ -106,15 +106,18 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                    "there is nothing left to read", (int) pid, ppid);
     }
 
-  /* Nothing may interrupt rseq-compat while it holds a thread stopped;
-     the signals act once every thread is released.  */
+  /* Nothing may interrupt rseq-compat while it holds a thread stopped
+     (a signal it took from the thread is given back on detach): these
+     are blocked, and the thread that holds each in turn lets them in
+     between two (collect-ptrace.c).  --no-stop holds nothing.  */
   sigset_t block, old;
   sigemptyset (&block);
   int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
                  SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,
                  SIGVTALRM, SIGPROF };
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    sigaddset (&block, sigs[i]);
+  if (method != METHOD_NO_STOP)
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+      sigaddset (&block, sigs[i]);
   sigprocmask (SIG_BLOCK, &block, &old);
 
   /* The main thread may have exited (pthread_exit) while the others

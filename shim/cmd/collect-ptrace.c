@@ -265,6 +265,33 @@ attach_and_read (pid_t pid, pid_t tid, struct raw_read *raw)
   raw->outcome = gone ? READ_KILLED : READ_OK;
 }
 
+/* Called where no thread is held: the termination and stop signals
+   info_pid blocks, if any came meanwhile, act now, on the whole
+   process, and not only once every thread has been read (a process
+   with many threads stuck in uninterruptible sleeps takes STUCK_MS
+   each).  */
+static void
+let_signals_in (void)
+{
+  sigset_t pending, blocked, act;
+  if (sigpending (&pending) != 0
+      || pthread_sigmask (SIG_BLOCK, NULL, &blocked) != 0)
+    return;
+  sigemptyset (&act);
+  int any = 0;
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sig != SIGALRM && sigismember (&pending, sig) == 1
+        && sigismember (&blocked, sig) == 1)
+      {
+        sigaddset (&act, sig);
+        any = 1;
+      }
+  if (!any)
+    return;
+  pthread_sigmask (SIG_UNBLOCK, &act, NULL);
+  pthread_sigmask (SIG_BLOCK, &act, NULL);
+}
+
 static void *
 tracer_main (void *arg)
 {
@@ -280,6 +307,7 @@ tracer_main (void *arg)
       size_t i = tr->next++;
       if (tr->tids[i] == 0)
         continue;
+      let_signals_in ();
       attach_and_read (tr->pid, tr->tids[i], &tr->raw[i]);
       if (tr->raw[i].left_attached)
         {
