@@ -76,9 +76,12 @@ nostop_read_threads (struct proc *p, struct info_report *r, char *err,
       if (thread_begin (r, t))
         continue;
       live = 1;
+      /* glibc's list holds the TIDs of the process's own PID
+         namespace, which a container's are not.  */
+      pid_t own = ntps > 0 ? proc_task_own_tid (r->pid, t->tid) : t->tid;
       uint64_t tp = 0;
       for (size_t k = 0; k < ntps && tp == 0; k++)
-        if (tps[k].tid == t->tid)
+        if (tps[k].tid == own)
           tp = tps[k].tp;
       if (tp != 0)
         infer_from_area (p, r, t, tp);

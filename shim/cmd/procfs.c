@@ -585,6 +585,19 @@ proc_state_dead (char s)
   return s == 0 || s == 'Z' || s == 'X' || s == 'x';
 }
 
+pid_t
+proc_task_own_tid (pid_t pid, pid_t tid)
+{
+  char dir[96], v[256];
+  snprintf (dir, sizeof dir, "/proc/%d/task/%d", (int) pid, (int) tid);
+  if (proc_status_field (dir, "NSpid", v, sizeof v) != 0)
+    return tid;
+  /* Tab-separated, outermost namespace first.  */
+  const char *last = strrchr (v, '\t');
+  long id = strtol (last != NULL ? last + 1 : v, NULL, 10);
+  return id > 0 ? (pid_t) id : tid;
+}
+
 void
 proc_task_name (pid_t pid, pid_t tid, char *out, size_t outlen)
 {

@@ -81,6 +81,10 @@ int elf_foreign (const char *path);
 /* The state letter of /proc/PID/task/TID/stat ('R', 'S', 'D', 't'...),
    or 0 when the thread is gone.  */
 char proc_task_state (pid_t pid, pid_t tid);
+/* TID of PID as the process itself sees it, in its own PID namespace
+   (the last NSpid field); TID itself where the kernel says nothing
+   (before Linux 4.1) or the thread is gone.  */
+pid_t proc_task_own_tid (pid_t pid, pid_t tid);
 /* Whether state S is that of a thread that has exited.  */
 int proc_state_dead (char s);
 /* The name of thread TID (/proc/PID/task/TID/comm), empty if gone.  */
