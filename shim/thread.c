@@ -82,9 +82,10 @@ __rseq_compat_thread_init (void)
 #endif
 }
 
-/* The new thread starts with every signal blocked (see pthread_create),
-   so that no handler runs on it before its area is registered, as under
-   glibc; then it takes the creator's mask.  */
+/* The new thread starts with every signal blocked but those its own
+   code raises (see pthread_create), so that no handler of a signal from
+   elsewhere runs on it before its area is registered, as under glibc;
+   then it takes the creator's mask.  */
 static void *
 trampoline (void *p)
 {
@@ -141,12 +142,25 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
     return EAGAIN;
   s->fn = fn;
   s->arg = arg;
+  /* The new thread inherits this mask.  The creator keeps the signals
+     that its own code raises (a fault inside pthread_create, such as
+     the C library storing the new thread's ID in a page that a
+     write-barrier handler protects, or a seccomp SIGSYS): blocked,
+     they would kill the process instead of reaching its handler.  The
+     new thread starts with them as the creator had them; any other
+     signal waits until it is registered.  sigprocmask, not
+     pthread_sigmask: before glibc 2.32 the latter is in libpthread,
+     which the shim must not pull into every process.  Both set the
+     calling thread's mask on Linux.  */
+  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
+                                            SIGFPE, SIGTRAP, SIGSYS };
   sigset_t all, old;
+  sigprocmask (SIG_SETMASK, NULL, &old);
   sigfillset (&all);
-  /* sigprocmask, not pthread_sigmask: before glibc 2.32 the latter is
-     in libpthread, which the shim must not pull into every process.
-     Both set the calling thread's mask on Linux.  */
-  sigprocmask (SIG_SETMASK, &all, &old);
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    if (!sigismember (&old, raised_by_own_code[i]))
+      sigdelset (&all, raised_by_own_code[i]);
+  sigprocmask (SIG_SETMASK, &all, NULL);
   s->mask = old;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
@@ -311,8 +325,10 @@ clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
       return -1;
     }
 
+  /* Without a function or a stack the C library's own answer stands
+     (glibc's is EINVAL): the child must not run the shim's instead.  */
   int pause = (flags & (CLONE_VM | CLONE_VFORK | CLONE_SETTLS))
-              == (CLONE_VM | CLONE_VFORK);
+              == (CLONE_VM | CLONE_VFORK) && fn != NULL && stack != NULL;
   if (!pause)
     return real (fn, stack, flags, arg, parent_tid, tls, child_tid);
 
