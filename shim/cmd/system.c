@@ -199,7 +199,9 @@ read_preload (char **text, struct stat *st)
 {
   memset (st, 0, sizeof *st);
   *text = NULL;
-  int fd = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO there must not hang the command while it holds
+     the lock on /etc (it is refused below).  */
+  int fd = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0 && errno == ENOENT)
     {
       *text = strdup ("");
@@ -231,6 +233,14 @@ read_preload (char **text, struct stat *st)
     if (n > 0)
       used += n;
   close (fd);
+  /* A file that shrank while it was read was changed by someone who
+     does not take the lock: nothing read can be trusted.  */
+  if (*text != NULL && n == 0 && used < (size_t) st->st_size)
+    {
+      complain ("%s changed while it was read; try again", PRELOAD_FILE);
+      free (*text);
+      return -1;
+    }
   if (*text == NULL || n < 0)
     {
       complain ("cannot read %s: %s", PRELOAD_FILE, strerror (errno));
@@ -307,23 +317,23 @@ loader_words (const char *text, struct preload_word *words)
       while (--rest > 0 && *++c != '\n');
     }
   long n = 0;
-  size_t line = 0;
+  /* Whether a '#' came before, on this line (the text's, not the
+     loader's copy).  */
   int hash = 0;
   for (size_t i = 0; i < size;)
     {
       if (is_separator (copy[i]))
         {
           if (text[i] == '\n')
-            line = i + 1, hash = 0;
+            hash = 0;
+          else if (text[i] == '#')
+            hash = 1;
           i++;
           continue;
         }
       size_t start = i;
       while (i < size && !is_separator (copy[i]))
-        i++;
-      /* A '#' before the word or in it, on its line.  */
-      if (!hash)
-        hash = memchr (text + line, '#', i - line) != NULL;
+        hash |= text[i++] == '#';
       words[n].off = start;
       words[n].len = i - start;
       words[n].in_comment = hash;
@@ -441,6 +451,35 @@ drop_shim_entries (const char *text, char *out, int *first_is_entry)
   *o = '\0';
   free (w);
   free (del);
+  return dropped;
+}
+
+/* TEXT with every shim entry the loader reads overwritten with spaces,
+   into OUT: no '#' or newline moves, so the loader's comment pass
+   (loader_words) blanks exactly what it blanked before, and reads the
+   file as before less the shim.  For where drop_shim_entries' tidier
+   edit would change how the loader reads the rest.  Returns how many
+   entries went, or -1 without memory.  */
+static int
+blank_shim_entries (const char *text, char *out)
+{
+  size_t size = strlen (text);
+  struct preload_word *w = malloc ((size / 2 + 1) * sizeof *w);
+  long n = w != NULL ? loader_words (text, w) : -1;
+  if (n < 0)
+    {
+      free (w);
+      return -1;
+    }
+  memcpy (out, text, size + 1);
+  int dropped = 0;
+  for (long k = 0; k < n; k++)
+    if (is_shim_entry (text + w[k].off, w[k].len))
+      {
+        memset (out + w[k].off, ' ', w[k].len);
+        dropped++;
+      }
+  free (w);
   return dropped;
 }
 
@@ -612,6 +651,10 @@ cmd_system (int argc, char **argv)
       out[strlen (ENTRY)] = '\n';
     }
   int changes = !(enable ? first_is_entry && dropped == 1 : dropped == 0);
+  /* Taking the words out moved a '#' the loader would then read
+     otherwise: blank them instead, in place.  */
+  if (dropped > 0 && changes && !reads_the_same (text, out, enable))
+    dropped = blank_shim_entries (text, rest);
   if (dropped < 0
       || (changes && !reads_the_same (text, out, enable)))
     {
@@ -619,10 +662,13 @@ cmd_system (int argc, char **argv)
         complain ("%s", strerror (ENOMEM));
       else
         complain ("the loader would read the other entries of %s "
-                  "differently after the change (it reads a '#' as a "
-                  "comment only within a stretch of the file that "
-                  "depends on where the '#'s before it lie); it is left "
-                  "as it was: edit it by hand", PRELOAD_FILE);
+                  "differently with the shim's entry first (it reads a "
+                  "'#' as a comment only within a stretch of the file "
+                  "that depends on where the '#'s before it lie, so a "
+                  "comment after the first may become entries); it is "
+                  "left as it was: put %s first by hand, or move the "
+                  "comments to the file's first line", PRELOAD_FILE,
+                  ENTRY);
       free (text);
       free (out);
       close (etc);

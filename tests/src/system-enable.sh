@@ -140,6 +140,12 @@ case_disable "disable: the shim on a last line without a newline" 0 "disabled: 1
 case_disable "disable: comments the loader half reads" 0 "disabled: 1 shim entry" \
   "/opt/z/$soname\n# comment a\n# comment b\n" "# comment a\n# comment b\n" \
   "/opt/z/$soname # comment b " "comment b "
+# Taking the last line out would move the loader's window past the
+# second comment's '#': the entry is blanked in place instead.
+case_disable "disable: blanks the entry where taking it out moves a comment" 0 "disabled: 1 shim entry" \
+  "# preload list\n/n/a.so\n# second lib\n/n/b.so\n/x/$soname\n" \
+  "# preload list\n/n/a.so\n# second lib\n/n/b.so\n                      \n" \
+  "/n/a.so /n/b.so /x/$soname " "/n/a.so /n/b.so "
 rm -f "$pf"
 
 case $expect in
