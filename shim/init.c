@@ -90,6 +90,23 @@ say (const char *msg)
 __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
 {
+  __rseq_compat_init_once ();
+}
+
+/* musl runs constructors in dependency order, so with the shim linked
+   after another library (cc main.c -la -lrseq-compat) liba's runs
+   first: until this has run, __rseq_size and __rseq_offset are 0 (the
+   header's accessors then take their slow path), and a thread liba
+   starts would not be registered, which pthread_create prevents by
+   calling this first.  Constructors run on one thread, so a plain flag
+   suffices; it is set first, so that nothing this calls comes back.  */
+attribute_hidden void
+__rseq_compat_init_once (void)
+{
+  static int done;
+  if (done)
+    return;
+  done = 1;
 #if !RSEQ_COMPAT_GLIBC
   decide_from_process ();
 #endif

@@ -169,6 +169,10 @@ void __rseq_compat_thread_init (void) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;
+/* The shim's constructor, at most once: also called by pthread_create
+   on musl, where a library linked before -lrseq-compat may start a
+   thread from a constructor that runs before the shim's (init.c).  */
+void __rseq_compat_init_once (void) attribute_hidden;
 /* The shim's pthread_create when FN is the C library's (the one the
    shim's calls), else NULL.  */
 void *__rseq_compat_own_create (void *fn) attribute_hidden;

@@ -97,13 +97,18 @@ rseq_compat_size (void)
 }
 
 /* Offset from the thread pointer to the calling thread's rseq area.
-   When nothing in the process defines __rseq_offset, the offset of a
-   block of -1 words instead, so that callers reach their slow path
-   through the cpu_id test alone.  The asm is not volatile and reads no
-   declared memory: __rseq_offset is fixed before user code runs, so
-   the compiler may compute this once and hoist it out of a loop,
-   leaving one load per call.  The null test is inside the asm so that
-   hoisting can never move the load above it.  */
+   When nothing in the process defines __rseq_offset, or __rseq_size is
+   still 0, the offset of a block of -1 words instead, so that callers
+   reach their slow path through the cpu_id test alone.  __rseq_size is
+   0 until the definer has decided: on musl, a library linked before
+   -lrseq-compat has its constructor run before the shim's, when
+   __rseq_offset is 0 too and would lead to the thread descriptor.  The
+   asm is not volatile and reads no declared memory: the two are fixed
+   before the code that reads them runs, or for the whole of a
+   constructor that runs before the shim's, so the compiler may compute
+   this once and hoist it out of a loop, leaving one load per call.
+   The tests are inside the asm so that hoisting can never move the
+   load above them.  */
 static __inline__ ptrdiff_t
 __rseq_compat_offset (void)
 {
@@ -113,6 +118,8 @@ __rseq_compat_offset (void)
   /* %fs:0 holds the thread pointer itself (x86-64 TLS ABI).  */
   __asm__ ("testq %1, %1\n\t"
            "jz 1f\n\t"
+           "cmpl $0, (%3)\n\t"
+           "je 1f\n\t"
            "movq (%1), %0\n\t"
            "jmp 2f\n"
            "1:\n\t"
@@ -120,16 +127,20 @@ __rseq_compat_offset (void)
            "negq %0\n\t"
            "addq %2, %0\n"
            "2:"
-           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset) : "cc");
+           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset),
+             "r" (&__rseq_size) : "cc");
 #elif defined __RSEQ_COMPAT_AARCH64
   __asm__ ("cbz %1, 1f\n\t"
+           "ldr %w0, [%3]\n\t"
+           "cbz %w0, 1f\n\t"
            "ldr %0, [%1]\n\t"
            "b 2f\n"
            "1:\n\t"
            "mrs %0, tpidr_el0\n\t"
            "sub %0, %2, %0\n"
            "2:"
-           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset));
+           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset),
+             "r" (&__rseq_size));
 #else
   off = 0;
   (void) unset;
