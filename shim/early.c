@@ -280,7 +280,11 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
       if (ret == 0)
         {
           st->mode = RSEQ_COMPAT_MODE_SHIM_OWNED;
-          __rseq_compat_size = st->layout.public_size;
+          /* After the offset: a reader that sees the size nonzero
+             (rseq-compat.h tests it before it loads the offset) must
+             see the offset too, even on a weakly ordered machine.  */
+          __atomic_store_n (&__rseq_compat_size, st->layout.public_size,
+                            __ATOMIC_RELEASE);
         }
       else
         {

@@ -17,6 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <unistd.h>
@@ -59,8 +60,11 @@ decide_from_process (void)
   /* The program's COPY relocations were made before this constructor
      ran; musl keeps such copies writable, and the GOT leads to them.  */
   *(volatile ptrdiff_t *) &__rseq_offset = __rseq_compat_offset;
-  *(volatile unsigned int *) &__rseq_size = __rseq_compat_size;
   *(volatile unsigned int *) &__rseq_flags = __rseq_compat_flags;
+  /* Last, and a release: the header's accessors test the size before
+     they load the offset.  */
+  __atomic_store_n ((unsigned int *) &__rseq_size, __rseq_compat_size,
+                    __ATOMIC_RELEASE);
 }
 #endif
 
@@ -91,22 +95,51 @@ __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
 {
   __rseq_compat_init_once ();
+  /* The main thread, which runs the constructors, whichever thread the
+     decision was made on.  */
+  switch (__rseq_compat_state.mode)
+    {
+    case RSEQ_COMPAT_MODE_SHIM_OWNED:
+      __rseq_compat_register_self ();
+      break;
+    case RSEQ_COMPAT_MODE_DISABLED:
+    case RSEQ_COMPAT_MODE_UNAVAILABLE:
+      /* Where the C library has an area of its own, it marked it.  */
+      if (__rseq_compat_state.own_area)
+        __rseq_compat_mark_failed ();
+      break;
+    default:
+      break;
+    }
 }
 
-/* musl runs constructors in dependency order, so with the shim linked
-   after another library (cc main.c -la -lrseq-compat) liba's runs
-   first: until this has run, __rseq_size and __rseq_offset are 0 (the
+/* The decision and what follows from it, but no registration.  musl
+   runs constructors in dependency order, so with the shim linked after
+   another library (cc main.c -la -lrseq-compat) liba's runs first:
+   until the shim's has run, __rseq_size and __rseq_offset are 0 (the
    header's accessors then take their slow path), and a thread liba
    starts would not be registered, which pthread_create prevents by
-   calling this first.  Constructors run on one thread, so a plain flag
-   suffices; it is set first, so that nothing this calls comes back.  */
+   calling this first.  Such a thread (thrd_create, which the shim does
+   not see) may call it while the main thread does: the first caller
+   decides, a second one waits for it.  */
+/* Inline atomics on AArch64: GCC's default out-of-line helpers
+   (libgcc's __aarch64_cas4_acq) carry no BTI/PAC property note, and
+   linking one in would drop the shim's (branch-protection.exp).  */
+#if defined __aarch64__ && defined __GNUC__ && !defined __clang__
+__attribute__ ((target ("no-outline-atomics")))
+#endif
 attribute_hidden void
 __rseq_compat_init_once (void)
 {
-  static int done;
-  if (done)
-    return;
-  done = 1;
+  static int state;		/* 0: not begun, 1: deciding, 2: done.  */
+  int expected = 0;
+  if (!__atomic_compare_exchange_n (&state, &expected, 1, 0,
+                                    __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+    {
+      while (__atomic_load_n (&state, __ATOMIC_ACQUIRE) != 2)
+        sched_yield ();
+      return;
+    }
 #if !RSEQ_COMPAT_GLIBC
   decide_from_process ();
 #endif
@@ -116,13 +149,6 @@ __rseq_compat_init_once (void)
     {
     case RSEQ_COMPAT_MODE_SHIM_OWNED:
       __rseq_compat_thread_init ();
-      __rseq_compat_register_self ();
-      break;
-    case RSEQ_COMPAT_MODE_DISABLED:
-    case RSEQ_COMPAT_MODE_UNAVAILABLE:
-      /* Where the C library has an area of its own, it marked it.  */
-      if (__rseq_compat_state.own_area)
-        __rseq_compat_mark_failed ();
       break;
     case RSEQ_COMPAT_MODE_REFUSED:
       say ("librseq-compat: loaded by dlopen, too late to register rseq for "
@@ -133,6 +159,7 @@ __rseq_compat_init_once (void)
     default:
       break;
     }
+  __atomic_store_n (&state, 2, __ATOMIC_RELEASE);
 }
 
 attribute_public const char *

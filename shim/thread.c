@@ -317,12 +317,19 @@ clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 {
   static void *real_cache;
   clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone", NULL);
+  /* The C libraries read these three only when FLAGS asks for them,
+     in this order (clone(2)): a caller that passes fewer has nothing
+     more on its stack to read.  */
+  void *parent_tid = NULL, *tls = NULL, *child_tid = NULL;
   va_list ap;
   va_start (ap, arg);
-  /* The C libraries read these three only when FLAGS asks for them.  */
-  void *parent_tid = va_arg (ap, void *);
-  void *tls = va_arg (ap, void *);
-  void *child_tid = va_arg (ap, void *);
+  if (flags & (CLONE_PARENT_SETTID | CLONE_SETTLS | CLONE_CHILD_SETTID
+               | CLONE_CHILD_CLEARTID | CLONE_PIDFD))
+    parent_tid = va_arg (ap, void *);
+  if (flags & (CLONE_SETTLS | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+    tls = va_arg (ap, void *);
+  if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+    child_tid = va_arg (ap, void *);
   va_end (ap);
   if (real == NULL)
     {

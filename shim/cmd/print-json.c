@@ -99,6 +99,13 @@ j_string (FILE *f, const char *s)
         int n = utf8_length (p);
         if (n == 0)
           fputs ("\\ufffd", f);
+        else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+          {
+            /* A C1 control (U+0080 to U+009F): a terminal may obey it
+               as it obeys ESC, once a reader prints the string.  */
+            fprintf (f, "\\u%04x", p[1]);
+            p++;
+          }
         else
           {
             fwrite (p, 1, n, f);

@@ -211,16 +211,23 @@ cmd_run (char **argv)
     }
 
   /* Both loaders split LD_PRELOAD into names at these bytes (glibc at
-     spaces and colons, musl at white space and colons): a path holding
-     one would reach neither as one name, and every process would print
-     loader errors and run without the shim.  */
-  if (lib[strcspn (lib, " \t\n\v\f\r:")] != '\0')
+     spaces and colons, musl at white space and colons), and glibc's
+     expands a '$' ($ORIGIN, $PLATFORM, ${...}): a path holding one
+     would reach neither as the file it names, and every process would
+     print loader errors and run without the shim.  The "$LIB/" this
+     command puts in a layout's entry is meant for the loader.  */
+  const char *check = lib;
+  char *own_lib = strstr (lib, "/$LIB/" SONAME);
+  size_t check_len = own_lib != NULL && own_lib[strlen ("/$LIB/" SONAME)] == '\0'
+                     ? (size_t) (own_lib - lib) : strlen (lib);
+  if (strcspn (check, " \t\n\v\f\r:$") < check_len)
     {
       fprintf (stderr, "rseq-compat: the shim's path %s holds a space, a "
-               "tab, a newline or a colon, which LD_PRELOAD cannot carry "
-               "(the loader would split it into several names); install "
-               "it, or point RSEQ_COMPAT_LIBRARY at a copy, under a path "
-               "without them\n", lib);
+               "tab, a newline, a colon or a '$', which LD_PRELOAD cannot "
+               "carry as it is (the loader would split it into several "
+               "names, or expand the '$'); install it, or point "
+               "RSEQ_COMPAT_LIBRARY at a copy, under a path without "
+               "them\n", lib);
       free (lib);
       free (cmd);
       return EXIT_CANNOT_RUN;

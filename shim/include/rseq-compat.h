@@ -131,7 +131,7 @@ __rseq_compat_offset (void)
              "r" (&__rseq_size) : "cc");
 #elif defined __RSEQ_COMPAT_AARCH64
   __asm__ ("cbz %1, 1f\n\t"
-           "ldr %w0, [%3]\n\t"
+           "ldar %w0, [%3]\n\t"
            "cbz %w0, 1f\n\t"
            "ldr %0, [%1]\n\t"
            "b 2f\n"

@@ -110,6 +110,8 @@ clone_null (void)
   fn = null;
   int pid = clone (fn, stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
   int err = errno;
+  /* CLONE_VFORK: the child is gone or has exited by now.  */
+  free (stack);
   if (pid < 0)
     {
       printf ("clone-null: -1, %s\n", strerror (err));

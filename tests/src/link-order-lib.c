@@ -19,12 +19,18 @@
 
 /* Its constructor asks the header's accessor for the CPU, records
    __rseq_size, and starts a thread that records, once the main thread
-   has let it go (after every constructor), whether it is registered.  */
+   has let it go (after every constructor), whether it is registered.
+   Before that it starts a thread with thrd_create (which the shim does
+   not see) that starts one with pthread_create: the shim's start-up
+   then runs there first, and must still register the main thread.  */
 
 #define _GNU_SOURCE 1
 #include <pthread.h>
 #include <rseq-compat.h>
 #include <stdint.h>
+#include <threads.h>
+
+#include "arch.h"
 
 int link_order_ctor_cpu = -100;
 unsigned int link_order_ctor_size = 12345;
@@ -42,17 +48,40 @@ thread_main (void *arg)
   pthread_mutex_unlock (&lock);
   if (&__rseq_size != NULL && __rseq_size != 0)
     {
-      char *tp = (char *) __builtin_thread_pointer ();
+      char *tp = (char *) rseq_compat_thread_pointer ();
       link_order_thread_cpu_id = *(volatile int32_t *) (tp + __rseq_offset + 4);
     }
   return NULL;
 }
+
+static void *
+nothing (void *arg)
+{
+  return arg;
+}
+
+static int
+side (void *arg)
+{
+  (void) arg;
+  pthread_t t;
+  if (pthread_create (&t, NULL, nothing, NULL) != 0)
+    return 1;
+  pthread_join (t, NULL);
+  return 0;
+}
+
+int link_order_side_ok;
 
 __attribute__ ((constructor)) static void
 early (void)
 {
   link_order_ctor_cpu = rseq_compat_cpu ();
   link_order_ctor_size = &__rseq_size != NULL ? __rseq_size : 0;
+  thrd_t s;
+  int res = 1;
+  link_order_side_ok = thrd_create (&s, side, NULL) == thrd_success
+                       && thrd_join (s, &res) == thrd_success && res == 0;
   pthread_mutex_lock (&lock);
   link_order_thread_ok = pthread_create (&link_order_thread, NULL,
                                          thread_main, NULL) == 0;

@@ -29,6 +29,7 @@ extern unsigned int link_order_ctor_size;
 extern int link_order_thread_cpu_id;
 extern pthread_t link_order_thread;
 extern int link_order_thread_ok;
+extern int link_order_side_ok;
 void link_order_release (void);
 
 int
@@ -39,6 +40,16 @@ main (void)
          "the constructor's rseq_compat_cpu () is %d, not a CPU (0 to %ld)",
          link_order_ctor_cpu, ncpu - 1);
   CHECK (link_order_thread_ok, "the constructor's pthread_create failed");
+  CHECK (link_order_side_ok, "the constructor's thrd_create thread failed");
+  /* The main thread is registered whichever thread ran the start-up.  */
+  const struct rt_abi abi = rt_abi ();
+  if (abi.size != NULL && *abi.size != 0)
+    {
+      int32_t main_cpu = *(volatile int32_t *) (rseq_compat_thread_pointer ()
+                                                + *abi.offset + 4);
+      CHECK (main_cpu >= 0 && main_cpu < ncpu,
+             "the main thread has cpu_id %d: not registered", main_cpu);
+    }
   link_order_release ();
   pthread_join (link_order_thread, NULL);
   CHECK (link_order_thread_cpu_id >= 0 && link_order_thread_cpu_id < ncpu,

@@ -265,7 +265,7 @@ run "enable: comments kept byte for byte" 0 "enabled" "$cmd" enable --system &&
   is_file "enable: comments kept byte for byte" "$entry\n$other # keep: this\n#c\n" &&
   pass "enable: comments kept byte for byte"
 printf '# comment a\n# comment b\n' > "$pf"
-run "enable: refused where the loader would read a comment as entries" 1 "edit it by hand" \
+run "enable: refused where the loader would read a comment as entries" 1 "first by hand" \
     "$cmd" enable --system 2>/dev/null &&
   is_file "enable: refused where the loader would read a comment as entries" "# comment a\n# comment b\n" &&
   no_litter "enable: refused where the loader would read a comment as entries" &&
