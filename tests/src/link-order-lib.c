@@ -28,7 +28,15 @@
 #include <pthread.h>
 #include <rseq-compat.h>
 #include <stdint.h>
-#include <threads.h>
+/* C11 threads: glibc 2.28 and later, musl.  The case they make (a
+   thread the shim's pthread_create does not see starting one it does)
+   matters on musl, where the start-up may run there.  */
+#if defined __has_include
+# if __has_include (<threads.h>)
+#  include <threads.h>
+#  define HAVE_THRD 1
+# endif
+#endif
 
 #include "arch.h"
 
@@ -54,6 +62,7 @@ thread_main (void *arg)
   return NULL;
 }
 
+#ifdef HAVE_THRD
 static void *
 nothing (void *arg)
 {
@@ -70,6 +79,7 @@ side (void *arg)
   pthread_join (t, NULL);
   return 0;
 }
+#endif
 
 int link_order_side_ok;
 
@@ -78,10 +88,14 @@ early (void)
 {
   link_order_ctor_cpu = rseq_compat_cpu ();
   link_order_ctor_size = &__rseq_size != NULL ? __rseq_size : 0;
+#ifdef HAVE_THRD
   thrd_t s;
   int res = 1;
   link_order_side_ok = thrd_create (&s, side, NULL) == thrd_success
                        && thrd_join (s, &res) == thrd_success && res == 0;
+#else
+  link_order_side_ok = 1;
+#endif
   pthread_mutex_lock (&lock);
   link_order_thread_ok = pthread_create (&link_order_thread, NULL,
                                          thread_main, NULL) == 0;
