@@ -287,6 +287,11 @@ __rseq_compat_vfork_resume (long int ret)
   return ret;
 }
 
+/* Linux 5.2; older headers (glibc 2.17's) lack it.  */
+#ifndef CLONE_PIDFD
+# define CLONE_PIDFD 0x00001000
+#endif
+
 struct clone_start
 {
   int (*fn) (void *);
