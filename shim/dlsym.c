@@ -68,6 +68,16 @@ static void *(*find_real_dlsym (void)) (void *, const char *)
   real = dlvsym (RTLD_NEXT, "dlsym", RSEQ_COMPAT_GLIBC_BASE_VERSION);
   if (real == NULL)
     real = dlvsym (RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  /* A shim linked after libdl (cc main.c -ldl -lrseq-compat, before
+     glibc 2.34) has libdl ahead of it, where RTLD_NEXT does not look:
+     without this every lookup failed for good, pthread_create's too,
+     and no thread could be created (link-order.exp).  A versioned
+     lookup in the whole scope cannot return the shim's own dlsym,
+     which has no version.  */
+  if (real == NULL)
+    real = dlvsym (RTLD_DEFAULT, "dlsym", RSEQ_COMPAT_GLIBC_BASE_VERSION);
+  if (real == NULL)
+    real = dlvsym (RTLD_DEFAULT, "dlsym", "GLIBC_2.34");
 #else
   /* musl's dynamic loader is libc.so itself, and has no dlvsym.  Run
      as a command it gets no AT_BASE (elf-sym.c); its own pointer to its
