@@ -160,12 +160,11 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
                                             SIGFPE, SIGTRAP, SIGSYS };
   sigset_t all, old;
-  sigprocmask (SIG_SETMASK, NULL, &old);
   sigfillset (&all);
   for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-    if (!sigismember (&old, raised_by_own_code[i]))
-      sigdelset (&all, raised_by_own_code[i]);
-  sigprocmask (SIG_SETMASK, &all, NULL);
+    sigdelset (&all, raised_by_own_code[i]);
+  /* SIG_BLOCK: those six stay as they were, in one system call.  */
+  sigprocmask (SIG_BLOCK, &all, &old);
   s->mask = old;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies

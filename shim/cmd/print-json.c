@@ -50,33 +50,6 @@ j_sep (struct json *j)
   fprintf (j->f, "\n%*s", 2 * j->depth, "");
 }
 
-/* Length of the valid UTF-8 sequence at P, or 0.  */
-static int
-utf8_length (const unsigned char *p)
-{
-  int n;
-  unsigned int min, c;
-  if (*p < 0x80)
-    return 1;
-  else if ((*p & 0xe0) == 0xc0)
-    n = 2, min = 0x80, c = *p & 0x1f;
-  else if ((*p & 0xf0) == 0xe0)
-    n = 3, min = 0x800, c = *p & 0x0f;
-  else if ((*p & 0xf8) == 0xf0)
-    n = 4, min = 0x10000, c = *p & 0x07;
-  else
-    return 0;
-  for (int i = 1; i < n; i++)
-    {
-      if ((p[i] & 0xc0) != 0x80)
-        return 0;
-      c = (c << 6) | (p[i] & 0x3f);
-    }
-  if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-    return 0;
-  return n;
-}
-
 /* Thread names and paths are bytes: what is not UTF-8 becomes U+FFFD,
    so that the output stays valid JSON.  */
 static void
@@ -96,13 +69,12 @@ j_string (FILE *f, const char *s)
       fputc (*p, f);
     else
       {
-        int n = utf8_length (p);
+        int n = info_utf8_length (p);
         if (n == 0)
           fputs ("\\ufffd", f);
-        else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+        else if (info_utf8_c1 (p))
           {
-            /* A C1 control (U+0080 to U+009F): a terminal may obey it
-               as it obeys ESC, once a reader prints the string.  */
+            /* Escaped, for whoever prints the string later.  */
             fprintf (f, "\\u%04x", p[1]);
             p++;
           }

@@ -77,25 +77,30 @@ info_add_thread (struct info_report *r, size_t *cap, pid_t tid)
   return 1;
 }
 
-/* Length of the UTF-8 character at S (up to N bytes) if it is a
-   valid one that is no C1 control (U+0080 to U+009F, which terminals
-   may obey as they obey ESC), else 0.  */
-static size_t
-utf8_char (const unsigned char *s, size_t n)
+int
+info_utf8_length (const unsigned char *p)
 {
-  size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
-               : s[0] >= 0xe0 ? (s[0] <= 0xef ? 3 : 0)
-               : s[0] >= 0xc2 ? 2 : 0;
-  if (len == 0 || len > n)
+  int n;
+  unsigned int min, c;
+  if (*p < 0x80)
+    return 1;
+  else if ((*p & 0xe0) == 0xc0)
+    n = 2, min = 0x80, c = *p & 0x1f;
+  else if ((*p & 0xf0) == 0xe0)
+    n = 3, min = 0x800, c = *p & 0x0f;
+  else if ((*p & 0xf8) == 0xf0)
+    n = 4, min = 0x10000, c = *p & 0x07;
+  else
     return 0;
-  for (size_t i = 1; i < len; i++)
-    if ((s[i] & 0xc0) != 0x80)
-      return 0;
-  if ((s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xe0 && s[1] < 0xa0)
-      || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90)
-      || (s[0] == 0xf4 && s[1] > 0x8f))
+  for (int i = 1; i < n; i++)
+    {
+      if ((p[i] & 0xc0) != 0x80)
+        return 0;
+      c = (c << 6) | (p[i] & 0x3f);
+    }
+  if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
     return 0;
-  return len;
+  return n;
 }
 
 /* S made safe for a terminal, into OUT (OUTLEN bytes, 4 per byte of S
@@ -111,8 +116,8 @@ info_escape (const char *s, char *out, size_t outlen)
   size_t n = strlen (s), o = 0;
   for (size_t i = 0; i < n && o + 5 < outlen;)
     {
-      size_t len = p[i] >= 0x80 ? utf8_char (p + i, n - i) : 0;
-      if (len > 0)
+      size_t len = p[i] >= 0x80 ? (size_t) info_utf8_length (p + i) : 0;
+      if (len > 0 && !info_utf8_c1 (p + i))
         {
           if (o + len + 1 >= outlen)
             break;

@@ -150,6 +150,15 @@ int info_add_thread (struct info_report *, size_t *cap, pid_t tid);
 /* "registered", "unregistered", "exited" or "unknown".  */
 const char *info_state_name (enum thread_state);
 
+/* Length of the valid UTF-8 sequence at P (NUL-terminated), or 0.  */
+int info_utf8_length (const unsigned char *p);
+/* Whether the valid sequence at P is a C1 control (U+0080 to U+009F),
+   which a terminal may obey as it obeys ESC.  */
+static inline int
+info_utf8_c1 (const unsigned char *p)
+{
+  return p[0] == 0xc2 && p[1] < 0xa0;
+}
 /* S made safe for a terminal into OUT (OUTLEN bytes; 4 per byte of S
    plus one always suffice): control bytes, DEL, backslash and bytes
    that are not UTF-8 become \n, \t, \\ or \xNN.  Returns OUT.  For

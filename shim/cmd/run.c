@@ -216,11 +216,11 @@ cmd_run (char **argv)
      would reach neither as the file it names, and every process would
      print loader errors and run without the shim.  The "$LIB/" this
      command puts in a layout's entry is meant for the loader.  */
-  const char *check = lib;
-  char *own_lib = strstr (lib, "/$LIB/" SONAME);
-  size_t check_len = own_lib != NULL && own_lib[strlen ("/$LIB/" SONAME)] == '\0'
-                     ? (size_t) (own_lib - lib) : strlen (lib);
-  if (strcspn (check, " \t\n\v\f\r:$") < check_len)
+  static const char own[] = "/$LIB/" SONAME;
+  size_t len = strlen (lib);
+  if (len >= sizeof own - 1 && strcmp (lib + len - (sizeof own - 1), own) == 0)
+    len -= sizeof own - 1;
+  if (strcspn (lib, " \t\n\v\f\r:$") < len)
     {
       fprintf (stderr, "rseq-compat: the shim's path %s holds a space, a "
                "tab, a newline, a colon or a '$', which LD_PRELOAD cannot "
