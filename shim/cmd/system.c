@@ -58,8 +58,6 @@
 #define ENTRY RSEQ_COMPAT_LIBDIR "/rseq-compat/$LIB/" SONAME
 /* A file larger than this is no preload list anyone wrote.  */
 #define MAX_PRELOAD_FILE (1 << 20)
-/* The loader's separators in /etc/ld.so.preload.  */
-#define SEPARATORS " \t:"
 
 static const char *verb;
 
@@ -199,9 +197,7 @@ read_preload (char **text, struct stat *st)
 {
   memset (st, 0, sizeof *st);
   *text = NULL;
-  /* O_NONBLOCK: a FIFO there must not hang the command while it holds
-     the lock on /etc (it is refused below).  */
-  int fd = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  int fd = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT)
     {
       *text = strdup ("");
@@ -489,7 +485,10 @@ blank_shim_entries (const char *text, char *out)
 static int
 replace_preload (int etc, const char *text, const struct stat *old)
 {
-  if (text[strspn (text, SEPARATORS "\n")] == '\0')
+  const char *c = text;
+  while (*c != '\0' && is_separator (*c))
+    c++;
+  if (*c == '\0')
     {
       if (old->st_mode != 0 && unlink (PRELOAD_FILE) != 0)
         {
