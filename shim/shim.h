@@ -169,9 +169,11 @@ void __rseq_compat_thread_init (void) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;
-/* The shim's constructor, at most once: also called by pthread_create
-   on musl, where a library linked before -lrseq-compat may start a
-   thread from a constructor that runs before the shim's (init.c).  */
+/* The shim's decision and what follows from it, at most once, on
+   whichever thread calls first; no registration (the constructor
+   registers the main thread).  Also called by pthread_create on musl,
+   where a library linked before -lrseq-compat may start a thread from
+   a constructor that runs before the shim's (init.c).  */
 void __rseq_compat_init_once (void) attribute_hidden;
 /* The shim's pthread_create when FN is the C library's (the one the
    shim's calls), else NULL.  */
