@@ -6,7 +6,7 @@
 #                       kernels, glibc builds and baselines, downloads,
 #                       logs (default ~/.cache/rseq-compat, or
 #                       $XDG_CACHE_HOME/rseq-compat).
-#   RSEQ_COMPAT_MIRROR  the Debian archive to debootstrap and install
+#   RSEQ_COMPAT_MIRROR  the Debian archive to bootstrap and install
 #                       from (default: the first Debian archive in this
 #                       machine's own apt sources).
 #
@@ -23,7 +23,7 @@ export RSEQ_COMPAT_CACHE
 
 # rc_apt_mirror [SOURCES...]: print the URI of the first enabled "deb"
 # source whose suite is a Debian release (not its security archive,
-# which has other suites and no debootstrap scripts); nothing if none.
+# which has other suites and cannot bootstrap a root); nothing if none.
 # Without arguments, reads the files apt itself reads (apt-config knows
 # where they are): one-line sources.list files and deb822 .sources.
 rc_apt_mirror() {

@@ -1,13 +1,22 @@
 #!/bin/sh
 # check.sh: make check-glibc.
-#   1. the unpatched glibc-source build and the names of its tests in
-#      $GL_SUBDIRS (kept under $RSEQ_COMPAT_CACHE/glibc/baseline/KEY and
-#      in the chroot, KEY = source version + the chroot's toolchain);
+#   1. what the patched build's results are compared with: the committed
+#      lists build-aux/glibc/tests-SUITE (the unpatched build's test
+#      names in $GL_SUBDIRS) and build-aux/glibc/xfail-SUITE (the tests
+#      that fail, run alone, in the unpatched build in this project's
+#      chroot: glibc's XFAIL discipline); with GL_BASELINE=1 (make
+#      check-full), or when the lists are for another glibc-source, the
+#      unpatched build itself (kept under
+#      $RSEQ_COMPAT_CACHE/glibc/baseline/KEY and in the chroot, KEY =
+#      source version + the chroot's toolchain), which also rewrites
+#      both lists and fails if the committed ones differ;
 #   2. make glibc (the patched build) and glibc's make check for the
 #      subset on it, with the backport's own tests;
-#   3. every test that fails there is run alone in the unpatched build:
-#      none may fail that passes there, none may be missing, every own
-#      test must pass, check-abi (ld.so, libc and the rest) must pass.
+#   3. a test that fails there passes only if it is on the XFAIL list,
+#      passes when rerun alone, or fails alone in the unpatched build
+#      too (built then, if it was not: a failure is confirmed before it
+#      is reported); none may be missing, every own test must pass,
+#      check-abi (ld.so, libc and the rest) must pass.
 # The project's own tests on the patched glibc are make
 # check-glibc-project (check-project.sh), a tier of their own.
 # Writes build/glibc/report.md (build/glibc-bookworm/ for
@@ -40,36 +49,63 @@ if [ -e "$pass_stamp" ] && [ "${GL_RECHECK:-0}" != 1 ]; then
   exit 0
 fi
 
-# 1. Baseline: the unpatched build, kept in the chroot, and the names
-# of its tests.  Its tests are not all run: only those that fail in the
-# patched run, alone (gl_base_result), which is what the comparison
-# needs and saves a whole make check per series.
+# 1. What the patched run is compared with.
 key=$GL_SOURCE_VERSION-$tool
 base=$GL_CACHE/baseline/$key
 bsrc=$GL_WORK/$GL_UPSTREAM
 bbuild=$GL_WORK/build-base
-if [ ! -e "$base/.complete" ] || [ ! -e "$GL_ROOT$bbuild/libc.so" ]; then
-  gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $GL_LOG-build-base.log)"
-  s=$(date +%s)
-  rm -rf "$base" "$GL_ROOT$bbuild"
-  gl_build "$bsrc" "$bbuild" "$GL_LOG-build-base.log" ||
-    gl_die "the unpatched glibc does not build; see $GL_LOG-build-base.log"
-  mkdir -p "$base"
-  echo "$(( $(date +%s) - s ))" > "$base/build.seconds"
-  touch "$base/.complete"
-else
-  gl_log "baseline: cached build $key"
+xfail_list=$GL_TOP/build-aux/glibc/xfail-$GLIBC_SUITE
+names_list=$GL_TOP/build-aux/glibc/tests-$GLIBC_SUITE
+baseline=${GL_BASELINE:-0}
+if [ "$baseline" != 1 ]; then
+  for f in "$xfail_list" "$names_list"; do
+    v=$(sed -n 's/^#% glibc-source: //p' "$f" 2>/dev/null) || v=
+    if [ "$v" != "$GL_SOURCE_VERSION" ]; then
+      gl_log "${f#"$GL_TOP"/} is for glibc-source '${v:-none}', not $GL_SOURCE_VERSION:"
+      gl_log "the unpatched build is the baseline (as with GL_BASELINE=1)"
+      baseline=1
+    fi
+  done
 fi
-for d in $GL_SUBDIRS; do
-  [ -s "$base/$d.tests" ] || gl_test_names "$bsrc" "$bbuild" "$d" > "$base/$d.tests" ||
-    gl_die "baseline: no test list for $d (make -n check failed)"
-done
+
+# gl_baseline: the unpatched build and the names of its tests, built
+# once per KEY; its tests are not all run, only those gl_base_result
+# asks for.
+gl_baseline() {
+  if [ ! -e "$base/.complete" ] || [ ! -e "$GL_ROOT$bbuild/libc.so" ]; then
+    gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $GL_LOG-build-base.log)"
+    s=$(date +%s)
+    rm -rf "$base" "$GL_ROOT$bbuild"
+    gl_build "$bsrc" "$bbuild" "$GL_LOG-build-base.log" ||
+      gl_die "the unpatched glibc does not build; see $GL_LOG-build-base.log"
+    mkdir -p "$base"
+    echo "$(( $(date +%s) - s ))" > "$base/build.seconds"
+    touch "$base/.complete"
+  fi
+  for d in $GL_SUBDIRS; do
+    [ -s "$base/$d.tests" ] || gl_test_names "$bsrc" "$bbuild" "$d" > "$base/$d.tests" ||
+      gl_die "baseline: no test list for $d (make -n check failed)"
+  done
+}
+
+mkdir -p "$out/names"
+if [ "$baseline" = 1 ]; then
+  gl_baseline
+  # Each result is taken afresh: the lists this run writes must say
+  # what fails now, on this machine.
+  rm -rf "$base/results"
+  for d in $GL_SUBDIRS; do cp "$base/$d.tests" "$out/names/$d"; done
+else
+  gl_log "baseline: the committed lists ${names_list#"$GL_TOP"/} and ${xfail_list#"$GL_TOP"/}"
+  for d in $GL_SUBDIRS; do grep "^$d/" "$names_list" > "$out/names/$d" || :; done
+fi
 
 # gl_base_result TEST: PASS or FAIL, TEST run alone in the unpatched
 # build (remembered in $base/results/); NORESULT when glibc's make
 # reported neither (the test could not be built or run), which excuses
 # nothing.
 gl_base_result() {
+  gl_baseline
   if [ ! -s "$base/results/$1" ]; then
     mkdir -p "$(dirname "$base/results/$1")"
     if gl_run_test "$bsrc" "$bbuild" "$1" "$base/results/$1.log"; then
@@ -109,32 +145,50 @@ for d in $GL_SUBDIRS; do
 done
 
 
-# A test that fails in the patched run is a new failure unless it also
-# fails, run alone, in the unpatched build, or passes when rerun alone
-# in the patched one (the machine may be loaded; reported as such).  A
-# test the unpatched build does not have (the backport's own) has
-# nothing to compare with: its failure is new.
+# A test that fails in the patched run is a new failure unless it is
+# on the XFAIL list, passes when rerun alone in the patched build (the
+# machine may be loaded; reported as such), or also fails alone in the
+# unpatched build.  A test the unpatched build does not have (the
+# backport's own) has nothing to compare with: its failure is new.
 new=$out/new-failures
 : > "$new"
 : > "$out/flaky"
 : > "$out/base-also-fail"
+: > "$out/unlisted"
 for d in $GL_SUBDIRS; do
   grep '^FAIL: ' "$out/patched/$d.sum" | sed 's/^FAIL: //' | while read -r t; do
+    if [ "$baseline" != 1 ] && grep -q -x -F "$t" "$xfail_list"; then
+      echo "$t" >> "$out/base-also-fail"
+      continue
+    fi
     r=NEW
-    grep -q -x -F "$t" "$base/$d.tests" && r=$(gl_base_result "$t")
+    if grep -q -x -F "$t" "$out/names/$d"; then
+      if [ "$baseline" = 1 ]; then
+        r=$(gl_base_result "$t" < /dev/null)
+      else
+        r=UNKNOWN
+      fi
+    fi
+    if [ "$r" != NEW ] && [ "$r" != FAIL ] &&
+       gl_run_test "$src" "$build" "$t" "$fails/rerun/$t.log" < /dev/null; then
+      echo "$t" >> "$out/flaky"
+      continue
+    fi
+    # Not on the list: confirmed in the unpatched build (built now if
+    # need be) before it is reported.
+    [ "$r" = UNKNOWN ] && r=$(gl_base_result "$t" < /dev/null)
     if [ "$r" = FAIL ]; then
       echo "$t" >> "$out/base-also-fail"
+      [ "$baseline" = 1 ] || echo "$t" >> "$out/unlisted"
     elif [ "$r" = NORESULT ]; then
       echo "FAIL: $t (and no result alone in the unpatched build: $base/results/$t.log)" >> "$new"
-    elif [ "$r" = PASS ] && gl_run_test "$src" "$build" "$t" "$fails/rerun/$t.log"; then
-      echo "$t" >> "$out/flaky"
     else
       echo "FAIL: $t" >> "$new"
     fi
   done
   # A test of the unpatched build that the patched run did not report.
   sed -n 's/^[A-Z]*: //p' "$out/patched/$d.sum" | LC_ALL=C sort > "$out/patched-all-$d"
-  LC_ALL=C sort "$base/$d.tests" | LC_ALL=C comm -23 - "$out/patched-all-$d" |
+  LC_ALL=C sort "$out/names/$d" | LC_ALL=C comm -23 - "$out/patched-all-$d" |
     sed 's/^/MISSING: /' >> "$new"
 done
 cp "$new" "$new.final"
@@ -147,14 +201,21 @@ report=$out/report.md
   echo "The quilt series (make glibc-patch, $(wc -l < "$out/glibc-patch/patches/series") patches) applied with"
   echo "quilt push -a to a pristine tree gives exactly the tree built."
   echo
-  echo "Patched: glibc's make check, $GL_CHECK_JOBS jobs.  Unpatched: each test that"
-  echo "failed in the patched run, run alone (\`make test t=...\`)."
+  echo "Patched: glibc's make check, $GL_CHECK_JOBS jobs.  Baseline: $(
+    if [ "$baseline" = 1 ]; then
+      echo "the unpatched build; each test that"
+      echo "failed in the patched run, run alone there (\`make test t=...\`)."
+    else
+      echo "the committed lists"
+      echo "${names_list#"$GL_TOP"/} and ${xfail_list#"$GL_TOP"/}; the unpatched build only"
+      echo "to confirm a failure not on the XFAIL list."
+    fi)"
   echo
   echo "| subdir | tests (unpatched) | PASS | FAIL | UNSUPPORTED | XFAIL | XPASS | failed in both |"
   echo "|---|---|---|---|---|---|---|---|"
   for d in $GL_SUBDIRS; do
     set -- $(gl_counts "$out/patched/$d.sum")
-    echo "| $d | $(wc -l < "$base/$d.tests") | $2 | $4 | $6 | $8 | ${10} | $(grep -c "^$d/" "$out/base-also-fail" || :) |"
+    echo "| $d | $(wc -l < "$out/names/$d") | $2 | $4 | $6 | $8 | ${10} | $(grep -c "^$d/" "$out/base-also-fail" || :) |"
   done
   echo
 } > "$report"
@@ -173,9 +234,18 @@ report=$out/report.md
     echo "The output of every test that failed in this run: $fails"
   fi
   echo
-  echo "Failed in the patched run and, alone, in the unpatched build ($key):"
+  if [ "$baseline" = 1 ]; then
+    echo "Failed in the patched run and, alone, in the unpatched build ($key):"
+  else
+    echo "Failed in the patched run and on the XFAIL list, or alone in the unpatched build:"
+  fi
   echo
   if [ -s "$out/base-also-fail" ]; then sed 's/^/    /' "$out/base-also-fail"; else echo "    none"; fi
+  if [ -s "$out/unlisted" ]; then
+    echo
+    echo "Of these, not on ${xfail_list#"$GL_TOP"/} (make check-full rewrites it):"
+    sed 's/^/    /' "$out/unlisted"
+  fi
   echo
   echo "## The backport's own tests"
   echo
@@ -196,11 +266,65 @@ done
 } >> "$report"
 gl_check_abi "$report" "$out/check-abi.log" || status=1
 
+# With the baseline, the lists are written anew: the test names, and
+# every test that failed alone in the unpatched build this run (the
+# listed ones were each run there).  The committed lists must say the
+# same, or the next run without the baseline would compare with a
+# wrong list.
+if [ "$baseline" = 1 ]; then
+  for t in $(sed -e 's/#.*//' "$xfail_list" 2>/dev/null); do
+    case " $GL_SUBDIRS " in *" ${t%%/*} "*) gl_base_result "$t" > /dev/null ;; esac
+  done
+  gl_list_head() {
+    echo "# $1 in glibc-source $GL_SOURCE_VERSION's unpatched build"
+    echo "# (x86-64, the $GLIBC_SUITE chroot of build-aux/glibc/chroot.sh),"
+    echo "# for make check-glibc without GL_BASELINE=1."
+    echo "# Written by make check-glibc with GL_BASELINE=1 (make check-full):"
+    echo "# copy build/$GL_NAME/lists/$(basename "$2") here when that run says so."
+    echo "#% glibc-source: $GL_SOURCE_VERSION"
+  }
+  mkdir -p "$out/lists"
+  {
+    gl_list_head "The tests of $GL_SUBDIRS" "$names_list"
+    for d in $GL_SUBDIRS; do cat "$base/$d.tests"; done | LC_ALL=C sort
+  } > "$out/lists/$(basename "$names_list")"
+  {
+    gl_list_head "The tests that fail, run alone," "$xfail_list"
+    for d in $GL_SUBDIRS; do
+      for r in "$base/results/$d"/*; do
+        case $r in *.log) continue ;; esac
+        [ "$(cat "$r" 2>/dev/null)" = FAIL ] && echo "$d/$(basename "$r")"
+      done
+    done | LC_ALL=C sort
+  } > "$out/lists/$(basename "$xfail_list")"
+  {
+    echo
+    echo "## The committed lists"
+    echo
+    for f in "$names_list" "$xfail_list"; do
+      n=$out/lists/$(basename "$f")
+      if cmp -s "$n" "$f"; then
+        echo "${f#"$GL_TOP"/}: the same as this run's."
+      else
+        status=1
+        echo "${f#"$GL_TOP"/} differs from this run's (FAIL; cp $n $f):"
+        echo
+        diff -u "$f" "$n" | sed 's/^/    /' || :
+      fi
+      echo
+    done
+  } >> "$report"
+fi
+
 {
   echo
   echo "make glibc (patched): $(cat "$GL_CACHE/build-patched.seconds" 2>/dev/null) s this run;"
   echo "last full build from a fresh build directory: $(cat "$GL_CACHE/build-patched-full.seconds" 2>/dev/null || echo unknown) s."
-  echo "Unpatched build: $(cat "$base/build.seconds") s (when it was built)."
+  if [ -e "$base/build.seconds" ]; then
+    echo "Unpatched build: $(cat "$base/build.seconds") s (when it was built)."
+  else
+    echo "Unpatched build: none (the committed lists were the baseline)."
+  fi
   echo "glibc make check, patched: $(for d in $GL_SUBDIRS; do printf '%s %s s, ' $d "$(cat "$out/patched/check-$d.seconds")"; done)"
   echo "make check-glibc: $(( $(date +%s) - t0 )) s this run."
 } >> "$report"

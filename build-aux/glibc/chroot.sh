@@ -8,8 +8,8 @@
 # (build-aux/glibc/debian-packages-ARCH).
 #
 # It starts as a copy of make check-matrix's chroot of the suite when that
-# exists (the matrix's own copy is never changed), else from
-# debootstrap --variant=minbase.
+# exists (the matrix's own copy is never changed), else from the
+# suite's minbase tarball (mx_bootstrap: mmdebstrap).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -26,11 +26,9 @@ if [ ! -e "$GL_ROOT/.rc-complete" ]; then
     cp -a "$matrix" "$GL_ROOT.partial"
     rm -f "$GL_ROOT.partial/.rc-deps"
   else
-    gl_log "chroot: debootstrap --variant=minbase $GLIBC_SUITE (log: $log)"
-    mirror=$(rc_mirror) || exit 1
-    debootstrap --variant=minbase "$GLIBC_SUITE" "$GL_ROOT.partial" "$mirror" \
-      >"$log" 2>&1 || { tail -n 5 "$log" >&2;
-        gl_die "debootstrap of $GLIBC_SUITE failed; see $log (mirror: $mirror, RSEQ_COMPAT_MIRROR=URL picks another)"; }
+    gl_log "chroot: a new $GLIBC_SUITE root (log: $log)"
+    : > "$log"
+    mx_bootstrap "$GLIBC_SUITE" "$GL_ROOT.partial" "$log" || exit 1
   fi
   rm -rf "$GL_ROOT"
   mv "$GL_ROOT.partial" "$GL_ROOT"

@@ -9,7 +9,7 @@ here=$(dirname "$0")
 if [ "$(id -u)" -ne 0 ]; then
   "$here/../ensure-deps" "$here/host-packages" || :
   echo "make glibc / make check-glibc must run as root: they build in a" >&2
-  echo "Debian chroot (debootstrap, chroot, mount namespaces)." >&2
+  echo "Debian chroot (mmdebstrap, chroot, mount namespaces)." >&2
   exit 1
 fi
 exec "$here/../ensure-deps" "$here/host-packages"

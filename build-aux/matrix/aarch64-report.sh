@@ -20,7 +20,7 @@ aarch64_report() {
   echo "### AArch64 (make check-aarch64)"
   echo
   echo "Debian's arm64 cloud kernels under qemu-system-aarch64 ${qv:-?} (TCG, \`-M virt"
-  echo "-cpu max\`, 2 CPUs).  Each arm64 debootstrap userland builds the tree (under"
+  echo "-cpu max\`, 2 CPUs).  Each arm64 mmdebstrap userland builds the tree (under"
   echo "qemu-user); each guest runs tests/rseq.shim"
   echo "(${AARCH64_RUNTESTFLAGS:+RUNTESTFLAGS=\"$flags\", }make check-run) and mxcheck with the shim preloaded"
   echo "and this kernel's values: passed/run, guest seconds."

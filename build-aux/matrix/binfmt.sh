@@ -4,8 +4,11 @@
 # chroot can be entered with chroot(8) on this x86-64 host.  The entry
 # is registered with binfmt_misc's F flag: the kernel opens the
 # interpreter once, now, so it need not exist inside the arm64 chroot.
-# An entry someone else registered for aarch64 (binfmt-support's
-# qemu-aarch64) is used as it is.
+# The entry is named qemu-aarch64, as Debian's qemu-user-binfmt names
+# it: mmdebstrap looks for that name, and only with its F flag does it
+# make an arm64 root without a qemu-aarch64-static on the host.  An
+# enabled qemu-aarch64 entry with the F flag that someone else
+# registered is used as it is.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -20,15 +23,23 @@ if [ ! -e "$fs/register" ]; then
   mount -t binfmt_misc binfmt_misc "$fs" 2>/dev/null ||
     mx_die "binfmt: cannot mount binfmt_misc on $fs (modprobe binfmt_misc, as root)"
 fi
-for e in "$fs"/*aarch64*; do
-  [ -e "$e" ] || continue
+e=$fs/qemu-aarch64
+if [ -e "$e" ]; then
   if grep -q '^enabled' "$e" && grep -q '^flags: .*F' "$e"; then exit 0; fi
-done
+  # Ours from an earlier run points at an older cache; another's lacks
+  # the F flag, which would make every arm64 program look for the
+  # interpreter inside its own root.
+  grep -q "^interpreter $RSEQ_COMPAT_CACHE/" "$e" ||
+    mx_die "binfmt: $e is registered disabled or without the F flag (interpreter: $(sed -n 's/^interpreter //p' "$e")); remove it (echo -1 > $e) or register it with F (qemu-user-binfmt does)"
+fi
 # The ELF header of an aarch64 executable or shared object (e_machine
 # 183), any OS/ABI byte.
 magic='\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
 mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
-[ ! -e "$fs/rseq-compat-aarch64" ] || echo -1 > "$fs/rseq-compat-aarch64"
-printf ':rseq-compat-aarch64:M::%s:%s:%s:F\n' "$magic" "$mask" "$qemu" > "$fs/register" ||
+# The name earlier versions registered, which mmdebstrap does not know.
+for old in "$fs/rseq-compat-aarch64" "$e"; do
+  [ ! -e "$old" ] || echo -1 > "$old"
+done
+printf ':qemu-aarch64:M::%s:%s:%s:F\n' "$magic" "$mask" "$qemu" > "$fs/register" ||
   mx_die "binfmt: registering $qemu for aarch64 failed"
 mx_log "binfmt: aarch64 programs run with $qemu"

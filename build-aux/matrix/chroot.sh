@@ -1,12 +1,12 @@
 #!/bin/sh
-# chroot.sh SUITE [ARCH]: make (or reuse) a debootstrap --variant=minbase
-# chroot of Debian SUITE under the cache, with the packages `make check`
-# needs (installed by the project's own build-aux/ensure-deps), and print
-# its path.  The chroot is reused while its stamp exists; its package
+# chroot.sh SUITE [ARCH]: make (or reuse) a minbase chroot of Debian
+# SUITE (mx_bootstrap: mmdebstrap) under the cache, with the packages
+# `make check` needs (installed by the project's own
+# build-aux/ensure-deps), and print its path.  The chroot is reused while its stamp exists; its package
 # indexes are refreshed once they are older than MATRIX_MAX_AGE.
 # ARCH (a Debian architecture other than the host's, e.g. arm64) makes
-# SUITE-ARCH with debootstrap --foreign; its second stage and everything
-# after run under qemu-user, which binfmt.sh must have registered.
+# SUITE-ARCH, whose maintainer scripts and everything after run under
+# qemu-user, which binfmt.sh must have registered.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,23 +22,9 @@ log=$RSEQ_COMPAT_CACHE/log/chroot-$name.log
 mkdir -p "$RSEQ_COMPAT_CACHE/chroot" "$RSEQ_COMPAT_CACHE/log"
 
 if [ ! -e "$root/.rc-complete" ]; then
-  mx_log "$name: debootstrap --variant=minbase${arch:+ --arch=$arch --foreign} (log: $log)"
-  rm -rf "$root.partial"
-  mirror=$(rc_mirror) || exit 1
-  if ! debootstrap --variant=minbase ${arch:+--arch="$arch" --foreign} \
-       "$suite" "$root.partial" "$mirror" >"$log" 2>&1; then
-    tail -n 5 "$log" >&2
-    mx_die "$name: debootstrap failed; see $log (mirror: $mirror; RSEQ_COMPAT_MIRROR=URL picks another)"
-  fi
-  if [ -n "$arch" ]; then
-    mx_log "$name: debootstrap --second-stage under qemu-user"
-    if ! chroot "$root.partial" /debootstrap/debootstrap --second-stage >>"$log" 2>&1; then
-      tail -n 5 "$log" >&2
-      mx_die "$name: the second stage failed; see $log (is qemu-user registered? build-aux/matrix/binfmt.sh)"
-    fi
-    # What the first stage downloaded is installed now.
-    rm -f "$root.partial"/var/cache/apt/archives/*.deb
-  fi
+  mx_log "$name: a new chroot (log: $log)"
+  : > "$log"
+  mx_bootstrap "$suite" "$root.partial" "$log" "$arch" || exit 1
   rm -rf "$root"
   mv "$root.partial" "$root"
   touch "$root/.rc-complete"

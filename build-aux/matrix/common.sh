@@ -60,6 +60,47 @@ mx_copy_tree() {
 }
 
 # mx_age FILE: seconds since FILE was modified (a large number if absent).
+# mx_bootstrap SUITE DEST LOG [ARCH]: at DEST (made anew), a minbase
+# root of Debian SUITE, for ARCH if given (a foreign architecture runs
+# its maintainer scripts under qemu-user, which binfmt.sh must have
+# registered).  mmdebstrap makes it once, as a tarball under
+# $RSEQ_COMPAT_CACHE/rootfs/ that every chroot of the suite starts from
+# (the matrix's, the glibc series', the VM guest's), and again once it
+# is older than MATRIX_MAX_AGE.  Returns 1 with the cause on stderr.
+mx_bootstrap() {
+  _s=$1 _dest=$2 _log=$3 _arch=${4:-}
+  _tar=$RSEQ_COMPAT_CACHE/rootfs/$_s${_arch:+-$_arch}.tar
+  mkdir -p "$RSEQ_COMPAT_CACHE/rootfs" || return 1
+  if [ "$(mx_age "$_tar")" -gt "$MATRIX_MAX_AGE" ]; then
+    _m=$(rc_mirror) || return 1
+    if ! command -v mmdebstrap >/dev/null 2>&1; then
+      echo "rseq-compat: mmdebstrap is missing; apt-get install mmdebstrap" \
+           "(build-aux/ensure-deps build-aux/matrix/debian-packages installs it)" >&2
+      return 1
+    fi
+    printf 'rseq-compat: mmdebstrap --variant=minbase %s%s (log: %s)\n' \
+      "$_s" "${_arch:+ --architectures=$_arch}" "$_log" >&2
+    rm -f "$_tar.partial"
+    # The tarball is written under another name and renamed when whole:
+    # a run stopped halfway leaves nothing that looks finished.
+    if ! mmdebstrap --mode=root --variant=minbase --format=tar \
+           ${_arch:+--architectures="$_arch"} "$_s" "$_tar.partial" "$_m" \
+           >>"$_log" 2>&1; then
+      rm -f "$_tar.partial"
+      tail -n 5 "$_log" >&2
+      echo "rseq-compat: mmdebstrap of $_s${_arch:+ ($_arch)} failed; see $_log" \
+           "(mirror: $_m; RSEQ_COMPAT_MIRROR=URL picks another${_arch:+; is qemu-user registered? build-aux/matrix/binfmt.sh})" >&2
+      return 1
+    fi
+    mv "$_tar.partial" "$_tar" || return 1
+  fi
+  rm -rf "$_dest" && mkdir -p "$_dest" &&
+    tar -C "$_dest" --numeric-owner -xpf "$_tar" || {
+      echo "rseq-compat: cannot unpack $_tar into $_dest" >&2
+      return 1
+    }
+}
+
 mx_age() {
   if [ -e "$1" ]; then echo $(( $(date +%s) - $(stat -c %Y "$1") ))
   else echo 999999999; fi
@@ -87,6 +128,13 @@ CONF
 mx_ensure_deps() {
   _r=$1 _s=$2 _log=$3; shift 3
   _aux=$(cd "$(dirname "$_rc_env")" && pwd)
+  # A run killed halfway through apt leaves dpkg "interrupted", which
+  # refuses every later install until its configuration is finished.
+  mx_in_chroot "$_r" dpkg --configure -a >>"$_log" 2>&1 || {
+    echo "rseq-compat: dpkg --configure -a failed in $_r; see $_log" \
+         "(remove $_r to make it anew)" >&2
+    return 1
+  }
   rm -rf "$_r/tmp/rc-deps"
   mkdir -p "$_r/tmp/rc-deps"
   cp "$_aux/ensure-deps" "$_aux/debian-package-index" "$_r/tmp/rc-deps/"

@@ -10,7 +10,7 @@ here=$(dirname "$0")
 if [ "$(id -u)" -ne 0 ]; then
   # Names the missing packages, if any.
   "$here/../ensure-deps" "$here/../debian-packages" "$here/debian-packages" || :
-  echo "make check-matrix must run as root: it creates chroots with debootstrap," >&2
+  echo "make check-matrix must run as root: it creates chroots with mmdebstrap," >&2
   echo "enters them with chroot and mount namespaces, and mounts /proc inside." >&2
   echo "Run:  sudo make check-matrix" >&2
   exit 1

@@ -2,7 +2,7 @@
 # root.sh PASSWORD: make check-vm's guest root, made once and kept under
 # the cache (RSEQ_COMPAT_CACHE/vm/root) while build-aux/vm/guest-packages
 # and this script are unchanged; prints its path.  Debian bullseye,
-# debootstrap --variant=minbase plus the list (systemd, udev, dbus, the
+# minbase (mx_bootstrap: mmdebstrap) plus the list (systemd, udev, dbus, the
 # cloud kernel and its initramfs), the host name rc-vm, the virtio disk
 # as /, root's PASSWORD for the serial console's login, and the stock
 # packages of glibc's source that are installed, downloaded into
@@ -20,14 +20,12 @@ root=$RSEQ_COMPAT_CACHE/vm/root
 log=$RSEQ_COMPAT_CACHE/log/vm-root.log
 key=$(cat "$here/guest-packages" "$0" | sha256sum | cut -c1-16)
 if [ "$(cat "$root/.rc-key" 2>/dev/null)" != "$key" ]; then
-  printf 'vm: the guest'"'"'s root: debootstrap --variant=minbase bullseye and build-aux/vm/guest-packages (log: %s)\n' "$log" >&2
+  printf 'vm: the guest'"'"'s root: minbase bullseye (mmdebstrap) and build-aux/vm/guest-packages (log: %s)\n' "$log" >&2
   mkdir -p "$RSEQ_COMPAT_CACHE/vm" "$RSEQ_COMPAT_CACHE/log" || exit 1
   : > "$log"
   r=$root.partial
   rm -rf "$root" "$r"
-  mirror=$(rc_mirror) || exit 1
-  debootstrap --variant=minbase bullseye "$r" "$mirror" >>"$log" 2>&1 ||
-    vm_die "debootstrap bullseye failed; see $log (mirror: $mirror; RSEQ_COMPAT_MIRROR=URL picks another)"
+  mx_bootstrap bullseye "$r" "$log" || exit 1
   mx_apt_setup "$r" bullseye
   mx_in_chroot "$r" apt-get update -q >>"$log" 2>&1 ||
     vm_die "apt-get update failed in the guest's root; see $log"
