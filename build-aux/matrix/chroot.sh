@@ -20,6 +20,10 @@ name=$suite${arch:+-$arch}
 root=$RSEQ_COMPAT_CACHE/chroot/$name
 log=$RSEQ_COMPAT_CACHE/log/chroot-$name.log
 mkdir -p "$RSEQ_COMPAT_CACHE/chroot" "$RSEQ_COMPAT_CACHE/log"
+# Several tiers share a suite's chroot: one makes or updates it while
+# the others wait.
+exec 9> "$RSEQ_COMPAT_CACHE/chroot/.$name.lock"
+flock 9 || mx_die "$name: cannot lock $RSEQ_COMPAT_CACHE/chroot/.$name.lock"
 
 if [ ! -e "$root/.rc-complete" ]; then
   mx_log "$name: a new chroot (log: $log)"

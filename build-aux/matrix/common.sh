@@ -71,12 +71,15 @@ mx_bootstrap() {
   _s=$1 _dest=$2 _log=$3 _arch=${4:-}
   _tar=$RSEQ_COMPAT_CACHE/rootfs/$_s${_arch:+-$_arch}.tar
   mkdir -p "$RSEQ_COMPAT_CACHE/rootfs" || return 1
-  if [ "$(mx_age "$_tar")" -gt "$MATRIX_MAX_AGE" ]; then
-    _m=$(rc_mirror) || return 1
+  # One maker at a time: two tiers may want the same suite at once.
+  (
+    flock 9 || exit 1
+    [ "$(mx_age "$_tar")" -gt "$MATRIX_MAX_AGE" ] || exit 0
+    _m=$(rc_mirror) || exit 1
     if ! command -v mmdebstrap >/dev/null 2>&1; then
       echo "rseq-compat: mmdebstrap is missing; apt-get install mmdebstrap" \
            "(build-aux/ensure-deps build-aux/matrix/debian-packages installs it)" >&2
-      return 1
+      exit 1
     fi
     printf 'rseq-compat: mmdebstrap --variant=minbase %s%s (log: %s)\n' \
       "$_s" "${_arch:+ --architectures=$_arch}" "$_log" >&2
@@ -90,10 +93,10 @@ mx_bootstrap() {
       tail -n 5 "$_log" >&2
       echo "rseq-compat: mmdebstrap of $_s${_arch:+ ($_arch)} failed; see $_log" \
            "(mirror: $_m; RSEQ_COMPAT_MIRROR=URL picks another${_arch:+; is qemu-user registered? build-aux/matrix/binfmt.sh})" >&2
-      return 1
+      exit 1
     fi
-    mv "$_tar.partial" "$_tar" || return 1
-  fi
+    mv "$_tar.partial" "$_tar"
+  ) 9> "$_tar.lock" || return 1
   rm -rf "$_dest" && mkdir -p "$_dest" &&
     tar -C "$_dest" --numeric-owner -xpf "$_tar" || {
       echo "rseq-compat: cannot unpack $_tar into $_dest" >&2
@@ -109,13 +112,14 @@ mx_age() {
 # mx_apt_setup ROOT SUITE: point ROOT's apt at the mirror for SUITE, with
 # small installs.  Mirrors and snapshots may serve a Release file past its
 # Valid-Until date (sid's is renewed weekly); its signature is still
-# checked.
+# checked.  Tiers that share a root wait for each other's apt.
 mx_apt_setup() {
   cat > "$1/etc/apt/apt.conf.d/90rseq-compat" <<'CONF'
 APT::Install-Recommends "0";
 APT::Install-Suggests "0";
 Acquire::Retries "3";
 Acquire::Check-Valid-Until "false";
+DPkg::Lock::Timeout "900";
 CONF
   _m=$(rc_mirror) || exit 1
   echo "deb $_m $2 main" > "$1/etc/apt/sources.list"
