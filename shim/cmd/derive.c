@@ -306,6 +306,49 @@ derive_kernel_mode (const struct info_report *r, uint32_t len,
   return mode;
 }
 
+/* Whether RELEASE (uname -r) is Linux 6.19 or 7.0.  Their rseq rewrite
+   stopped rewriting cpu_id_start after every preemption, for every
+   registration; tcmalloc keeps a pointer in that field and relies on
+   the rewrite.  The fix series ("rseq: Reenable performance
+   optimizations conditionally", Linux 7.1, marked for stable) gives
+   32-byte registrations the old behaviour back.  A stable release with
+   the fix cannot be told from one without it by its number.  */
+static int
+kernel_drops_legacy_rewrite (const char *release)
+{
+  int major, minor;
+  if (sscanf (release, "%d.%d", &major, &minor) != 2)
+    return 0;
+  return (major == 6 && minor == 19) || (major == 7 && minor == 0);
+}
+
+/* An area of the program's own registered with 32 bytes (tcmalloc's
+   kind) on such a kernel: the one case where the usual advice, to turn
+   the C library's registration off for tcmalloc, is wrong.  */
+static void
+derive_legacy_warning (struct info_report *r)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < r->nthreads; i++)
+    n += r->threads[i].state == TS_REGISTERED
+         && r->threads[i].length == 32 && r->threads[i].owner != NULL
+         && strcmp (r->threads[i].owner, "other") == 0;
+  if (n == 0 || !kernel_drops_legacy_rewrite (r->kernel))
+    return;
+  size_t len = strlen (r->warning);
+  snprintf (r->warning + len, sizeof r->warning - len, "%s%zu thread%s "
+            "registered an area of the program's own with 32 bytes "
+            "(tcmalloc's kind) on Linux %s: 6.19 and 7.0 kernels without "
+            "the fix series \"rseq: Reenable performance optimizations "
+            "conditionally\" (Linux 7.1; look for it in a stable kernel's "
+            "changelog) no longer rewrite cpu_id_start after each "
+            "preemption, which tcmalloc relies on.  Keep the C library's "
+            "or librseq-compat's registration (no glibc.pthread.rseq=0), "
+            "so that tcmalloc's own fails and it falls back, or run a "
+            "kernel with the fix", len > 0 ? "; " : "", n,
+            n == 1 ? "" : "s", r->kernel);
+}
+
 void
 info_derive (struct info_report *r)
 {
@@ -344,6 +387,7 @@ info_derive (struct info_report *r)
       unread += t->state == TS_UNKNOWN;
     }
   r->sched_getcpu_fast = live > 0 && fast == live;
+  derive_legacy_warning (r);
   const char *slow =
 #if defined __aarch64__
     "the getcpu system call";

@@ -134,7 +134,7 @@ struct info_report
   /* How the threads were read: "self", "stop" (ptrace, one thread
      stopped at a time) or "no-stop" (memory only).  */
   const char *method;
-  char warning[512];
+  char warning[1024];
   struct info_thread *threads;
   size_t nthreads;
 };

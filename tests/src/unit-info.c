@@ -334,5 +334,64 @@ main (void)
       free (json);
       json_free (j);
     }
+  /* The warning for tcmalloc's kind of area on the kernels whose rseq
+     rewrite dropped the legacy behaviour (6.19 and 7.0): from the
+     tcmalloc case above, with other kernels, owners and lengths.  */
+  static const struct
+  {
+    const char *kernel, *owner;
+    uint32_t len;
+    int warn;
+  } kcases[] =
+    {
+      { "6.19.3-arch1-1", "other", 32, 1 },
+      { "7.0.0", "other", 32, 1 },
+      { "7.0", "other", 32, 1 },
+      { "7.1.0-rc2", "other", 32, 0 },
+      { "6.18.44-fc-v669", "other", 32, 0 },
+      { "6.1.0-28-amd64", "other", 32, 0 },
+      { "16.19.0", "other", 32, 0 },
+      { "6.190.1", "other", 32, 0 },
+      { "test", "other", 32, 0 },
+      { "6.19.3", "other", 64, 0 },
+      { "6.19.3", "libc", 32, 0 },
+      { "6.19.3", "librseq-compat", 32, 0 },
+    };
+  const struct tcase *tc = NULL;
+  for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++)
+    if (strstr (cases[n].what, "tcmalloc's area") != NULL)
+      tc = &cases[n];
+  CHECK (tc != NULL, "the tcmalloc case is in the table");
+  for (size_t n = 0; tc != NULL && n < sizeof kcases / sizeof kcases[0]; n++)
+    {
+      fill (&r, tc);
+      snprintf (r.kernel, sizeof r.kernel, "%s", kcases[n].kernel);
+      r.threads[0].owner = kcases[n].owner;
+      r.threads[0].length = kcases[n].len;
+      info_derive (&r);
+      char want[64];
+      snprintf (want, sizeof want, "on Linux %s: 6.19 and 7.0 kernels",
+                kcases[n].kernel);
+      int has = strstr (r.warning, want) != NULL
+                && strstr (r.warning, "no glibc.pthread.rseq=0") != NULL
+                && strncmp (r.warning, "1 thread registered", 19) == 0;
+      CHECK (kcases[n].warn ? has : r.warning[0] == '\0',
+             "Linux %s, %s's %u-byte area: %s (warning: \"%s\")",
+             kcases[n].kernel, kcases[n].owner, kcases[n].len,
+             kcases[n].warn ? "warns" : "no warning", r.warning);
+      if (kcases[n].warn)
+        {
+          char *json = print (print_json, &r);
+          const char *err = NULL;
+          struct jval *j = json != NULL ? json_parse (json, &err) : NULL;
+          const struct jval *w = j != NULL ? json_get (j, "warning") : NULL;
+          CHECK (w != NULL && w->type == J_STR
+                 && strcmp (w->s, r.warning) == 0,
+                 "Linux %s: the JSON report has the warning",
+                 kcases[n].kernel);
+          json_free (j);
+          free (json);
+        }
+    }
   return rt_exit_status ();
 }
