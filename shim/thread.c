@@ -24,6 +24,8 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "shim.h"
 
@@ -51,11 +53,45 @@ struct start
 static pthread_key_t exit_key;
 static int exit_key_ok;
 
+/* Whether the calling thread is detached (musl reports its state in
+   pthread_getattr_np's attributes).  */
+static int
+self_detached (void)
+{
+  pthread_attr_t a;
+  int state = PTHREAD_CREATE_JOINABLE;
+  if (pthread_getattr_np (pthread_self (), &a) != 0)
+    return 0;
+  pthread_attr_getdetachstate (&a, &state);
+  pthread_attr_destroy (&a);
+  return state == PTHREAD_CREATE_DETACHED;
+}
+
 static void
 on_thread_exit (void *value)
 {
   (void) value;
-  __rseq_compat_unregister_self ();
+  int err = __rseq_compat_unregister_self ();
+  /* EINVAL: the kernel has not this area registered (the program
+     unregistered it itself, perhaps for an area of its own).  */
+  if (err == 0 || err == EINVAL || !self_detached ())
+    return;
+  /* The kernel refused the unregistration: a seccomp filter installed
+     after the thread registered answers EPERM or ENOSYS (or whatever
+     errno it was written to give).  A joinable
+     thread's memory is freed by its joiner once the kernel has cleared
+     its TID, when the registration has gone with the thread; a detached
+     one would unmap the live area itself.  It is kept instead, parked
+     for the rest of the process's life: a thread and its stack per
+     refusal, and its thread-specific data destructors after this one
+     do not run.  If the filter refuses pause and nanosleep too, it
+     spins, which still beats a crash.  */
+  for (;;)
+    {
+      pause ();
+      struct timespec ts = { 3600, 0 };
+      nanosleep (&ts, NULL);
+    }
 }
 #endif
 
