@@ -7,7 +7,9 @@
 #   autopkgtest  SRC's debian/tests: what the installed packages do,
 #                then enable --system and the packages' removal.
 # Writes DEBS/piuparts.log and DEBS/autopkgtest.log; prints a PASS or
-# FAIL line per step and fails if any step failed.
+# FAIL line per step and fails if any step failed.  Both tools run in
+# a private mount namespace, so that nothing they mount outlives them,
+# whatever signal ends them.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -15,21 +17,48 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../matrix/common.sh"
 suite=$1 debs=$2 src=$3
-die() { printf 'deb: %s: %s\n' "$suite" "$*" >&2; exit 1; }
+die() {
+  echo "FAIL: $*"
+  printf 'deb: %s: %s\n' "$suite" "$*" >&2
+  exit 1
+}
 [ -f "$src/debian/tests/control" ] || die "no $src/debian/tests/control"
-mirror=$(rc_mirror) || exit 1
-t=$RSEQ_COMPAT_CACHE/deb-test/$suite
-rm -rf "$t" && mkdir -p "$t" || exit 1
+mirror=$(rc_mirror) || die "no Debian mirror (RSEQ_COMPAT_MIRROR)"
+mkdir -p "$RSEQ_COMPAT_CACHE/deb-test" || exit 1
+# What a killed run left (its lock is free; a running one holds its own).
+for old in "$RSEQ_COMPAT_CACHE/deb-test/$suite".*; do
+  case $old in *.lock) continue ;; esac
+  [ -d "$old" ] && [ -e "$old.lock" ] || continue
+  flock -n "$old.lock" rm -rf --one-file-system "$old" && rm -f "$old.lock"
+done
+# A directory of this run's own: two runs for one suite do not meet.
+t=$(mktemp -d "$RSEQ_COMPAT_CACHE/deb-test/$suite.XXXXXX") || die "mktemp failed"
+exec 7> "$t.lock"
+flock 7
+trap 'rm -rf --one-file-system "$t"; rm -f "$t.lock"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+: > "$debs/piuparts.log"
+: > "$debs/autopkgtest.log"
+# The packages, one per line (a path may hold spaces).
 pkgs=$(ls "$debs"/*.deb | grep -v -- '-dbgsym_')
+[ -n "$pkgs" ] || die "no .deb in $debs"
 bad=0
+
+# in_ns CMD...: CMD in a private mount namespace.
+in_ns() { unshare --mount --propagation private -- "$@"; }
 
 # piuparts' own chroot is a copy of the unpacked root; its log ends in
 # "PASS: All tests." or names what failed.
-mx_bootstrap "$suite" "$t/base" "$debs/piuparts.log" || exit 1
-# shellcheck disable=SC2086
-if piuparts --existing-chroot="$t/base" --distribution="$suite" \
-     --mirror="$mirror main" --no-eatmydata --tmpdir="$t" $pkgs \
-     >> "$debs/piuparts.log" 2>&1; then
+mx_bootstrap "$suite" "$t/base" "$debs/piuparts.log" || die "no $suite root (see $debs/piuparts.log)"
+if printf '%s\n' "$pkgs" | in_ns sh -c '
+     IFS="
+"; set -f
+     root=$1 suite=$2 mirror=$3 tmp=$4
+     set -- $(cat)
+     exec piuparts --existing-chroot="$root" --distribution="$suite" \
+       --mirror="$mirror main" --no-eatmydata --tmpdir="$tmp" "$@"' \
+     sh "$t/base" "$suite" "$mirror" "$t" >> "$debs/piuparts.log" 2>&1; then
   echo "PASS: piuparts: install, remove, purge, nothing left behind"
 else
   echo "FAIL: piuparts: $(grep -a -E 'ERROR|FAIL' "$debs/piuparts.log" | head -n 3 | tr '\n' ';') (see $debs/piuparts.log)"
@@ -39,16 +68,18 @@ fi
 # autopkgtest's chroot server has no way back from a test that changes
 # the root (breaks-testbed), and this root is thrown away after the
 # run: such a test is run here, last, as debian/tests/control orders
-# them.  The root gets /proc and /dev in a private mount namespace.
-mx_bootstrap "$suite" "$t/testbed" "$debs/autopkgtest.log" || exit 1
+# them.  The root gets /proc and /dev.
+mx_bootstrap "$suite" "$t/testbed" "$debs/autopkgtest.log" || die "no $suite root (see $debs/autopkgtest.log)"
 mx_apt_setup "$t/testbed" "$suite"
-# shellcheck disable=SC2086
-unshare --mount --propagation private -- sh -c '
-  d=$1; shift
+printf '%s\n' "$pkgs" | in_ns sh -c '
+  IFS="
+"; set -f
+  d=$1 src=$2
+  set -- $(cat)
   mount -t proc proc "$d/proc" && mount --rbind /dev "$d/dev" || exit 125
   exec autopkgtest --apt-upgrade --ignore-restrictions=breaks-testbed \
-    --summary-file="$d.summary" "$@" -- chroot "$d"' \
-  sh "$t/testbed" $pkgs "$src" >> "$debs/autopkgtest.log" 2>&1
+    --summary-file="$d.summary" "$@" "$src" -- chroot "$d" < /dev/null' \
+  sh "$t/testbed" "$src" >> "$debs/autopkgtest.log" 2>&1
 st=$?
 # The tests' own steps, then autopkgtest's verdict on each test.
 grep -a -E '^(PASS|FAIL): ' "$debs/autopkgtest.log"
@@ -65,5 +96,4 @@ if [ $st -ne 0 ]; then
   echo "FAIL: autopkgtest: exit status $st (see $debs/autopkgtest.log)"
   bad=1
 fi
-rm -rf "$t"
 [ "$bad" -eq 0 ]

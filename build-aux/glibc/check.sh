@@ -57,6 +57,10 @@ bbuild=$GL_WORK/build-base
 xfail_list=$GL_TOP/build-aux/glibc/xfail-$GLIBC_SUITE
 names_list=$GL_TOP/build-aux/glibc/tests-$GLIBC_SUITE
 baseline=${GL_BASELINE:-0}
+# gl_list_subdirs LIST: the subdirectories LIST speaks for.
+gl_list_subdirs() {
+  sed -n 's/^#% subdirs: //p' "$1" 2>/dev/null
+}
 if [ "$baseline" != 1 ]; then
   for f in "$xfail_list" "$names_list"; do
     v=$(sed -n 's/^#% glibc-source: //p' "$f" 2>/dev/null) || v=
@@ -65,6 +69,14 @@ if [ "$baseline" != 1 ]; then
       gl_log "the unpatched build is the baseline (as with GL_BASELINE=1)"
       baseline=1
     fi
+    for d in $GL_SUBDIRS; do
+      case " $(gl_list_subdirs "$f") " in
+        *" $d "*) ;;
+        *) gl_log "${f#"$GL_TOP"/} does not cover $d (GL_SUBDIRS): the unpatched"
+           gl_log "build is the baseline (as with GL_BASELINE=1)"
+           baseline=1 ;;
+      esac
+    done
   done
 fi
 
@@ -88,12 +100,14 @@ gl_baseline() {
   done
 }
 
+# What the unpatched build gives each test run alone there, taken
+# afresh in each run (a failure under load once must not excuse the test
+# for good).
+results=$out/base-results
+rm -rf "$results" "$out/names"
 mkdir -p "$out/names"
 if [ "$baseline" = 1 ]; then
   gl_baseline
-  # Each result is taken afresh: the lists this run writes must say
-  # what fails now, on this machine.
-  rm -rf "$base/results"
   for d in $GL_SUBDIRS; do cp "$base/$d.tests" "$out/names/$d"; done
 else
   gl_log "baseline: the committed lists ${names_list#"$GL_TOP"/} and ${xfail_list#"$GL_TOP"/}"
@@ -101,22 +115,22 @@ else
 fi
 
 # gl_base_result TEST: PASS or FAIL, TEST run alone in the unpatched
-# build (remembered in $base/results/); NORESULT when glibc's make
+# build (remembered in $results/ for this run); NORESULT when glibc's make
 # reported neither (the test could not be built or run), which excuses
 # nothing.
 gl_base_result() {
   gl_baseline
-  if [ ! -s "$base/results/$1" ]; then
-    mkdir -p "$(dirname "$base/results/$1")"
-    if gl_run_test "$bsrc" "$bbuild" "$1" "$base/results/$1.log"; then
+  if [ ! -s "$results/$1" ]; then
+    mkdir -p "$(dirname "$results/$1")"
+    if gl_run_test "$bsrc" "$bbuild" "$1" "$results/$1.log"; then
       echo PASS
-    elif grep -q -x -F "FAIL: $1" "$base/results/$1.log"; then
+    elif grep -q -x -F "FAIL: $1" "$results/$1.log"; then
       echo FAIL
     else
       echo NORESULT
-    fi > "$base/results/$1"
+    fi > "$results/$1"
   fi
-  cat "$base/results/$1"
+  cat "$results/$1"
 }
 
 # 2. The patched build and its tests.
@@ -181,7 +195,7 @@ for d in $GL_SUBDIRS; do
       echo "$t" >> "$out/base-also-fail"
       [ "$baseline" = 1 ] || echo "$t" >> "$out/unlisted"
     elif [ "$r" = NORESULT ]; then
-      echo "FAIL: $t (and no result alone in the unpatched build: $base/results/$t.log)" >> "$new"
+      echo "FAIL: $t (and no result alone in the unpatched build: $results/$t.log)" >> "$new"
     else
       echo "FAIL: $t" >> "$new"
     fi
@@ -275,6 +289,8 @@ if [ "$baseline" = 1 ]; then
   for t in $(sed -e 's/#.*//' "$xfail_list" 2>/dev/null); do
     case " $GL_SUBDIRS " in *" ${t%%/*} "*) gl_base_result "$t" > /dev/null ;; esac
   done
+  # The subdirectories this run covers, and those the committed list
+  # covers that it does not, whose lines are kept as they are.
   gl_list_head() {
     echo "# $1 in glibc-source $GL_SOURCE_VERSION's unpatched build"
     echo "# (x86-64, the $GLIBC_SUITE chroot of build-aux/glibc/chroot.sh),"
@@ -282,20 +298,29 @@ if [ "$baseline" = 1 ]; then
     echo "# Written by make check-glibc with GL_BASELINE=1 (make check-full):"
     echo "# copy build/$GL_NAME/lists/$(basename "$2") here when that run says so."
     echo "#% glibc-source: $GL_SOURCE_VERSION"
+    echo "#% subdirs: $(for d in $GL_SUBDIRS $(gl_list_subdirs "$2"); do echo "$d"; done |
+                       awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')"
+  }
+  gl_kept_lines() {
+    for d in $(gl_list_subdirs "$1"); do
+      case " $GL_SUBDIRS " in *" $d "*) ;; *) grep "^$d/" "$1" || : ;; esac
+    done
   }
   mkdir -p "$out/lists"
   {
-    gl_list_head "The tests of $GL_SUBDIRS" "$names_list"
-    for d in $GL_SUBDIRS; do cat "$base/$d.tests"; done | LC_ALL=C sort
+    gl_list_head "The tests" "$names_list"
+    { for d in $GL_SUBDIRS; do cat "$base/$d.tests"; done
+      gl_kept_lines "$names_list"; } | LC_ALL=C sort
   } > "$out/lists/$(basename "$names_list")"
   {
     gl_list_head "The tests that fail, run alone," "$xfail_list"
-    for d in $GL_SUBDIRS; do
-      for r in "$base/results/$d"/*; do
-        case $r in *.log) continue ;; esac
-        [ "$(cat "$r" 2>/dev/null)" = FAIL ] && echo "$d/$(basename "$r")"
+    { for d in $GL_SUBDIRS; do
+        for r in "$results/$d"/*; do
+          case $r in *.log) continue ;; esac
+          [ "$(cat "$r" 2>/dev/null)" = FAIL ] && echo "$d/$(basename "$r")"
+        done
       done
-    done | LC_ALL=C sort
+      gl_kept_lines "$xfail_list"; } | LC_ALL=C sort
   } > "$out/lists/$(basename "$xfail_list")"
   {
     echo

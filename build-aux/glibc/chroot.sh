@@ -23,7 +23,10 @@ if [ ! -e "$GL_ROOT/.rc-complete" ]; then
   matrix=$RSEQ_COMPAT_CACHE/chroot/$GLIBC_SUITE
   if [ -e "$matrix/.rc-complete" ]; then
     gl_log "chroot: copying $matrix"
-    cp -a "$matrix" "$GL_ROOT.partial"
+    # Under the matrix chroot's own locks: no tier changes it meanwhile.
+    ( flock 9 && flock 8 && cp -a "$matrix" "$GL_ROOT.partial" ) \
+      9> "$RSEQ_COMPAT_CACHE/chroot/.$GLIBC_SUITE.lock" 8> "$matrix.apt.lock" ||
+      gl_die "chroot: copying $matrix failed"
     rm -f "$GL_ROOT.partial/.rc-deps"
   else
     gl_log "chroot: a new $GLIBC_SUITE root (log: $log)"
@@ -44,9 +47,9 @@ if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
   gl_log "chroot: installing build-aux/glibc/debian-packages (log: $log)"
   pkgs=$(sed -e 's/#.*//' "$GL_TOP/build-aux/glibc/debian-packages" |
          sed -e "s/^glibc-source\$/glibc-source=$GL_SOURCE_VERSION/")
-  gl_in_chroot apt-get update -q >>"$log" 2>&1 ||
+  mx_apt "$GL_ROOT" apt-get update -q >>"$log" 2>&1 ||
     gl_die "apt-get update failed in $GL_ROOT; see $log"
-  gl_in_chroot apt-get install -y -q $pkgs >>"$log" 2>&1 || {
+  mx_apt "$GL_ROOT" apt-get install -y -q $pkgs >>"$log" 2>&1 || {
     tail -n 5 "$log" >&2
     gl_die "installing build-aux/glibc/debian-packages in $GL_ROOT failed; see $log.  glibc-source $GL_SOURCE_VERSION must be on the mirror (GL_SOURCE_VERSION names another version, at your own risk: the patches are written against this one)"; }
   mx_ensure_deps "$GL_ROOT" "$GLIBC_SUITE" "$log" "$GL_TOP/build-aux/debian-packages" ||

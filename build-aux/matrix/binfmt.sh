@@ -23,11 +23,19 @@ if [ ! -e "$fs/register" ]; then
   mount -t binfmt_misc binfmt_misc "$fs" 2>/dev/null ||
     mx_die "binfmt: cannot mount binfmt_misc on $fs (modprobe binfmt_misc, as root)"
 fi
+# One registration at a time (two tiers may start arm64 work at once);
+# the checks below are made again under the lock.
+lockf=/run/lock/rseq-compat-binfmt.lock
+[ -d /run/lock ] && [ -w /run/lock ] || lockf=$RSEQ_COMPAT_CACHE/.binfmt.lock
+exec 9> "$lockf"
+flock 9 || mx_die "binfmt: cannot lock $lockf"
+# The name earlier versions registered, which mmdebstrap does not know.
+[ ! -e "$fs/rseq-compat-aarch64" ] || echo -1 > "$fs/rseq-compat-aarch64"
 e=$fs/qemu-aarch64
 if [ -e "$e" ]; then
   if grep -q '^enabled' "$e" && grep -q '^flags: .*F' "$e"; then exit 0; fi
-  # Ours from an earlier run points at an older cache; another's lacks
-  # the F flag, which would make every arm64 program look for the
+  # Ours (this cache's) disabled is registered again; another's
+  # without the F flag would make every arm64 program look for the
   # interpreter inside its own root.
   grep -q "^interpreter $RSEQ_COMPAT_CACHE/" "$e" ||
     mx_die "binfmt: $e is registered disabled or without the F flag (interpreter: $(sed -n 's/^interpreter //p' "$e")); remove it (echo -1 > $e) or register it with F (qemu-user-binfmt does)"
@@ -36,10 +44,8 @@ fi
 # 183), any OS/ABI byte.
 magic='\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
 mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
-# The name earlier versions registered, which mmdebstrap does not know.
-for old in "$fs/rseq-compat-aarch64" "$e"; do
-  [ ! -e "$old" ] || echo -1 > "$old"
-done
+# Ours, disabled (checked above).
+[ ! -e "$e" ] || echo -1 > "$e"
 printf ':qemu-aarch64:M::%s:%s:%s:F\n' "$magic" "$mask" "$qemu" > "$fs/register" ||
   mx_die "binfmt: registering $qemu for aarch64 failed"
 mx_log "binfmt: aarch64 programs run with $qemu"

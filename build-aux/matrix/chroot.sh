@@ -39,9 +39,9 @@ mx_apt_setup "$root" "$suite"
 # Once a day (MATRIX_MAX_AGE), the suite's current packages.
 if [ "$(mx_age "$root/.rc-apt-updated")" -gt "$MATRIX_MAX_AGE" ]; then
   mx_log "$name: apt-get update and dist-upgrade"
-  mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 ||
+  mx_apt "$root" apt-get update -q >>"$log" 2>&1 ||
     mx_die "$name: apt-get update failed in the chroot; see $log"
-  mx_in_chroot "$root" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
+  mx_apt "$root" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
     mx_die "$name: apt-get dist-upgrade failed in the chroot; see $log"
   touch "$root/.rc-apt-updated"
 fi

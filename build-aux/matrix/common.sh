@@ -81,6 +81,14 @@ mx_bootstrap() {
            "(build-aux/ensure-deps build-aux/matrix/debian-packages installs it)" >&2
       exit 1
     fi
+    # Before 1.0 (bullseye's 0.7.5) a foreign root needs a
+    # qemu-ARCH-static on the host; later ones use binfmt_misc's F flag.
+    _v=$(mmdebstrap --version 2>/dev/null | awk '{ print $2 }')
+    if [ -n "$_arch" ] && [ "${_v%%.*}" -lt 1 ] 2>/dev/null; then
+      echo "rseq-compat: an $_arch root needs mmdebstrap 1.0 or later" \
+           "(bookworm's or newer); this host has $_v" >&2
+      exit 1
+    fi
     printf 'rseq-compat: mmdebstrap --variant=minbase %s%s (log: %s)\n' \
       "$_s" "${_arch:+ --architectures=$_arch}" "$_log" >&2
     rm -f "$_tar.partial"
@@ -126,19 +134,30 @@ CONF
   cp /etc/resolv.conf "$1/etc/resolv.conf" 2>/dev/null || :
 }
 
+# mx_apt ROOT CMD...: CMD in ROOT (mx_in_chroot) while no other tier
+# runs apt or dpkg there: tiers share a suite's chroot, and dpkg's own
+# lock makes a second one fail at once (apt-get update does not wait).
+mx_apt() {
+  _ar=$1; shift
+  ( flock 8 || exit 1; mx_in_chroot "$_ar" "$@" ) 8> "$_ar.apt.lock"
+}
+
 # mx_ensure_deps ROOT SUITE LOG LIST...: install the packages of the
 # project's LISTs in ROOT with build-aux/ensure-deps, as Debian SUITE,
 # then check that the package index's claims about SUITE hold there.
 mx_ensure_deps() {
+  ( flock 8 || exit 1; _mx_ensure_deps "$@" ) 8> "$1.apt.lock"
+}
+_mx_ensure_deps() {
   _r=$1 _s=$2 _log=$3; shift 3
   _aux=$(cd "$(dirname "$_rc_env")" && pwd)
   # A run killed halfway through apt leaves dpkg "interrupted", which
   # refuses every later install until its configuration is finished.
-  mx_in_chroot "$_r" dpkg --configure -a >>"$_log" 2>&1 || {
-    echo "rseq-compat: dpkg --configure -a failed in $_r; see $_log" \
-         "(remove $_r to make it anew)" >&2
+  if [ -n "$(mx_in_chroot "$_r" dpkg --audit 2>&1)" ] &&
+     ! mx_in_chroot "$_r" dpkg --configure -a >>"$_log" 2>&1; then
+    echo "rseq-compat: dpkg --configure -a failed in $_r; see $_log" >&2
     return 1
-  }
+  fi
   rm -rf "$_r/tmp/rc-deps"
   mkdir -p "$_r/tmp/rc-deps"
   cp "$_aux/ensure-deps" "$_aux/debian-package-index" "$_r/tmp/rc-deps/"

@@ -25,7 +25,7 @@ if [ "$arch" != "$(dpkg --print-architecture)" ]; then
   if ! mx_in_chroot "$root" dpkg --print-foreign-architectures | grep -qx "$arch"; then
     mx_log "$suite: adding $arch to the chroot's package index"
     mx_in_chroot "$root" dpkg --add-architecture "$arch" &&
-      mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 ||
+      mx_apt "$root" apt-get update -q >>"$log" 2>&1 ||
       mx_die "$suite: dpkg --add-architecture $arch and apt-get update failed; see $log"
   fi
 fi
@@ -63,7 +63,7 @@ if [ ! -e "$dir/.complete" ] || { [ -n "$want_mods" ] && [ ! -d "$dir/modules" ]
   if ! mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q=$ver' ${mods:+'$mods$q'}" \
        >>"$log" 2>&1; then
     # The index may be older than the mirror: refresh it once.
-    mx_in_chroot "$root" apt-get update -q >>"$log" 2>&1 || :
+    mx_apt "$root" apt-get update -q >>"$log" 2>&1 || :
     mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q' ${mods:+'$mods$q'}" \
       >>"$log" 2>&1 || mx_die "$suite: apt-get download $pkg failed; see $log"
   fi

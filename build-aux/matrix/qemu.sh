@@ -25,5 +25,5 @@ missing=
 for b in $need; do [ -x "$root/usr/bin/$b" ] || missing=1; done
 [ -n "$missing" ] || exit 0
 mx_log "$suite: installing $pkgs in the chroot"
-mx_in_chroot "$root" apt-get install -y -q $pkgs >"$log" 2>&1 ||
+mx_apt "$root" apt-get install -y -q $pkgs >"$log" 2>&1 ||
   mx_die "qemu: apt-get install $pkgs failed in the $suite chroot; see $log"
