@@ -24,6 +24,8 @@ tier:
 	@$(TIER_TOOL) run $(T) $(SCOPE)
 
 tier-status:
-	@for t in $$($(TIER_TOOL) list); do \
-	  printf '%-18s ci: %s\n%-18s full: %s\n' $$t "$$($(TIER_TOOL) status $$t ci)" '' "$$($(TIER_TOOL) status $$t full)"; \
+	@fo=" $$($(TIER_TOOL) full-only | awk '{ print $$1 }' | tr '\n' ' ') "; \
+	for t in $$($(TIER_TOOL) list); do \
+	  case $$fo in *" $$t "*) ci="full only (make check-full)" ;; *) ci=$$($(TIER_TOOL) status $$t ci) ;; esac; \
+	  printf '%-18s ci: %s\n%-18s full: %s\n' $$t "$$ci" '' "$$($(TIER_TOOL) status $$t full)"; \
 	done
