@@ -19,10 +19,12 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,25 +69,41 @@ self_detached (void)
   return state == PTHREAD_CREATE_DETACHED;
 }
 
+/* Destructor rounds this thread has been given back (see below).  */
+static __thread int exit_rounds;
+
 static void
 on_thread_exit (void *value)
 {
   (void) value;
   int err = __rseq_compat_unregister_self ();
   /* EINVAL: the kernel has not this area registered (the program
-     unregistered it itself, perhaps for an area of its own).  */
-  if (err == 0 || err == EINVAL || !self_detached ())
+     unregistered it itself, and the kernel then wrote cpu_id -1) --
+     unless cpu_id still says a CPU, when a filter answers EINVAL.  */
+  if (err == 0
+      || (err == EINVAL
+          && (int32_t) __atomic_load_n (&__rseq_compat_area.abi.cpu_id,
+                                        __ATOMIC_RELAXED) < 0))
     return;
   /* The kernel refused the unregistration: a seccomp filter installed
      after the thread registered answers EPERM or ENOSYS (or whatever
-     errno it was written to give).  A joinable
-     thread's memory is freed by its joiner once the kernel has cleared
-     its TID, when the registration has gone with the thread; a detached
-     one would unmap the live area itself.  It is kept instead, parked
-     for the rest of the process's life: a thread and its stack per
-     refusal, and its thread-specific data destructors after this one
-     do not run.  If the filter refuses pause and nanosleep too, it
-     spins, which still beats a crash.  */
+     errno it was written to give).  A joinable thread's memory is freed
+     by its joiner once the kernel has cleared its TID, when the
+     registration has gone with the thread; a detached one would unmap
+     the live area itself.  Another key's destructor may still detach
+     it, so a joinable thread asks for the next round of destructors,
+     up to musl's last, and looks again there.  */
+  if (!self_detached ())
+    {
+      if (++exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS)
+        pthread_setspecific (exit_key, (void *) 1);
+      return;
+    }
+  /* Kept instead, parked for the rest of the process's life: a thread
+     and its stack per refusal, and its thread-specific data destructors
+     after this one do not run; a process whose last other thread calls
+     pthread_exit then never ends.  If the filter refuses pause and
+     nanosleep too, it spins, which still beats a crash.  */
   for (;;)
     {
       pause ();

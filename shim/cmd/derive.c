@@ -313,8 +313,8 @@ derive_kernel_mode (const struct info_report *r, uint32_t len,
    optimizations conditionally", Linux 7.1, marked for stable) gives
    32-byte registrations the old behaviour back.  A stable release with
    the fix cannot be told from one without it by its number.  */
-static int
-kernel_drops_legacy_rewrite (const char *release)
+int
+info_kernel_drops_legacy_rewrite (const char *release)
 {
   int major, minor;
   if (sscanf (release, "%d.%d", &major, &minor) != 2)
@@ -333,7 +333,7 @@ derive_legacy_warning (struct info_report *r)
     n += r->threads[i].state == TS_REGISTERED
          && r->threads[i].length == 32 && r->threads[i].owner != NULL
          && strcmp (r->threads[i].owner, "other") == 0;
-  if (n == 0 || !kernel_drops_legacy_rewrite (r->kernel))
+  if (n == 0 || !info_kernel_drops_legacy_rewrite (r->kernel))
     return;
   size_t len = strlen (r->warning);
   snprintf (r->warning + len, sizeof r->warning - len, "%s%zu thread%s "

@@ -26,4 +26,9 @@
    collector filled in.  */
 void info_derive (struct info_report *);
 
+/* Whether the kernel release RELEASE (uname -r) is Linux 6.19 or 7.0,
+   whose rseq no longer rewrites the IDs of a legacy registration after
+   each preemption unless it carries the fix series.  */
+int info_kernel_drops_legacy_rewrite (const char *release);
+
 #endif

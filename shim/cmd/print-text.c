@@ -26,6 +26,7 @@
 #include <rseq-layout.h>
 #include <sys/rseq.h>
 
+#include "derive.h"
 #include "print.h"
 #include "report.h"
 
@@ -66,6 +67,11 @@ print_text (FILE *f, const struct info_report *r)
     row (f, "registration", "length %u: optimized mode (IDs written only "
          "when they change; user writes to them kill the process)",
          r->reg_len);
+  else if (info_kernel_drops_legacy_rewrite (r->kernel))
+    row (f, "registration", "length %u: legacy mode (IDs rewritten after "
+         "every preemption, but not on 6.19 and 7.0 kernels without the "
+         "fix series \"rseq: Reenable performance optimizations "
+         "conditionally\")", r->reg_len);
   else if (r->kernel_optimized)
     row (f, "registration", "length %u: legacy mode (IDs rewritten after "
          "every preemption; this kernel runs lengths above 32 in its "

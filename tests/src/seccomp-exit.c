@@ -16,11 +16,14 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: seccomp-exit ENOSYS|EPERM
+/* Usage: seccomp-exit ENOSYS|EPERM|EINVAL
 
-   Each of THREADS detached threads, registered like every thread of
-   its mode, installs a seccomp filter for itself that refuses rseq,
-   and exits.  musl unmaps a detached thread's stack and TLS (the area
+   Each of THREADS threads, registered like every thread of its mode,
+   installs a seccomp filter for itself that refuses rseq, and exits:
+   half are created detached, half joinable and detach themselves from
+   a thread-specific data destructor of the program's (after the
+   shim's has run once).  EINVAL is what the kernel itself answers for
+   an area it has not registered.  musl unmaps a detached thread's stack and TLS (the area
    with them) before its exit system call; with the registration still
    live (the filter refuses its undoing) the kernel's next write into
    the area would kill the process.  Without the shim these threads
@@ -43,10 +46,21 @@ static int filter_errno;
 static sem_t filtered;
 static int owned;
 
+static pthread_key_t detach_key;
+
+/* Runs after the shim's destructor (its key was made first).  */
+static void
+detach_self (void *value)
+{
+  (void) value;
+  pthread_detach (pthread_self ());
+}
+
 static void *
 thread_main (void *arg)
 {
-  (void) arg;
+  if (arg != NULL)
+    pthread_setspecific (detach_key, arg);
   CHECK (rt_registered (rt_area (&abi), rt_expected_len ()) == owned,
          "thread: registered %d, expected %d", !owned, owned);
   int err = sf_install (filter_errno);
@@ -78,7 +92,9 @@ main (int argc, char **argv)
 {
   alarm (60);
   filter_errno = sf_errno_from_name (argc > 1 ? argv[1] : NULL);
-  CHECK (filter_errno != 0, "usage: seccomp-exit ENOSYS|EPERM");
+  CHECK (filter_errno != 0, "usage: seccomp-exit ENOSYS|EPERM|EINVAL");
+  CHECK (pthread_key_create (&detach_key, detach_self) == 0,
+         "pthread_key_create");
   abi = rt_abi ();
   CHECK (abi.offset != NULL && abi.size != NULL, "no __rseq_offset/size");
   if (rt_failures != 0)
@@ -92,7 +108,8 @@ main (int argc, char **argv)
   for (int i = 0; i < THREADS; i++)
     {
       pthread_t t;
-      int err = pthread_create (&t, &det, thread_main, NULL);
+      int err = i & 1 ? pthread_create (&t, NULL, thread_main, (void *) 1)
+                      : pthread_create (&t, &det, thread_main, NULL);
       CHECK (err == 0, "pthread_create %d: %s", i, strerror (err));
       started += err == 0;
     }

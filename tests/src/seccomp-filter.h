@@ -102,6 +102,9 @@ sf_errno_from_name (const char *name)
     return ENOSYS;
   if (strcmp (name, "EPERM") == 0)
     return EPERM;
+  /* What the kernel itself answers to an area it has not registered.  */
+  if (strcmp (name, "EINVAL") == 0)
+    return EINVAL;
   return 0;
 }
 

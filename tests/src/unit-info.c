@@ -393,5 +393,29 @@ main (void)
           free (json);
         }
     }
+  /* The registration line does not claim the IDs are rewritten on
+     those kernels.  */
+  const struct tcase *g = NULL;
+  for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++)
+    if (strcmp (cases[n].what, "Linux 6.18, glibc 2.36") == 0)
+      g = &cases[n];
+  CHECK (g != NULL, "the Linux 6.18, glibc 2.36 case is in the table");
+  static const char *const releases[] = { "6.19.3", "7.0.1", "6.18.44" };
+  for (size_t n = 0; g != NULL && n < 3; n++)
+    {
+      fill (&r, g);
+      snprintf (r.kernel, sizeof r.kernel, "%s", releases[n]);
+      info_derive (&r);
+      char *text = print (print_text, &r);
+      int caveat = text != NULL
+                   && strstr (text, "but not on 6.19 and 7.0 kernels") != NULL;
+      int plain = text != NULL
+                  && strstr (text, "the only one before Linux 7.0") != NULL;
+      CHECK (n < 2 ? caveat && !plain : plain && !caveat,
+             "Linux %s, glibc's 32 bytes: the registration line %s",
+             releases[n], n < 2 ? "has the 6.19/7.0 caveat"
+             : "is the plain legacy one");
+      free (text);
+    }
   return rt_exit_status ();
 }
