@@ -331,7 +331,8 @@ derive_legacy_warning (struct info_report *r)
   size_t n = 0;
   for (size_t i = 0; i < r->nthreads; i++)
     n += r->threads[i].state == TS_REGISTERED
-         && r->threads[i].length == 32 && r->threads[i].owner != NULL
+         && r->threads[i].length == RSEQ_LAYOUT_LEGACY_LEN
+         && r->threads[i].owner != NULL
          && strcmp (r->threads[i].owner, "other") == 0;
   if (n == 0 || !info_kernel_drops_legacy_rewrite (r->kernel))
     return;
