@@ -160,6 +160,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
 cmd_compile = $(CC) -std=gnu11 $(WARN) \
 	$(call shim_cppflags,$(ARCH),$(ARCH_BITS)) $(CFLAGS) \
 	-DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
+	-DRSEQ_COMPAT_PRELOADDIR='"$(preloaddir)"' \
 	-DRSEQ_COMPAT_GLIBC_LIB='"$(GLIBC_DST_LIB)"' \
 	-DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
 $(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) | $(B)/obj/cmd/
@@ -203,7 +204,7 @@ check-run:
 	  MUSL_CC="$(MUSL_CC)" CLANG="$(CLANG)" \
 	  CROSS_CC_AARCH64="$(CROSS_CC_AARCH64)" ARCH=$(ARCH) \
 	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) \
-	  LIBDIR="$(libdir)" $(RUNTESTFLAGS) > runtest.log 2>&1; \
+	  LIBDIR="$(libdir)" PRELOADDIR="$(preloaddir)" $(RUNTESTFLAGS) > runtest.log 2>&1; \
 	  echo $$? > runtest.status
 	@$(srcdir)/build-aux/summarize $(TESTDIR)
 
@@ -267,6 +268,17 @@ demo: all
 # Installation.  <sys/rseq.h> and <bits/rseq.h> only where the C library
 # lacks them: glibc 2.35+ ships its own, and two would conflict.
 pkglibdir = $(libdir)/rseq-compat
+# /etc/ld.so.preload's entry (rseq-compat enable --system) is
+# $(preloaddir)/$LIB/librseq-compat.so.1, a directory shared by every
+# architecture installed (Debian's multiarch): glibc's loader of each
+# one expands $LIB to its own name and finds there the link its own
+# installation added, so an i386 or qemu-user arm64 process on an amd64
+# machine loads its own copy instead of failing on the native one.
+# Only glibc's loader reads that file, so only glibc names go there.
+# Where it is $(pkglibdir) (a libdir of $(prefix)/lib), the layout
+# there has them already.
+preloaddir = $(prefix)/lib/rseq-compat
+PRELOAD_SYSTEM_NAMES := $(GLIBC_DST_LIB)
 INSTALL ?= install
 
 install: all
@@ -293,6 +305,13 @@ ifneq ($(filter $(B)/musl/$(SONAME),$(VARIANT_LIBS)),)
 endif
 	$(PRELOAD_LAYOUT) make $(DESTDIR)$(pkglibdir) $(PRELOAD_GLIBC) \
 	  $(PRELOAD_MUSL_INSTALLED) $(PRELOAD_GLIBC_NAMES)
+ifneq ($(PRELOAD_SYSTEM_NAMES),)
+ifneq ($(abspath $(preloaddir)),$(abspath $(pkglibdir)))
+	$(PRELOAD_LAYOUT) make $(DESTDIR)$(preloaddir) \
+	  $$(realpath -m -s --relative-to=$(preloaddir) $(libdir)/$(SONAME)) - \
+	  $(PRELOAD_SYSTEM_NAMES)
+endif
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
@@ -303,6 +322,12 @@ uninstall:
 	  $(DESTDIR)$(mandir)/man3/rseq-compat.h.3 \
 	  $(DESTDIR)$(mandir)/man7/rseq-compat.7
 	$(PRELOAD_LAYOUT) remove $(DESTDIR)$(pkglibdir) $(PRELOAD_GLIBC_NAMES)
+ifneq ($(PRELOAD_SYSTEM_NAMES),)
+ifneq ($(abspath $(preloaddir)),$(abspath $(pkglibdir)))
+	$(PRELOAD_LAYOUT) remove $(DESTDIR)$(preloaddir) $(PRELOAD_SYSTEM_NAMES)
+	-rmdir $(DESTDIR)$(preloaddir) 2>/dev/null
+endif
+endif
 	-rmdir $(DESTDIR)$(pkglibdir)/musl $(DESTDIR)$(pkglibdir) 2>/dev/null
 ifeq ($(HAVE_SYS_RSEQ_H),no)
 	rm -f $(DESTDIR)$(includedir)/sys/rseq.h $(DESTDIR)$(includedir)/bits/rseq.h

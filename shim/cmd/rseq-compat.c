@@ -37,7 +37,7 @@ usage (FILE *out)
 {
   fputs ("Usage: rseq-compat run [--] COMMAND [ARGUMENT...]\n"
          "       rseq-compat info [-p PID [--stop | --no-stop]] [--json]\n"
-         "       rseq-compat enable --system | disable --system\n"
+         "       rseq-compat enable --system | disable --system [--this-installation]\n"
          "       rseq-compat --help | --version\n"
          "\n"
          "run   Run COMMAND with librseq-compat preloaded, so that the\n"

@@ -24,7 +24,13 @@
    it, which is renamed over it.  Every rseq-compat entry is dropped
    before the new one goes in, so none is left that names a file the
    machine no longer has.  The entry names the preload layout (as
-   rseq-compat run does), so glibc's loader expands $LIB itself.  */
+   rseq-compat run does), so glibc's loader expands $LIB itself, in
+   the architecture-independent directory (RSEQ_COMPAT_PRELOADDIR)
+   where each architecture's installation adds the name its own loader
+   expands $LIB to: an i386 process, or an arm64 one under qemu-user,
+   reads the same file as the native ones and must find its own copy
+   there.  Only glibc's loader reads the file, so no musl name is
+   needed there.  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -55,11 +61,19 @@
 
 #define ETC "/etc"
 #define PRELOAD_FILE ETC "/ld.so.preload"
-#define ENTRY RSEQ_COMPAT_LIBDIR "/rseq-compat/$LIB/" SONAME
+#ifndef RSEQ_COMPAT_PRELOADDIR
+# define RSEQ_COMPAT_PRELOADDIR RSEQ_COMPAT_LIBDIR "/rseq-compat"
+#endif
+#define ENTRY RSEQ_COMPAT_PRELOADDIR "/$LIB/" SONAME
 /* A file larger than this is no preload list anyone wrote.  */
 #define MAX_PRELOAD_FILE (1 << 20)
 
 static const char *verb;
+/* disable --system --this-installation: only the entries that name
+   this installation's copy of the shim (the package's prerm, before
+   its files go; another architecture's copy, or make install's, stays
+   loadable and stays named).  */
+static int this_installation;
 
 static void __attribute__ ((format (printf, 1, 2)))
 complain (const char *fmt, ...)
@@ -191,13 +205,31 @@ check_loads (void)
 }
 
 /* /etc/ld.so.preload's text (empty if there is none) in *TEXT, its
-   mode and owner in *ST (st_mode 0: no file).  */
+   mode and owner in *ST (st_mode 0: no file).  A symbolic link is
+   never replaced (the file it names would stay as it was): enable
+   refuses it; disable reads through it, with *LINK set to what it
+   names, so that it can tell whether there is anything to take out.
+   LINK is NULL for enable.  */
 static int
-read_preload (char **text, struct stat *st)
+read_preload (char **text, struct stat *st, char **link)
 {
   memset (st, 0, sizeof *st);
   *text = NULL;
   int fd = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && errno == ELOOP && link != NULL)
+    {
+      char target[PATH_MAX];
+      ssize_t n = readlink (PRELOAD_FILE, target, sizeof target - 1);
+      target[n > 0 ? n : 0] = '\0';
+      *link = strdup (n > 0 ? target : "?");
+      fd = open (PRELOAD_FILE, O_RDONLY | O_CLOEXEC);
+      if (fd < 0 && errno == ENOENT)
+        {
+          /* A dangling link: the loader reads nothing through it.  */
+          *text = strdup ("");
+          return *text != NULL && *link != NULL ? 0 : -1;
+        }
+    }
   if (fd < 0 && errno == ENOENT)
     {
       *text = strdup ("");
@@ -266,6 +298,71 @@ is_shim_entry (const char *tok, size_t len)
         return 1;
     }
   return 0;
+}
+
+/* The file an entry names, as this architecture's glibc loader opens
+   it: $LIB and ${LIB} expanded (elf/dl-load.c: the name must not go on
+   with a letter, digit or '_'), symbolic links resolved.  NULL where
+   it names nothing.  */
+static char *
+entry_file (const char *tok, size_t len)
+{
+  const char *lib = RSEQ_COMPAT_GLIBC_LIB;
+  char buf[PATH_MAX];
+  size_t o = 0;
+  for (size_t i = 0; i < len;)
+    {
+      size_t skip = 0;
+      if (len - i >= 6 && memcmp (tok + i, "${LIB}", 6) == 0)
+        skip = 6;
+      else if (len - i >= 4 && memcmp (tok + i, "$LIB", 4) == 0
+               && (len - i == 4
+                   || !(tok[i + 4] == '_'
+                        || (tok[i + 4] >= '0' && tok[i + 4] <= '9')
+                        || ((tok[i + 4] | 0x20) >= 'a'
+                            && (tok[i + 4] | 0x20) <= 'z'))))
+        skip = 4;
+      const char *piece = skip > 0 ? lib : tok + i;
+      size_t n = skip > 0 ? strlen (lib) : 1;
+      if (o + n >= sizeof buf)
+        return NULL;
+      memcpy (buf + o, piece, n);
+      o += n;
+      i += skip > 0 ? skip : 1;
+    }
+  buf[o] = '\0';
+  return realpath (buf, NULL);
+}
+
+/* Whether an entry names this installation's copy of the shim (its
+   glibc build, or its musl build), however it is spelled: /lib for
+   /usr/lib, the preload layout, a link of one's own.  */
+static int
+names_this_installation (const char *tok, size_t len)
+{
+  static char *own[2];
+  static int known;
+  if (!known)
+    {
+      own[0] = realpath (RSEQ_COMPAT_LIBDIR "/" SONAME, NULL);
+      own[1] = realpath (RSEQ_COMPAT_LIBDIR "/rseq-compat/musl/" SONAME,
+                         NULL);
+      known = 1;
+    }
+  char *file = entry_file (tok, len);
+  int ours = file != NULL
+             && ((own[0] != NULL && strcmp (file, own[0]) == 0)
+                 || (own[1] != NULL && strcmp (file, own[1]) == 0));
+  free (file);
+  return ours;
+}
+
+/* Whether this run takes the entry out.  */
+static int
+is_target_entry (const char *tok, size_t len)
+{
+  return is_shim_entry (tok, len)
+         && (!this_installation || names_this_installation (tok, len));
 }
 
 /* A word glibc's loader takes from /etc/ld.so.preload as an entry:
@@ -362,7 +459,7 @@ reads_the_same (const char *old, const char *new, int entry_first)
     }
   for (long i = 0; same && i < na; i++)
     {
-      if (is_shim_entry (old + a[i].off, a[i].len))
+      if (is_target_entry (old + a[i].off, a[i].len))
         continue;
       if (j < nb && b[j].len == a[i].len
           && memcmp (new + b[j].off, old + a[i].off, a[i].len) == 0)
@@ -404,7 +501,7 @@ drop_shim_entries (const char *text, char *out, int *first_is_entry)
   for (long k = 0; k < n; k++)
     {
       size_t off = w[k].off, end = off + w[k].len;
-      if (!is_shim_entry (text + off, w[k].len))
+      if (!is_target_entry (text + off, w[k].len))
         continue;
       dropped++;
       memset (del + off, 1, w[k].len);
@@ -470,7 +567,7 @@ blank_shim_entries (const char *text, char *out)
   memcpy (out, text, size + 1);
   int dropped = 0;
   for (long k = 0; k < n; k++)
-    if (is_shim_entry (text + w[k].off, w[k].len))
+    if (is_target_entry (text + w[k].off, w[k].len))
       {
         memset (out + w[k].off, ' ', w[k].len);
         dropped++;
@@ -560,11 +657,19 @@ cmd_system (int argc, char **argv)
                argv[1]);
       return usage_error ("--system is required");
     }
+  if (argc > 2 && !enable && strcmp (argv[2], "--this-installation") == 0)
+    {
+      this_installation = 1;
+      argv++;
+      argc--;
+    }
   if (argc > 2)
     {
       fprintf (stderr, "rseq-compat %s: unexpected argument '%s'\n", verb,
                argv[2]);
-      return usage_error ("only --system is taken");
+      return usage_error (enable ? "only --system is taken"
+                          : "only --system and --this-installation are "
+                            "taken");
     }
 
 #ifndef __GLIBC__
@@ -589,14 +694,14 @@ cmd_system (int argc, char **argv)
   char file[PATH_MAX];
   if (enable)
     {
-      if (RSEQ_COMPAT_GLIBC_LIB[0] == '\0' || RSEQ_COMPAT_LIBDIR[0] != '/')
+      if (RSEQ_COMPAT_GLIBC_LIB[0] == '\0' || RSEQ_COMPAT_PRELOADDIR[0] != '/')
         {
           complain ("this build of rseq-compat has no glibc build of the "
                     "shim to install system-wide");
           return EXIT_SYSTEM_FAILED;
         }
-      snprintf (file, sizeof file, "%s/rseq-compat/%s/%s",
-                RSEQ_COMPAT_LIBDIR, RSEQ_COMPAT_GLIBC_LIB, SONAME);
+      snprintf (file, sizeof file, "%s/%s/%s", RSEQ_COMPAT_PRELOADDIR,
+                RSEQ_COMPAT_GLIBC_LIB, SONAME);
       char *real = realpath (file, NULL);
       if (real == NULL)
         {
@@ -625,10 +730,11 @@ cmd_system (int argc, char **argv)
         close (etc);
       return EXIT_SYSTEM_FAILED;
     }
-  char *text;
+  char *text, *link = NULL;
   struct stat old;
-  if (read_preload (&text, &old) != 0)
+  if (read_preload (&text, &old, enable ? NULL : &link) != 0)
     {
+      free (link);
       close (etc);
       return EXIT_SYSTEM_FAILED;
     }
@@ -644,6 +750,26 @@ cmd_system (int argc, char **argv)
   int first_is_entry;
   char *rest = enable ? out + strlen (ENTRY) + 1 : out;
   int dropped = drop_shim_entries (text, rest, &first_is_entry);
+  if (link != NULL && dropped != 0)
+    {
+      /* Replacing the link would leave its target naming the shim, and
+         editing the target would change whoever else links to it: the
+         package stays (its prerm fails) rather than leave an entry that
+         names a file about to go.  */
+      if (dropped > 0)
+        complain ("%s is a symbolic link to %s, which names the shim; "
+                  "rseq-compat does not edit a file through a link: take "
+                  "the shim's entr%s out of %s by hand", PRELOAD_FILE, link,
+                  dropped == 1 ? "y" : "ies", link);
+      else
+        complain ("%s", strerror (ENOMEM));
+      free (link);
+      free (text);
+      free (out);
+      close (etc);
+      return EXIT_SYSTEM_FAILED;
+    }
+  free (link);
   if (enable)
     {
       memcpy (out, ENTRY, strlen (ENTRY));
@@ -680,8 +806,12 @@ cmd_system (int argc, char **argv)
     printf ("rseq-compat: already enabled: " PRELOAD_FILE " names %s\n",
             ENTRY);
   else if (!enable && dropped == 0)
-    printf ("rseq-compat: not enabled: " PRELOAD_FILE " names no copy of "
-            "the shim\n");
+    {
+      /* The package's prerm says nothing when there is nothing to do.  */
+      if (!this_installation)
+        printf ("rseq-compat: not enabled: " PRELOAD_FILE " names no copy "
+                "of the shim\n");
+    }
   else
     {
       rc = replace_preload (etc, out, &old) != 0 ? EXIT_SYSTEM_FAILED : 0;
@@ -692,9 +822,12 @@ cmd_system (int argc, char **argv)
       else if (rc == 0)
         printf ("rseq-compat: disabled: %d shim entr%s taken out of "
                 PRELOAD_FILE "%s; programs started from now on run "
-                "without the shim\n", dropped, dropped == 1 ? "y" : "ies",
+                "without the shim%s\n", dropped, dropped == 1 ? "y" : "ies",
                 access (PRELOAD_FILE, F_OK) != 0
-                ? " (it held nothing else and is removed)" : "");
+                ? " (it held nothing else and is removed)" : "",
+                this_installation ? " (its files are about to go; "
+                "rseq-compat enable --system puts it back for the copies "
+                "still installed)" : "");
     }
   free (out);
   close (etc);

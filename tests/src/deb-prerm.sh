@@ -1,52 +1,128 @@
 #!/bin/sh
-# deb-prerm.sh PRERM MA SCRATCH: debian/librseq-compat1.prerm (its
-# @DEB_HOST_MULTIARCH@ made MA) run as "prerm remove" against a private
-# /etc (an overlay in this mount namespace; deb.exp starts it).  Prints
-# "PASS: NAME" or "FAIL: NAME: WHY" per case, then "done".
+# deb-prerm.sh PRERM MA SCRATCH CMD SHIM LAYOUT LIBDIR PRELOADDIR NAMES:
+# debian/librseq-compat1.prerm run as "prerm remove" against a private
+# /etc, with the package's own copy of the command (the prerm's
+# /usr/lib/MA/rseq-compat/rseq-compat) made CMD, the command this build
+# made: the prerm reads /etc/ld.so.preload with the command's parser
+# (disable --system --this-installation), so the cases here are about
+# which entries are this installation's.  The shim SHIM is installed
+# into a private view of LIBDIR (and of PRELOADDIR, where the entry's
+# directory lies elsewhere) with the preload-layout script LAYOUT under
+# each $LIB name in NAMES, as make install does; CMD's "this
+# installation" is that copy.  deb.exp starts this in a mount namespace
+# of its own.  Prints "PASS: NAME" or "FAIL: NAME: WHY" per case, then
+# "done".
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
-prerm=$1 ma=$2 scratch=$3
+prerm=$1 ma=$2 scratch=$3 cmd=$4 shim=$5 layout=$6 libdir=$7 preloaddir=$8 names=$9
+soname=librseq-compat.so.1
 pf=/etc/ld.so.preload
 mount -t tmpfs -o mode=755 tmpfs "$scratch" && mkdir "$scratch/upper" "$scratch/work" &&
   mount -t overlay overlay -o "lowerdir=/etc,upperdir=$scratch/upper,workdir=$scratch/work" /etc ||
   { echo "FAIL: setup: cannot mount an overlay on /etc"; exit 1; }
-sed "s|@DEB_HOST_MULTIARCH@|$ma|g" "$prerm" > "$scratch/prerm" && chmod 755 "$scratch/prerm" || exit 1
-# The loader reads the file in every process started here: the entries
-# name nothing it could open, so stderr is not looked at.
-ours="/usr/lib/$ma/rseq-compat/\$LIB/librseq-compat.so.1"
-# case NAME ARG BEFORE AFTER [MODE]: BEFORE (printf %b; "-": no file)
-# becomes AFTER ("-": no file), keeping MODE.
+if [ "$preloaddir" != "$libdir/rseq-compat" ]; then
+  pdir=$(dirname "$preloaddir")
+  mkdir "$scratch/pupper" "$scratch/pwork" &&
+    mount -t overlay overlay -o "lowerdir=$pdir,upperdir=$scratch/pupper,workdir=$scratch/pwork" "$pdir" &&
+    rm -rf "$preloaddir" ||
+    { echo "FAIL: setup: cannot mount an overlay on $pdir"; exit 1; }
+fi
+mkdir "$scratch/lupper" "$scratch/lwork" &&
+  mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$scratch/lupper,workdir=$scratch/lwork" "$libdir" &&
+  rm -rf "$libdir/$soname" "$libdir/rseq-compat" &&
+  cp "$shim" "$libdir/$soname" && chmod 755 "$libdir/$soname" &&
+  "$layout" make "$libdir/rseq-compat" "../$soname" - $names &&
+  { [ "$preloaddir" = "$libdir/rseq-compat" ] ||
+      "$layout" make "$preloaddir" "$libdir/$soname" - $names; } ||
+  { echo "FAIL: setup: cannot install the shim in $libdir"; exit 1; }
+helper="/usr/lib/@DEB_HOST_MULTIARCH@/rseq-compat/rseq-compat"
+grep -qF "$helper disable --system --this-installation" "$prerm" ||
+  { echo "FAIL: setup: $prerm does not run $helper disable --system --this-installation"; exit 1; }
+sed -e "s|$helper|$cmd|g" -e "s|@DEB_HOST_MULTIARCH@|$ma|g" "$prerm" > "$scratch/prerm" &&
+  chmod 755 "$scratch/prerm" || exit 1
+# The loader reads the file in every process started here: most
+# entries name nothing it could open, so stderr is not looked at.
+mkdir -p "$scratch/other" && cp "$shim" "$scratch/other/$soname" &&
+  ln -s "$libdir" "$scratch/alias" || exit 1
+# case NAME ARG STATUS PATTERN BEFORE AFTER [MODE]: BEFORE (printf %b;
+# "-": no file) becomes AFTER ("-": no file), keeping MODE; the prerm
+# exits with STATUS (0 or "fail") saying PATTERN (grep -E; "" for
+# nothing at all).
 case_() {
-  _n=$1 _arg=$2 _b=$3 _a=$4 _m=${5:-644}
+  _n=$1 _arg=$2 _st=$3 _pat=$4 _b=$5 _a=$6 _m=${7:-644}
   rm -f "$pf"
   if [ "$_b" != - ]; then printf '%b' "$_b" > "$pf" && chmod "$_m" "$pf"; fi
-  _out=$("$scratch/prerm" "$_arg" 2>&1) || { echo "FAIL: $_n: prerm $_arg failed: $_out"; return; }
+  _out=$("$scratch/prerm" "$_arg" 2>&1)
+  _rc=$?
+  _out=$(printf '%s\n' "$_out" | grep -v "^ERROR: ld\.so: object '.*' from $pf cannot be preloaded")
+  if [ "$_st" = 0 ] && [ $_rc -ne 0 ]; then
+    echo "FAIL: $_n: prerm $_arg failed ($_rc): $_out"; return
+  elif [ "$_st" = fail ] && [ $_rc -eq 0 ]; then
+    echo "FAIL: $_n: prerm $_arg succeeded: $_out"; return
+  fi
+  if [ -z "$_pat" ]; then
+    [ -z "$_out" ] || { echo "FAIL: $_n: prerm $_arg said '$_out', not nothing"; return; }
+  elif ! printf '%s\n' "$_out" | grep -Eq -- "$_pat"; then
+    echo "FAIL: $_n: prerm $_arg said '$_out', not '$_pat'"; return
+  fi
   if [ "$_a" = - ]; then
     if [ -e "$pf" ]; then echo "FAIL: $_n: $pf is left: $(cat "$pf")"; return; fi
   elif [ ! -f "$pf" ]; then
     echo "FAIL: $_n: $pf is gone"; return
   elif [ "$(od -An -c "$pf")" != "$(printf '%b' "$_a" | od -An -c)" ]; then
     echo "FAIL: $_n: $pf holds '$(cat "$pf")', not '$(printf '%b' "$_a")'"; return
-  elif [ "$(stat -c %a "$pf")" != "$_m" ]; then
+  elif [ ! -L "$pf" ] && [ "$(stat -c %a "$pf")" != "$_m" ]; then
     echo "FAIL: $_n: mode $(stat -c %a "$pf"), not $_m"; return
   fi
   _l=$(ls -d /etc/ld.so.preload.* 2>/dev/null)
   [ -z "$_l" ] || { echo "FAIL: $_n: left in /etc: $_l"; return; }
   echo "PASS: $_n"
 }
-case_ "only the shim: the file goes" remove "$ours\n" -
-case_ "other entries stay, mode kept" remove "/lib/a.so\n$ours /lib/b.so\n/lib/c.so:/lib/d.so\n" \
-  "/lib/a.so\n/lib/b.so\n/lib/c.so:/lib/d.so\n" 600
-case_ "the plain path goes too" remove "/usr/lib/$ma/librseq-compat.so.1\n/lib/a.so\n" "/lib/a.so\n"
-case_ "another architecture's entry stays" remove \
-  "/usr/lib/other-linux-gnu/rseq-compat/\$LIB/librseq-compat.so.1\n" \
-  "/usr/lib/other-linux-gnu/rseq-compat/\$LIB/librseq-compat.so.1\n"
-case_ "make install's copy stays" remove "/usr/local/lib/rseq-compat/\$LIB/librseq-compat.so.1\n" \
-  "/usr/local/lib/rseq-compat/\$LIB/librseq-compat.so.1\n"
-case_ "a name that only ends alike stays" remove "/usr/lib/$ma/notlibrseq-compat.so.1\n" \
-  "/usr/lib/$ma/notlibrseq-compat.so.1\n"
-case_ "upgrade leaves the entry" upgrade "$ours\n" "$ours\n"
-case_ "no file: nothing happens" remove - -
+ours="$preloaddir/\$LIB/$soname"
+gone="disabled: 1 shim entry"
+case_ "only the shim: the file goes" remove 0 "$gone" "$ours\n" -
+case_ "the layout under LIBDIR goes too" remove 0 "$gone" "$libdir/rseq-compat/\$LIB/$soname\n" -
+case_ "other entries stay, separators and mode kept" remove 0 "$gone" \
+  "/lib/a.so\n$ours\t/lib/b.so # keep: note\n/lib/c.so:/lib/d.so" \
+  "/lib/a.so\n/lib/b.so # keep: note\n/lib/c.so:/lib/d.so" 600
+case_ "the plain path goes too" remove 0 "$gone" "$libdir/$soname\n/lib/a.so\n" "/lib/a.so\n"
+case_ "another spelling of the same file goes" remove 0 "disabled: 2 shim entries" \
+  "$libdir/./rseq-compat/../$soname /lib/a.so\n$scratch/alias/$soname\n" "/lib/a.so\n"
+case_ "another architecture's entry stays" remove 0 "" \
+  "/usr/lib/other-linux-gnu/rseq-compat/\$LIB/$soname\n" \
+  "/usr/lib/other-linux-gnu/rseq-compat/\$LIB/$soname\n"
+case_ "another copy of the shim stays" remove 0 "" "$scratch/other/$soname\n" "$scratch/other/$soname\n"
+case_ "a name that only ends alike stays" remove 0 "" "$libdir/not$soname\n" "$libdir/not$soname\n"
+case_ "a comment naming the shim stays" remove 0 "" "#$ours\n/lib/a.so\n" "#$ours\n/lib/a.so\n"
+case_ "an entry followed directly by a comment goes" remove 0 "$gone" \
+  "$libdir/$soname#added by hand\n/lib/a.so\n" "#added by hand\n/lib/a.so\n"
+case_ "no final newline and no shim: untouched, silent" remove 0 "" "/lib/a.so" "/lib/a.so"
+# A link: the file it names is somebody else's to edit, so the package
+# stays rather than leave an entry naming a file about to go.
+printf '%s\n' "$ours" > "$scratch/target"
+rm -f "$pf" && ln -s "$scratch/target" "$pf"
+if "$scratch/prerm" remove > "$scratch/out" 2>&1; then
+  echo "FAIL: a symbolic link naming the shim: the removal stops: prerm succeeded: $(cat "$scratch/out")"
+elif ! grep -q "symbolic link to $scratch/target, which names the shim" "$scratch/out"; then
+  echo "FAIL: a symbolic link naming the shim: the removal stops: it said '$(cat "$scratch/out")'"
+elif [ ! -L "$pf" ] || [ "$(cat "$scratch/target")" != "$ours" ]; then
+  echo "FAIL: a symbolic link naming the shim: the removal stops: the link or its target changed"
+else
+  echo "PASS: a symbolic link naming the shim: the removal stops"
+fi
+printf '/lib/a.so\n' > "$scratch/target"
+rm -f "$pf" && ln -s "$scratch/target" "$pf"
+if ! out=$("$scratch/prerm" remove 2>&1) ||
+   [ -n "$(printf '%s\n' "$out" | grep -v "^ERROR: ld\.so: object '/lib/a\.so'")" ]; then
+  echo "FAIL: a symbolic link naming no shim: nothing happens: prerm said '$out'"
+elif [ ! -L "$pf" ] || [ "$(cat "$scratch/target")" != /lib/a.so ]; then
+  echo "FAIL: a symbolic link naming no shim: nothing happens: the link or its target changed"
+else
+  echo "PASS: a symbolic link naming no shim: nothing happens"
+fi
+rm -f "$pf"
+case_ "upgrade leaves the entry" upgrade 0 "" "$ours\n" "$ours\n"
+case_ "no file: nothing happens" remove 0 "" - -
 echo done

@@ -27,19 +27,65 @@
                  be able to run in the creating thread.
    clone-null    clone (NULL, stack, CLONE_VM | CLONE_VFORK | SIGCHLD):
                  glibc refuses (EINVAL); musl starts the child, which
-                 faults.  */
+                 faults.
+
+   The others try what a program may do around thread creation and exit
+   that the shim wraps or watches, each printing only what does not
+   depend on timing or on the rseq values:
+
+   sigmask       a new thread starts with its creator's signal mask, and
+                 the creator keeps it.
+   errno         pthread_create leaves the caller's errno alone on
+                 success; a new thread's errno starts at 0.
+   create-fail   pthread_create with a stack no machine can give fails
+                 with the C library's error, and the next one works.
+   stack-min     a thread on a stack of PTHREAD_STACK_MIN runs and
+                 returns.
+   user-stack    a thread on a stack of the program's own
+                 (pthread_attr_setstack), whose memory is reused after
+                 the join.
+   detached      200 detached threads run and exit.
+   tls           threads write and read 64 KiB of their own TLS.
+   keys          thread-specific data destructors run at exit, every
+                 round.
+   cancel        a thread cancelled in a blocking call runs its cleanup
+                 handler and is joined as PTHREAD_CANCELED.
+   fork-thread   a thread forks; the child creates and joins a thread
+                 and exits with a status.
+   atfork        pthread_atfork's handlers run in their order around a
+                 fork from a thread.
+   vfork-exec    vfork, then exec of this program.
+   spawn         posix_spawn of this program.
+   exec-thread   a thread other than the main one execs this program.
+   clone-fn      clone (fn, stack, CLONE_VM | CLONE_VFORK | SIGCHLD):
+                 the child's status is fn's return value.
+   altstack      a signal sent to a thread runs its handler on that
+                 thread's alternate stack.
+   segv-thread   a thread recovers from its own SIGSEGV (siglongjmp out
+                 of the handler).
+   affinity      a thread bound to one CPU is told that CPU by
+                 sched_getcpu.
+   exit-thread   a thread calls exit (3) while the main thread waits.
+   main-exit     the main thread calls pthread_exit while another
+                 thread runs; the process ends with the last thread.  */
 
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static char *page;
 static long pagesize;
@@ -127,14 +173,664 @@ clone_null (void)
   return 0;
 }
 
+/* The standard signals in SET: the real-time ones are partly the C
+   library's own.  */
+static void
+print_mask (const char *who, const sigset_t *set)
+{
+  printf ("sigmask: %s:", who);
+  for (int s = 1; s < 32; s++)
+    if (sigismember (set, s) == 1)
+      printf (" %d", s);
+  printf ("\n");
+}
+
+static void *
+report_mask (void *arg)
+{
+  (void) arg;
+  sigset_t cur;
+  pthread_sigmask (SIG_SETMASK, NULL, &cur);
+  print_mask ("new thread", &cur);
+  return NULL;
+}
+
+static int
+sigmask_case (void)
+{
+  sigset_t set, cur;
+  sigemptyset (&set);
+  sigaddset (&set, SIGUSR1);
+  sigaddset (&set, SIGTERM);
+  sigaddset (&set, SIGCHLD);
+  sigaddset (&set, SIGSEGV);
+  pthread_sigmask (SIG_BLOCK, &set, NULL);
+  pthread_t t;
+  if (pthread_create (&t, NULL, report_mask, NULL) != 0)
+    return 2;
+  pthread_join (t, NULL);
+  pthread_sigmask (SIG_SETMASK, NULL, &cur);
+  print_mask ("creator", &cur);
+  return 0;
+}
+
+static void *
+report_errno (void *arg)
+{
+  (void) arg;
+  printf ("errno: a new thread starts with %d\n", errno);
+  return NULL;
+}
+
+static int
+errno_case (void)
+{
+  pthread_t t;
+  errno = 4242;
+  int r = pthread_create (&t, NULL, report_errno, NULL);
+  int e = errno;
+  if (r != 0)
+    return 2;
+  pthread_join (t, NULL);
+  printf ("errno: after pthread_create %d\n", e);
+  return 0;
+}
+
+static int
+create_fail (void)
+{
+  pthread_attr_t a;
+  pthread_attr_init (&a);
+  pthread_t t;
+  int r = pthread_attr_setstacksize (&a, (size_t) 1 << (sizeof (size_t) * 8 - 4));
+  if (r != 0)
+    printf ("create-fail: pthread_attr_setstacksize: %s\n", strerror (r));
+  else
+    {
+      errno = 0;
+      r = pthread_create (&t, &a, idle, NULL);
+      printf ("create-fail: pthread_create: %s\n",
+              r == 0 ? "created" : strerror (r));
+      if (r == 0)
+        pthread_join (t, NULL);
+    }
+  pthread_attr_destroy (&a);
+  r = pthread_create (&t, NULL, idle, NULL);
+  printf ("create-fail: then %s\n", r == 0 ? "created" : strerror (r));
+  if (r == 0)
+    pthread_join (t, NULL);
+  return 0;
+}
+
+static void *
+small_work (void *arg)
+{
+  volatile char buf[256];
+  memset ((char *) buf, 1, sizeof buf);
+  return (void *) ((uintptr_t) arg + buf[10]);
+}
+
+static int
+stack_min (void)
+{
+  pthread_attr_t a;
+  pthread_attr_init (&a);
+  int r = pthread_attr_setstacksize (&a, PTHREAD_STACK_MIN);
+  pthread_t t;
+  void *res = NULL;
+  if (r == 0)
+    r = pthread_create (&t, &a, small_work, (void *) 41);
+  if (r == 0)
+    pthread_join (t, &res);
+  printf ("stack-min: %s, returned %lu\n", r == 0 ? "ran" : strerror (r),
+          (unsigned long) (uintptr_t) res);
+  return 0;
+}
+
+static int
+user_stack (void)
+{
+  size_t size = 256 * 1024;
+  char *stack = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (stack == MAP_FAILED)
+    return 2;
+  for (int round = 0; round < 3; round++)
+    {
+      pthread_attr_t a;
+      pthread_attr_init (&a);
+      pthread_attr_setstack (&a, stack, size);
+      pthread_t t;
+      void *res = NULL;
+      int r = pthread_create (&t, &a, small_work, (void *) (uintptr_t) round);
+      if (r == 0)
+        pthread_join (t, &res);
+      pthread_attr_destroy (&a);
+      /* The program's memory again: nothing may write into it now.  */
+      memset (stack, 0xa5, size);
+      for (int i = 0; i < 1000; i++)
+        sched_yield ();
+      size_t bad = 0;
+      for (size_t i = 0; i < size; i++)
+        bad += (unsigned char) stack[i] != 0xa5;
+      printf ("user-stack: round %d: %s, returned %lu, %zu bytes changed "
+              "after the join\n", round, r == 0 ? "ran" : strerror (r),
+              (unsigned long) (uintptr_t) res, bad);
+    }
+  munmap (stack, size);
+  return 0;
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int done;
+
+static void *
+detached_work (void *arg)
+{
+  (void) arg;
+  pthread_mutex_lock (&lock);
+  done++;
+  pthread_cond_signal (&cond);
+  pthread_mutex_unlock (&lock);
+  return NULL;
+}
+
+static int
+detached (void)
+{
+  pthread_attr_t a;
+  pthread_attr_init (&a);
+  pthread_attr_setdetachstate (&a, PTHREAD_CREATE_DETACHED);
+  int made = 0;
+  for (int i = 0; i < 200; i++)
+    {
+      pthread_t t;
+      made += pthread_create (&t, &a, detached_work, NULL) == 0;
+    }
+  pthread_mutex_lock (&lock);
+  while (done < made)
+    pthread_cond_wait (&cond, &lock);
+  pthread_mutex_unlock (&lock);
+  printf ("detached: %d created, %d ran\n", made, done);
+  return 0;
+}
+
+static __thread unsigned char big[64 * 1024];
+
+static void *
+tls_work (void *arg)
+{
+  unsigned id = (uintptr_t) arg;
+  for (size_t i = 0; i < sizeof big; i++)
+    big[i] = (unsigned char) (i * id);
+  sched_yield ();
+  unsigned long sum = 0;
+  for (size_t i = 0; i < sizeof big; i++)
+    sum += big[i];
+  return (void *) sum;
+}
+
+static int
+tls (void)
+{
+  pthread_t t[4];
+  for (uintptr_t i = 0; i < 4; i++)
+    if (pthread_create (&t[i], NULL, tls_work, (void *) (i + 1)) != 0)
+      return 2;
+  for (int i = 0; i < 4; i++)
+    {
+      void *sum;
+      pthread_join (t[i], &sum);
+      printf ("tls: thread %d: %lu\n", i + 1, (unsigned long) (uintptr_t) sum);
+    }
+  return 0;
+}
+
+static pthread_key_t key;
+static int rounds;
+
+static void
+destroy (void *value)
+{
+  rounds++;
+  /* Set again: the C library calls again, up to its limit.  */
+  pthread_setspecific (key, value);
+}
+
+static void *
+keys_work (void *arg)
+{
+  pthread_setspecific (key, arg);
+  return NULL;
+}
+
+static int
+keys (void)
+{
+  if (pthread_key_create (&key, destroy) != 0)
+    return 2;
+  pthread_t t;
+  if (pthread_create (&t, NULL, keys_work, &key) != 0)
+    return 2;
+  pthread_join (t, NULL);
+  printf ("keys: the destructor ran %d times (PTHREAD_DESTRUCTOR_ITERATIONS "
+          "%d)\n", rounds, PTHREAD_DESTRUCTOR_ITERATIONS);
+  return 0;
+}
+
+static int cleaned;
+static pthread_barrier_t barrier;
+
+static void
+cleanup (void *arg)
+{
+  (void) arg;
+  cleaned = 1;
+}
+
+static void *
+cancel_work (void *arg)
+{
+  (void) arg;
+  pthread_cleanup_push (cleanup, NULL);
+  pthread_barrier_wait (&barrier);
+  for (;;)
+    pause ();
+  pthread_cleanup_pop (0);
+  return NULL;
+}
+
+static int
+cancel (void)
+{
+  pthread_barrier_init (&barrier, NULL, 2);
+  pthread_t t;
+  if (pthread_create (&t, NULL, cancel_work, NULL) != 0)
+    return 2;
+  pthread_barrier_wait (&barrier);
+  pthread_cancel (t);
+  void *res;
+  pthread_join (t, &res);
+  printf ("cancel: %s, cleanup %s\n",
+          res == PTHREAD_CANCELED ? "PTHREAD_CANCELED" : "not cancelled",
+          cleaned ? "ran" : "did not run");
+  return 0;
+}
+
+static void *
+fork_work (void *arg)
+{
+  (void) arg;
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      pthread_t t;
+      void *res = NULL;
+      if (pthread_create (&t, NULL, small_work, (void *) 6) != 0
+          || pthread_join (t, &res) != 0)
+        _exit (99);
+      _exit ((int) (uintptr_t) res);
+    }
+  int status = 0;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return (void *) -1;
+  return (void *) (uintptr_t) status;
+}
+
+static void
+print_status (const char *what, int status)
+{
+  if (WIFEXITED (status))
+    printf ("%s: exit status %d\n", what, WEXITSTATUS (status));
+  else if (WIFSIGNALED (status))
+    printf ("%s: killed by signal %d\n", what, WTERMSIG (status));
+  else
+    printf ("%s: status %#x\n", what, status);
+}
+
+static int
+fork_thread (void)
+{
+  pthread_t t;
+  void *res;
+  if (pthread_create (&t, NULL, fork_work, NULL) != 0)
+    return 2;
+  pthread_join (t, &res);
+  print_status ("fork-thread: the child", (int) (intptr_t) res);
+  return 0;
+}
+
+static char seen[16];
+static void
+add (char c)
+{
+  size_t n = strlen (seen);
+  if (n + 1 < sizeof seen)
+    seen[n] = c;
+}
+static void on_prepare (void) { add ('P'); }
+static void on_parent (void) { add ('p'); }
+static void on_child (void) { add ('c'); }
+
+static void *
+atfork_work (void *arg)
+{
+  (void) arg;
+  pid_t pid = fork ();
+  if (pid == 0)
+    _exit (strcmp (seen, "Pc") == 0 ? 5 : 6);
+  int status = 0;
+  waitpid (pid, &status, 0);
+  return (void *) (uintptr_t) status;
+}
+
+static int
+atfork (void)
+{
+  pthread_atfork (on_prepare, on_parent, on_child);
+  pthread_t t;
+  void *res;
+  if (pthread_create (&t, NULL, atfork_work, NULL) != 0)
+    return 2;
+  pthread_join (t, &res);
+  printf ("atfork: the parent saw %s\n", seen);
+  print_status ("atfork: the child (5: it saw Pc)", (int) (intptr_t) res);
+  return 0;
+}
+
+static int
+vfork_exec (void)
+{
+  pid_t pid = vfork ();
+  if (pid == 0)
+    {
+      execl ("/proc/self/exe", "differential", "exec-target", (char *) NULL);
+      _exit (127);
+    }
+  int status;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return 2;
+  print_status ("vfork-exec", status);
+  return 0;
+}
+
+static int
+spawn (void)
+{
+  char *argv[] = { "differential", "exec-target", NULL };
+  pid_t pid;
+  int r = posix_spawn (&pid, "/proc/self/exe", NULL, NULL, argv, environ);
+  int status;
+  if (r != 0 || waitpid (pid, &status, 0) != pid)
+    return 2;
+  print_status ("spawn", status);
+  return 0;
+}
+
+static void *
+exec_work (void *arg)
+{
+  (void) arg;
+  printf ("exec-thread: a second thread execs\n");
+  execl ("/proc/self/exe", "differential", "exec-target", (char *) NULL);
+  printf ("exec-thread: execl: %s\n", strerror (errno));
+  exit (1);
+}
+
+static int
+exec_thread (void)
+{
+  pthread_t t;
+  if (pthread_create (&t, NULL, exec_work, NULL) != 0)
+    return 2;
+  pthread_join (t, NULL);
+  return 1;
+}
+
+static int
+five (void *arg)
+{
+  (void) arg;
+  return 5;
+}
+
+static int
+clone_fn (void)
+{
+  size_t size = 64 * 1024;
+  char *stack = malloc (size);
+  if (stack == NULL)
+    return 2;
+  int pid = clone (five, stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+  int status;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    {
+      printf ("clone-fn: %s\n", strerror (errno));
+      free (stack);
+      return 0;
+    }
+  free (stack);
+  print_status ("clone-fn", status);
+  return 0;
+}
+
+static char *alt;
+static size_t altsize;
+static volatile sig_atomic_t on_alt = -1;
+
+static void
+on_usr2 (int sig)
+{
+  (void) sig;
+  char here;
+  on_alt = &here >= alt && &here < alt + altsize;
+}
+
+static void *
+alt_work (void *arg)
+{
+  (void) arg;
+  altsize = 64 * 1024;
+  alt = malloc (altsize);
+  stack_t ss = { .ss_sp = alt, .ss_size = altsize, .ss_flags = 0 };
+  if (alt == NULL || sigaltstack (&ss, NULL) != 0)
+    return (void *) 1;
+  pthread_barrier_wait (&barrier);
+  while (on_alt < 0)
+    sched_yield ();
+  return NULL;
+}
+
+static int
+altstack (void)
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_usr2;
+  sa.sa_flags = SA_ONSTACK;
+  sigaction (SIGUSR2, &sa, NULL);
+  pthread_barrier_init (&barrier, NULL, 2);
+  pthread_t t;
+  if (pthread_create (&t, NULL, alt_work, NULL) != 0)
+    return 2;
+  pthread_barrier_wait (&barrier);
+  pthread_kill (t, SIGUSR2);
+  void *res;
+  pthread_join (t, &res);
+  printf ("altstack: %s\n", res != NULL ? "no alternate stack"
+          : on_alt ? "the handler ran on the thread's alternate stack"
+          : "the handler ran elsewhere");
+  return 0;
+}
+
+static sigjmp_buf env;
+/* NULL, read at run time: a store through it is kept, and faults.  */
+static int *volatile nowhere;
+
+static void
+on_segv_jump (int sig)
+{
+  (void) sig;
+  siglongjmp (env, 1);
+}
+
+static void *
+segv_work (void *arg)
+{
+  (void) arg;
+  if (sigsetjmp (env, 1) == 0)
+    {
+      *(volatile int *) nowhere = 1;
+      return (void *) 1;
+    }
+  return NULL;
+}
+
+static int
+segv_thread (void)
+{
+  signal (SIGSEGV, on_segv_jump);
+  pthread_t t;
+  void *res;
+  if (pthread_create (&t, NULL, segv_work, NULL) != 0)
+    return 2;
+  pthread_join (t, &res);
+  printf ("segv-thread: %s\n", res == NULL ? "recovered" : "no fault");
+  return 0;
+}
+
+static void *
+affinity_work (void *arg)
+{
+  int cpu = (int) (intptr_t) arg;
+  cpu_set_t one;
+  CPU_ZERO (&one);
+  CPU_SET (cpu, &one);
+  if (sched_setaffinity (0, sizeof one, &one) != 0)
+    return (void *) -1;
+  int wrong = 0;
+  for (int i = 0; i < 1000; i++)
+    {
+      if (i % 100 == 0)
+        sched_yield ();
+      wrong += sched_getcpu () != cpu;
+    }
+  return (void *) (intptr_t) wrong;
+}
+
+static int
+affinity (void)
+{
+  cpu_set_t set;
+  if (sched_getaffinity (0, sizeof set, &set) != 0)
+    return 2;
+  int cpus = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET (cpu, &set))
+      {
+        pthread_t t;
+        void *res;
+        if (pthread_create (&t, NULL, affinity_work, (void *) (intptr_t) cpu) != 0)
+          return 2;
+        pthread_join (t, &res);
+        if (res != NULL)
+          printf ("affinity: CPU %d: %ld wrong answers\n", cpu, (long) (intptr_t) res);
+        cpus++;
+      }
+  printf ("affinity: every allowed CPU checked%s\n", cpus > 0 ? "" : " (none)");
+  return 0;
+}
+
+static void
+at_exit (void)
+{
+  printf ("exit-thread: atexit ran\n");
+}
+
+static void *
+exit_work (void *arg)
+{
+  (void) arg;
+  pthread_barrier_wait (&barrier);
+  printf ("exit-thread: exit (3) from a second thread\n");
+  exit (3);
+}
+
+static int
+exit_thread (void)
+{
+  atexit (at_exit);
+  pthread_barrier_init (&barrier, NULL, 2);
+  pthread_t t;
+  if (pthread_create (&t, NULL, exit_work, NULL) != 0)
+    return 2;
+  pthread_barrier_wait (&barrier);
+  pthread_join (t, NULL);
+  return 1;
+}
+
+static void *
+last_work (void *arg)
+{
+  (void) arg;
+  usleep (50 * 1000);
+  printf ("main-exit: the last thread ends the process\n");
+  return NULL;
+}
+
+static int
+main_exit (void)
+{
+  pthread_t t;
+  if (pthread_create (&t, NULL, last_work, NULL) != 0)
+    return 2;
+  printf ("main-exit: the main thread calls pthread_exit\n");
+  pthread_exit (NULL);
+}
+
+static const struct
+{
+  const char *name;
+  int (*run) (void);
+} cases[] =
+{
+  { "create-fault", create_fault },
+  { "clone-null", clone_null },
+  { "sigmask", sigmask_case },
+  { "errno", errno_case },
+  { "create-fail", create_fail },
+  { "stack-min", stack_min },
+  { "user-stack", user_stack },
+  { "detached", detached },
+  { "tls", tls },
+  { "keys", keys },
+  { "cancel", cancel },
+  { "fork-thread", fork_thread },
+  { "atfork", atfork },
+  { "vfork-exec", vfork_exec },
+  { "spawn", spawn },
+  { "exec-thread", exec_thread },
+  { "clone-fn", clone_fn },
+  { "altstack", altstack },
+  { "segv-thread", segv_thread },
+  { "affinity", affinity },
+  { "exit-thread", exit_thread },
+  { "main-exit", main_exit },
+};
+
 int
 main (int argc, char **argv)
 {
   setvbuf (stdout, NULL, _IONBF, 0);
-  if (argc == 2 && strcmp (argv[1], "create-fault") == 0)
-    return create_fault ();
-  if (argc == 2 && strcmp (argv[1], "clone-null") == 0)
-    return clone_null ();
-  fprintf (stderr, "usage: differential create-fault|clone-null\n");
+  if (argc == 2 && strcmp (argv[1], "exec-target") == 0)
+    {
+      printf ("exec-target: this program again, after exec\n");
+      return 0;
+    }
+  for (size_t i = 0; argc == 2 && i < sizeof cases / sizeof cases[0]; i++)
+    if (strcmp (argv[1], cases[i].name) == 0)
+      return cases[i].run ();
+  fprintf (stderr, "usage: differential CASE (see differential.c)\n");
   return 2;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH:
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR:
 # rseq-compat enable --system and disable --system against a private
 # /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
 # (an overlay) that the scenarios install the shim SHIM into with the
@@ -11,7 +11,9 @@
 # it loads into every process whichever glibc runs it, which a C
 # library's path would not.  system.exp runs this as root in a mount
 # namespace of its own, so nothing here reaches the machine's
-# /etc/ld.so.preload or LIBDIR.
+# /etc/ld.so.preload or LIBDIR.  PRELOADDIR is the directory the entry
+# names (the Makefile's preloaddir); make install adds the glibc names
+# there where it is not LIBDIR/rseq-compat, and so do the scenarios.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -22,8 +24,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
+preloaddir=${10}
 soname=librseq-compat.so.1
-entry="$libdir/rseq-compat/\$LIB/$soname"
+entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
 
 mount -t tmpfs -o mode=755 tmpfs "$scratch" && mkdir "$scratch/upper" "$scratch/work" &&
@@ -162,18 +165,29 @@ case $expect in
     ;;
 esac
 
-# LIBDIR gets an overlay too (it may hold the system's libraries, and a
-# copy of the shim installed already, which goes from this view).
+# PRELOADDIR's parent, where it is not LIBDIR/rseq-compat, and LIBDIR
+# get overlays too (they may hold the system's libraries, and a copy of
+# the shim installed already, which goes from this view); the parent
+# first, since LIBDIR may lie under it.
+if [ "$preloaddir" != "$libdir/rseq-compat" ]; then
+  pdir=$(dirname "$preloaddir")
+  mkdir "$scratch/pupper" "$scratch/pwork" &&
+    mount -t overlay overlay -o "lowerdir=$pdir,upperdir=$scratch/pupper,workdir=$scratch/pwork" "$pdir" &&
+    rm -rf "$preloaddir" ||
+    { echo "FAIL: setup: cannot mount an overlay on $pdir"; exit 1; }
+fi
 mkdir "$scratch/lupper" "$scratch/lwork" &&
   mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$scratch/lupper,workdir=$scratch/lwork" "$libdir" &&
   rm -rf "$libdir/$soname" "$libdir/rseq-compat" ||
   { echo "FAIL: setup: cannot mount an overlay on $libdir"; exit 1; }
-run "enable: not installed" 1 "not installed at $libdir/rseq-compat/$glib/$soname" \
+run "enable: not installed" 1 "not installed at $preloaddir/$glib/$soname" \
     "$cmd" enable --system && no_file "enable: not installed" &&
   pass "enable: not installed"
 
 cp "$shim" "$libdir/$soname" && chmod 755 "$libdir/$soname" &&
-  "$layout" make "$libdir/rseq-compat" "../$soname" - $names ||
+  "$layout" make "$libdir/rseq-compat" "../$soname" - $names &&
+  { [ "$preloaddir" = "$libdir/rseq-compat" ] ||
+      "$layout" make "$preloaddir" "$libdir/$soname" - $names; } ||
   { echo "FAIL: setup: cannot install the shim in $libdir"; exit 1; }
 
 # Whoever could change the file or a directory above it could put code
