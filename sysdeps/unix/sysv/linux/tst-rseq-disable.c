@@ -17,9 +17,12 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "tst-rseq.h"
 
 #ifdef RSEQ_SIG
@@ -27,15 +30,15 @@
 /* The application's own area, registered with the legacy length.  */
 static __thread struct rseq own_area __attribute__ ((aligned (32)));
 
-static int
-do_test (void)
+/* With the tunable off nothing is registered, in the main thread, in a
+   new thread and in a subprocess alike (Debian's 2.36 checks all
+   three): the variables say so, the C library's area reads "failed",
+   and the thread's own registration succeeds and is the one the kernel
+   maintains.  WHERE names the thread.  */
+static void
+check_disabled (const char *where)
 {
-  /* The Makefile sets the tunable; without it this test proves
-     nothing.  */
-  const char *tunables = getenv ("GLIBC_TUNABLES");
-  TEST_VERIFY_EXIT (tunables != NULL
-                    && strstr (tunables, "glibc.pthread.rseq=0") != NULL);
-
+  printf ("info: %s\n", where);
   TEST_COMPARE (__rseq_size, 0);
   TEST_COMPARE (__rseq_flags, 0);
   /* The offset stays valid so that consumers read "failed".  */
@@ -47,8 +50,6 @@ do_test (void)
   int cpu = sched_getcpu ();
   TEST_VERIFY (cpu >= 0 && cpu < CPU_SETSIZE);
 
-  /* Nothing is registered: the application's registration succeeds,
-     and the kernel then maintains its area, not the C library's.  */
   own_area.cpu_id = RSEQ_CPU_ID_UNINITIALIZED;
   TEST_COMPARE (tst_rseq_syscall (&own_area, RSEQ_LAYOUT_LEGACY_LEN, 0), 0);
   sched_yield ();
@@ -58,6 +59,43 @@ do_test (void)
   TEST_VERIFY (cpu >= 0 && cpu < CPU_SETSIZE);
   TEST_COMPARE (tst_rseq_syscall (&own_area, RSEQ_LAYOUT_LEGACY_LEN,
                                   RSEQ_FLAG_UNREGISTER), 0);
+}
+
+static void *
+disabled_thread (void *closure)
+{
+  check_disabled ("a new thread");
+  return closure;
+}
+
+static int
+do_test (void)
+{
+  /* The Makefile sets the tunable; without it this test proves
+     nothing.  */
+  const char *tunables = getenv ("GLIBC_TUNABLES");
+  TEST_VERIFY_EXIT (tunables != NULL
+                    && strstr (tunables, "glibc.pthread.rseq=0") != NULL);
+
+  check_disabled ("the main thread");
+  pthread_t thread;
+  TEST_COMPARE (pthread_create (&thread, NULL, disabled_thread, NULL), 0);
+  TEST_COMPARE (pthread_join (thread, NULL), 0);
+
+  /* A forked child's failures are recorded where the parent sees them
+     (support_record_failure's shared memory).  */
+  pid_t pid = fork ();
+  TEST_VERIFY_EXIT (pid >= 0);
+  if (pid == 0)
+    {
+      check_disabled ("a subprocess");
+      TEST_COMPARE (pthread_create (&thread, NULL, disabled_thread, NULL), 0);
+      TEST_COMPARE (pthread_join (thread, NULL), 0);
+      _exit (0);
+    }
+  int status;
+  TEST_COMPARE (waitpid (pid, &status, 0), pid);
+  TEST_COMPARE (status, 0);
   return 0;
 }
 

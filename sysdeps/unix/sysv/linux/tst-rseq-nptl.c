@@ -22,10 +22,15 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include "tst-rseq.h"
 
 #ifdef RSEQ_SIG
@@ -151,12 +156,14 @@ reusing_thread (void *closure)
   return area;
 }
 
-/* Signals sent to threads that have just been created: glibc 2.31
-   starts threads with signals unblocked, so the handler may run before
-   start_thread registers (pinned to one CPU, it usually does).  It must
-   then see "not registered" (-1), afterwards the CPU the process is
-   pinned to; never the stale ID a dirty_thread left in the descriptor
-   the new thread reuses.  */
+/* Signals sent to threads that have just been created.  A thread that
+   registers starts with every signal blocked (the 2.31 series blocks
+   them for it, 2.36 for every thread) and unblocks them once
+   registered, so the handler runs registered and must see the CPU the
+   process is pinned to: neither "not registered" (-1), which a broken
+   mask would show, nor the stale ID a dirty_thread left in the
+   descriptor the new thread reuses.  Where nothing registers
+   (__rseq_size 0: qemu-user), it must see a negative ID.  */
 enum { early_threads = 500 };
 static int pinned_cpu;
 static unsigned int early_runs, early_bad;
@@ -167,7 +174,7 @@ static void
 early_handler (int sig)
 {
   int id = (int) tst_rseq_area ()->cpu_id;
-  if (id != RSEQ_CPU_ID_UNINITIALIZED && id != pinned_cpu)
+  if (__rseq_size != 0 ? id != pinned_cpu : id >= 0)
     {
       early_bad_id = id;
       __atomic_fetch_add (&early_bad, 1, __ATOMIC_RELAXED);
@@ -242,6 +249,112 @@ user_stack_thread (void *closure)
 {
   tst_check_registered ("thread on a user-supplied stack");
   return NULL;
+}
+
+/* The new thread starts with its creator's signal mask once
+   registered: blocking every signal for the registration must not leak
+   into the thread or stay in the creator.  */
+static sigset_t creator_mask;
+
+static void *
+mask_thread (void *closure)
+{
+  sigset_t mine;
+  TEST_COMPARE (pthread_sigmask (SIG_SETMASK, NULL, &mine), 0);
+  for (int sig = 1; sig < SIGRTMIN; ++sig)
+    if (sigismember (&mine, sig) != sigismember (&creator_mask, sig))
+      TST_FAIL ("new thread: signal %d is %s, in its creator %s", sig,
+                sigismember (&mine, sig) ? "blocked" : "unblocked",
+                sigismember (&creator_mask, sig) ? "blocked" : "unblocked");
+  tst_check_registered ("thread with its creator's mask");
+  return closure;
+}
+
+static void
+mask_kept (void)
+{
+  sigset_t block, before, after;
+  sigemptyset (&block);
+  sigaddset (&block, SIGUSR2);
+  sigaddset (&block, SIGTERM);
+  sigaddset (&block, SIGCHLD);
+  TEST_COMPARE (pthread_sigmask (SIG_BLOCK, &block, &before), 0);
+  TEST_COMPARE (pthread_sigmask (SIG_SETMASK, NULL, &creator_mask), 0);
+  pthread_t thread;
+  TEST_COMPARE (pthread_create (&thread, NULL, mask_thread, NULL), 0);
+  TEST_COMPARE (pthread_join (thread, NULL), 0);
+  TEST_COMPARE (pthread_sigmask (SIG_SETMASK, NULL, &after), 0);
+  for (int sig = 1; sig < SIGRTMIN; ++sig)
+    if (sigismember (&after, sig) != sigismember (&creator_mask, sig))
+      TST_FAIL ("creator: signal %d changed across pthread_create", sig);
+  TEST_COMPARE (pthread_sigmask (SIG_SETMASK, &before, NULL), 0);
+}
+
+/* vfork and posix_spawn make a process that shares the memory and
+   starts unregistered (CLONE_VM): the parent must come back registered,
+   with its area as it was.  */
+static void
+shared_memory_children (void)
+{
+  pid_t pid = vfork ();
+  if (pid == 0)
+    _exit (0);
+  TEST_VERIFY_EXIT (pid > 0);
+  int status;
+  TEST_COMPARE (waitpid (pid, &status, 0), pid);
+  TEST_COMPARE (status, 0);
+  tst_check_registered ("after vfork");
+  char *argv[] = { (char *) "true", NULL };
+  TEST_COMPARE (posix_spawn (&pid, "/bin/true", NULL, NULL, argv, NULL), 0);
+  TEST_COMPARE (waitpid (pid, &status, 0), pid);
+  TEST_COMPARE (status, 0);
+  tst_check_registered ("after posix_spawn");
+  TEST_COMPARE ((int) tst_rseq_area ()->cpu_id, pinned_cpu);
+}
+
+/* A later thread whose registration fails, once the process has told
+   every library that rseq is in use, ends the process ("Fatal glibc
+   error: rseq registration failed"), as in glibc 2.35 and later.  In a
+   child: a seccomp filter answers rseq with EPERM from then on.  */
+static void *
+never_runs (void *closure)
+{
+  _exit (4);
+}
+
+static void
+later_thread_fails (void)
+{
+  pid_t pid = fork ();
+  TEST_VERIFY_EXIT (pid >= 0);
+  if (pid == 0)
+    {
+      struct sock_filter filter[] =
+        {
+          BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+                    offsetof (struct seccomp_data, nr)),
+          BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_rseq, 0, 1),
+          BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+          BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+      struct sock_fprog prog =
+        { .len = sizeof filter / sizeof filter[0], .filter = filter };
+      if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+          || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+        _exit (2);
+      puts ("info: a thread whose registration the filter refuses; the "
+            "fatal error that follows is expected");
+      fflush (stdout);
+      pthread_t thread;
+      if (pthread_create (&thread, NULL, never_runs, NULL) == 0)
+        pthread_join (thread, NULL);
+      _exit (3);
+    }
+  int status;
+  TEST_COMPARE (waitpid (pid, &status, 0), pid);
+  if (!WIFSIGNALED (status) || WTERMSIG (status) != SIGABRT)
+    TST_FAIL ("a thread whose registration failed: status %#x, not "
+              "SIGABRT", status);
 }
 
 static int
@@ -333,6 +446,9 @@ do_test (void)
   TEST_COMPARE (parent_registered, 1);
 
   early_signals ();
+  mask_kept ();
+  shared_memory_children ();
+  later_thread_fails ();
 
   /* atexit_handler and elf_destructor check the exit path.  */
   return 0;

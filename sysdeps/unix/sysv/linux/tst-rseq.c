@@ -126,6 +126,34 @@ do_test (void)
      EBUSY only to the identical registration, EINVAL to others.  */
   unsigned int len = rseq_layout_libc_reg_len (__rseq_size);
   TEST_COMPARE (len, want.reg_len);
+  /* The length and alignment written out per kernel (32 bytes at 32 up
+     to Linux 6.19, the feature size at AT_RSEQ_ALIGN from 7.0), not
+     computed with rseq-layout.h, which is what is under test: the
+     kernel itself then confirms the length (EBUSY).  */
+  unsigned int literal_len = 0, literal_align = 0;
+  if (at_feature == 0 || (at_feature == 28 && at_align == 32))
+    {
+      literal_len = 32;
+      literal_align = 32;
+    }
+  else if (at_feature == 33 && at_align == 64)
+    {
+      literal_len = 33;
+      literal_align = 64;
+    }
+  if (literal_len == 0)
+    printf ("info: no literal expectation for AT_RSEQ_FEATURE_SIZE %lu, "
+            "AT_RSEQ_ALIGN %lu; only the computed one is checked\n",
+            at_feature, at_align);
+  else if (literal_len <= RSEQ_AREA_CAPACITY
+           && literal_align <= RSEQ_AREA_ALIGN)
+    {
+      TEST_COMPARE (len, literal_len);
+      TEST_COMPARE ((uintptr_t) area % literal_align, 0);
+      errno = 0;
+      TEST_COMPARE (tst_rseq_syscall (area, literal_len, 0), -1);
+      TEST_COMPARE (errno, EBUSY);
+    }
   errno = 0;
   TEST_COMPARE (tst_rseq_syscall (area, len, 0), -1);
   TEST_COMPARE (errno, EBUSY);
