@@ -16,27 +16,15 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
+. "$(dirname "$0")/ns-libdir.sh"
 prerm=$1 ma=$2 scratch=$3 cmd=$4 shim=$5 layout=$6 libdir=$7 preloaddir=$8 names=$9
 soname=librseq-compat.so.1
 pf=/etc/ld.so.preload
 mount -t tmpfs -o mode=755 tmpfs "$scratch" && mkdir "$scratch/upper" "$scratch/work" &&
   mount -t overlay overlay -o "lowerdir=/etc,upperdir=$scratch/upper,workdir=$scratch/work" /etc ||
   { echo "FAIL: setup: cannot mount an overlay on /etc"; exit 1; }
-if [ "$preloaddir" != "$libdir/rseq-compat" ]; then
-  pdir=$(dirname "$preloaddir")
-  mkdir "$scratch/pupper" "$scratch/pwork" &&
-    mount -t overlay overlay -o "lowerdir=$pdir,upperdir=$scratch/pupper,workdir=$scratch/pwork" "$pdir" &&
-    rm -rf "$preloaddir" ||
-    { echo "FAIL: setup: cannot mount an overlay on $pdir"; exit 1; }
-fi
-mkdir "$scratch/lupper" "$scratch/lwork" &&
-  mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$scratch/lupper,workdir=$scratch/lwork" "$libdir" &&
-  rm -rf "$libdir/$soname" "$libdir/rseq-compat" &&
-  cp "$shim" "$libdir/$soname" && chmod 755 "$libdir/$soname" &&
-  "$layout" make "$libdir/rseq-compat" "../$soname" - $names &&
-  { [ "$preloaddir" = "$libdir/rseq-compat" ] ||
-      "$layout" make "$preloaddir" "$libdir/$soname" - $names; } ||
-  { echo "FAIL: setup: cannot install the shim in $libdir"; exit 1; }
+ns_private_libdirs "$scratch" "$libdir" "$preloaddir"
+ns_install_shim "$shim" "$layout" "$libdir" "$preloaddir" "$names"
 helper="/usr/lib/@DEB_HOST_MULTIARCH@/rseq-compat/rseq-compat"
 grep -qF "$helper disable --system --this-installation" "$prerm" ||
   { echo "FAIL: setup: $prerm does not run $helper disable --system --this-installation"; exit 1; }

@@ -23,6 +23,7 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
+. "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
 preloaddir=${10}
 soname=librseq-compat.so.1
@@ -165,30 +166,12 @@ case $expect in
     ;;
 esac
 
-# PRELOADDIR's parent, where it is not LIBDIR/rseq-compat, and LIBDIR
-# get overlays too (they may hold the system's libraries, and a copy of
-# the shim installed already, which goes from this view); the parent
-# first, since LIBDIR may lie under it.
-if [ "$preloaddir" != "$libdir/rseq-compat" ]; then
-  pdir=$(dirname "$preloaddir")
-  mkdir "$scratch/pupper" "$scratch/pwork" &&
-    mount -t overlay overlay -o "lowerdir=$pdir,upperdir=$scratch/pupper,workdir=$scratch/pwork" "$pdir" &&
-    rm -rf "$preloaddir" ||
-    { echo "FAIL: setup: cannot mount an overlay on $pdir"; exit 1; }
-fi
-mkdir "$scratch/lupper" "$scratch/lwork" &&
-  mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$scratch/lupper,workdir=$scratch/lwork" "$libdir" &&
-  rm -rf "$libdir/$soname" "$libdir/rseq-compat" ||
-  { echo "FAIL: setup: cannot mount an overlay on $libdir"; exit 1; }
+ns_private_libdirs "$scratch" "$libdir" "$preloaddir"
 run "enable: not installed" 1 "not installed at $preloaddir/$glib/$soname" \
     "$cmd" enable --system && no_file "enable: not installed" &&
   pass "enable: not installed"
 
-cp "$shim" "$libdir/$soname" && chmod 755 "$libdir/$soname" &&
-  "$layout" make "$libdir/rseq-compat" "../$soname" - $names &&
-  { [ "$preloaddir" = "$libdir/rseq-compat" ] ||
-      "$layout" make "$preloaddir" "$libdir/$soname" - $names; } ||
-  { echo "FAIL: setup: cannot install the shim in $libdir"; exit 1; }
+ns_install_shim "$shim" "$layout" "$libdir" "$preloaddir" "$names"
 
 # Whoever could change the file or a directory above it could put code
 # into every process.
