@@ -12,16 +12,26 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-.PHONY: check-full tier tier-status
+.PHONY: check-full tier tier-status tier-env
 TIER_TOOL = $(srcdir)/build-aux/tiers/tier
 
+# build-aux/glibc/glibc.mk exports its defaults (GLIBC_SUITE,
+# GLIBC_ARCH) to every recipe, and a tier that sees one set takes its
+# run for a narrowed one and writes no record: the tiers get only what
+# the user set (on the command line or in the environment).
+tier_env = env $(foreach v,GLIBC_SUITE GLIBC_ARCH,$(if $(filter file,$(origin $(v))),-u $(v)))
+
 check-full:
-	@$(srcdir)/build-aux/tiers/full
+	@$(tier_env) $(srcdir)/build-aux/tiers/full
+
+# What the tiers see of make's variables (tiers.exp checks it).
+tier-env:
+	@$(tier_env) env | grep -E '^(GLIBC_|GL_|DEB_|OLDLIBC=|MATRIX_|AARCH64_|SOAK_|FUZZ_)' | LC_ALL=C sort || :
 
 SCOPE ?= ci
 tier:
 	@test -n "$(T)" || { echo "make tier: name one with T=NAME ($$($(TIER_TOOL) list | tr '\n' ' '))" >&2; exit 2; }
-	@$(TIER_TOOL) run $(T) $(SCOPE)
+	@$(tier_env) $(TIER_TOOL) run $(T) $(SCOPE)
 
 tier-status:
 	@fo=" $$($(TIER_TOOL) full-only | awk '{ print $$1 }' | tr '\n' ' ') "; \
