@@ -633,12 +633,22 @@ alt_work (void *arg)
   (void) arg;
   altsize = 64 * 1024;
   alt = malloc (altsize);
-  stack_t ss = { .ss_sp = alt, .ss_size = altsize, .ss_flags = 0 };
-  if (alt == NULL || sigaltstack (&ss, NULL) != 0)
+  /* The stack the thread had (a sanitizer's runtime gives each thread
+     one, and frees it at the thread's exit) is put back before the
+     exit.  */
+  stack_t ss = { .ss_sp = alt, .ss_size = altsize, .ss_flags = 0 }, old;
+  if (alt == NULL || sigaltstack (&ss, &old) != 0)
     return (void *) 1;
   pthread_barrier_wait (&barrier);
   while (on_alt < 0)
     sched_yield ();
+  if (old.ss_flags & SS_DISABLE)
+    {
+      old.ss_sp = NULL;
+      old.ss_size = 0;
+    }
+  sigaltstack (&old, NULL);
+  free (alt);
   return NULL;
 }
 
