@@ -163,9 +163,11 @@ cmd_compile = $(CC) -std=gnu11 $(WARN) \
 	-DRSEQ_COMPAT_PRELOADDIR='"$(preloaddir)"' \
 	-DRSEQ_COMPAT_GLIBC_LIB='"$(GLIBC_DST_LIB)"' \
 	-DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
-$(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) | $(B)/obj/cmd/
+# config.mk too: the command has libdir and the preload directory
+# compiled in, and a new configure must not leave the old ones.
+$(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) config.mk | $(B)/obj/cmd/
 	$(cmd_compile)
-$(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) | $(B)/obj/cmd/
+$(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) config.mk | $(B)/obj/cmd/
 	$(cmd_compile)
 $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
 	$(CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)

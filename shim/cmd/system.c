@@ -204,6 +204,33 @@ check_loads (void)
   return -1;
 }
 
+/* What every name of the shim's file holds.  */
+#define SHIM_STEM "librseq-compat"
+
+/* Whether the file open at FD holds SHIM_STEM anywhere: for a file the
+   commands do not parse (too large), whether it could name the shim
+   at all.  */
+static int
+mentions_shim (int fd)
+{
+  char buf[65536 + sizeof SHIM_STEM];
+  size_t keep = 0;
+  ssize_t n;
+  while ((n = read (fd, buf + keep, sizeof buf - keep)) > 0
+         || (n < 0 && errno == EINTR))
+    {
+      if (n < 0)
+        continue;
+      size_t have = keep + n;
+      if (memmem (buf, have, SHIM_STEM, strlen (SHIM_STEM)) != NULL)
+        return 1;
+      keep = have < strlen (SHIM_STEM) ? have : strlen (SHIM_STEM) - 1;
+      memmove (buf, buf + have - keep, keep);
+    }
+  /* Unreadable: it may name the shim.  */
+  return n < 0;
+}
+
 /* /etc/ld.so.preload's text (empty if there is none) in *TEXT, its
    mode and owner in *ST (st_mode 0: no file).  A symbolic link is
    never replaced (the file it names would stay as it was): enable
@@ -235,6 +262,14 @@ read_preload (char **text, struct stat *st, char **link)
       *text = strdup ("");
       return *text != NULL ? 0 : -1;
     }
+  /* The package's prerm must not stop a removal over a file from which
+     the loader takes no entry: a loop of links, a directory, a device
+     (its size is 0 to the loader).  */
+  if (fd < 0 && errno == ELOOP && link != NULL && this_installation)
+    {
+      *text = strdup ("");
+      return *text != NULL ? 0 : -1;
+    }
   if (fd < 0)
     {
       complain (errno == ELOOP
@@ -243,13 +278,32 @@ read_preload (char **text, struct stat *st, char **link)
                 : "%s: %s", PRELOAD_FILE, strerror (errno));
       return -1;
     }
-  if (fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
-      || st->st_size > MAX_PRELOAD_FILE)
+  if (fstat (fd, st) != 0)
     {
+      complain ("%s: %s", PRELOAD_FILE, strerror (errno));
+      close (fd);
+      return -1;
+    }
+  if (!S_ISREG (st->st_mode) && this_installation)
+    {
+      close (fd);
+      memset (st, 0, sizeof *st);
+      *text = strdup ("");
+      return *text != NULL ? 0 : -1;
+    }
+  if (!S_ISREG (st->st_mode) || st->st_size > MAX_PRELOAD_FILE)
+    {
+      int ours = this_installation && mentions_shim (fd);
+      close (fd);
+      if (this_installation && !ours)
+        {
+          memset (st, 0, sizeof *st);
+          *text = strdup ("");
+          return *text != NULL ? 0 : -1;
+        }
       complain ("%s is %s; edit it by hand", PRELOAD_FILE,
                 !S_ISREG (st->st_mode) ? "not a regular file"
                 : "too large to be a preload list");
-      close (fd);
       return -1;
     }
   *text = malloc (st->st_size + 1);
@@ -278,8 +332,16 @@ read_preload (char **text, struct stat *st, char **link)
   (*text)[used] = '\0';
   if (strlen (*text) != used)
     {
-      complain ("%s holds a NUL byte; edit it by hand", PRELOAD_FILE);
+      int ours = !this_installation
+                 || memmem (*text, used, SHIM_STEM, strlen (SHIM_STEM)) != NULL;
       free (*text);
+      if (!ours)
+        {
+          memset (st, 0, sizeof *st);
+          *text = strdup ("");
+          return *text != NULL ? 0 : -1;
+        }
+      complain ("%s holds a NUL byte; edit it by hand", PRELOAD_FILE);
       return -1;
     }
   return 0;
@@ -331,12 +393,23 @@ entry_file (const char *tok, size_t len)
       i += skip > 0 ? skip : 1;
     }
   buf[o] = '\0';
+  /* A name without a slash is looked for in the library path, where
+     this installation's directory is the one that matters here.  */
+  if (memchr (buf, '/', o) == NULL)
+    {
+      char path[PATH_MAX];
+      if (snprintf (path, sizeof path, "%s/%s", RSEQ_COMPAT_LIBDIR, buf)
+          >= (int) sizeof path)
+        return NULL;
+      return realpath (path, NULL);
+    }
   return realpath (buf, NULL);
 }
 
 /* Whether an entry names this installation's copy of the shim (its
    glibc build, or its musl build), however it is spelled: /lib for
-   /usr/lib, the preload layout, a link of one's own.  */
+   /usr/lib, the preload layout, a bare file name the loader finds in
+   the library directory, a link of one's own of any name.  */
 static int
 names_this_installation (const char *tok, size_t len)
 {
@@ -357,12 +430,14 @@ names_this_installation (const char *tok, size_t len)
   return ours;
 }
 
-/* Whether this run takes the entry out.  */
+/* Whether this run takes the entry out: any shim entry, or with
+   --this-installation any entry that resolves to this installation's
+   file, whatever its own name (a link of the administrator's).  */
 static int
 is_target_entry (const char *tok, size_t len)
 {
-  return is_shim_entry (tok, len)
-         && (!this_installation || names_this_installation (tok, len));
+  return this_installation ? names_this_installation (tok, len)
+                           : is_shim_entry (tok, len);
 }
 
 /* A word glibc's loader takes from /etc/ld.so.preload as an entry:

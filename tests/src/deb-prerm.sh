@@ -26,10 +26,14 @@ mount -t tmpfs -o mode=755 tmpfs "$scratch" && mkdir "$scratch/upper" "$scratch/
 ns_private_libdirs "$scratch" "$libdir" "$preloaddir"
 ns_install_shim "$shim" "$layout" "$libdir" "$preloaddir" "$names"
 helper="/usr/lib/@DEB_HOST_MULTIARCH@/rseq-compat/rseq-compat"
-grep -qF "$helper disable --system --this-installation" "$prerm" ||
+grep -qx "cmd=$helper" "$prerm" && grep -qF '"$cmd" disable --system --this-installation' "$prerm" ||
   { echo "FAIL: setup: $prerm does not run $helper disable --system --this-installation"; exit 1; }
 sed -e "s|$helper|$cmd|g" -e "s|@DEB_HOST_MULTIARCH@|$ma|g" "$prerm" > "$scratch/prerm" &&
   chmod 755 "$scratch/prerm" || exit 1
+# The same prerm with a command that is not there (127, as one that
+# cannot be executed gives 126).
+sed -e "s|$helper|$scratch/missing/rseq-compat|g" -e "s|@DEB_HOST_MULTIARCH@|$ma|g" "$prerm" \
+  > "$scratch/prerm-nocmd" && chmod 755 "$scratch/prerm-nocmd" || exit 1
 # The loader reads the file in every process started here: most
 # entries name nothing it could open, so stderr is not looked at.
 mkdir -p "$scratch/other" && cp "$shim" "$scratch/other/$soname" &&
@@ -109,6 +113,62 @@ elif [ ! -L "$pf" ] || [ "$(cat "$scratch/target")" != /lib/a.so ]; then
   echo "FAIL: a symbolic link naming no shim: nothing happens: the link or its target changed"
 else
   echo "PASS: a symbolic link naming no shim: nothing happens"
+fi
+rm -f "$pf"
+# silent NAME: prerm remove exits 0, says nothing but the loader's own
+# complaints, and leaves whatever /etc/ld.so.preload is as it was.
+silent() {
+  _before=$(ls -ld "$pf" 2>&1)
+  if ! _out=$("$scratch/prerm" remove 2>&1); then
+    echo "FAIL: $1: prerm failed: $_out"
+  elif [ -n "$(printf '%s\n' "$_out" | grep -v "^ERROR: ld\.so: object ")" ]; then
+    echo "FAIL: $1: prerm said '$_out'"
+  elif [ "$(ls -ld "$pf" 2>&1)" != "$_before" ]; then
+    echo "FAIL: $1: $pf changed: $(ls -ld "$pf" 2>&1)"
+  else
+    echo "PASS: $1"
+  fi
+  rm -rf "$pf"
+}
+ln -s /dev/null "$pf"
+silent "a symbolic link to /dev/null: nothing happens"
+mkdir "$pf"
+silent "a directory: nothing happens"
+ln -s /etc/ld.so.preload "$pf"
+silent "a link to itself: nothing happens"
+head -c 2000000 /dev/zero | tr '\0' 'x' > "$pf" && printf '\n' >> "$pf"
+silent "over 1 MiB, naming no shim: nothing happens"
+printf '/lib/a.so\0/lib/b.so\n' > "$pf"
+silent "a NUL byte, no shim: nothing happens"
+{ head -c 2000000 /dev/zero | tr '\0' 'x'; printf '\n%s\n' "$ours"; } > "$pf"
+if out=$("$scratch/prerm" remove 2>&1); then
+  echo "FAIL: over 1 MiB, naming the shim: the removal stops: prerm succeeded: $out"
+elif ! printf '%s\n' "$out" | grep -q "too large"; then
+  echo "FAIL: over 1 MiB, naming the shim: the removal stops: it said '$out'"
+else
+  echo "PASS: over 1 MiB, naming the shim: the removal stops"
+fi
+rm -f "$pf"
+case_ "a bare file name the loader finds in LIBDIR goes" remove 0 "$gone" "$soname\n/lib/a.so\n" "/lib/a.so\n"
+ln -s "$libdir/$soname" "$scratch/myshim.so"
+case_ "a link of one's own, of another name, goes" remove 0 "$gone" \
+  "$scratch/myshim.so:/lib/a.so\n" "/lib/a.so\n"
+printf '%s\n' "$ours" > "$pf"
+if ! out=$(DPKG_MAINTSCRIPT_ARCH=arm64 "$scratch/prerm-nocmd" remove 2>&1); then
+  echo "FAIL: a foreign architecture's command that cannot run: the removal goes on: prerm failed: $out"
+elif ! printf '%s\n' "$out" | grep -q "cannot run .* here (status 127)"; then
+  echo "FAIL: a foreign architecture's command that cannot run: the removal goes on: it said '$out'"
+elif [ "$(cat "$pf")" != "$ours" ]; then
+  echo "FAIL: a foreign architecture's command that cannot run: the removal goes on: $pf changed"
+else
+  echo "PASS: a foreign architecture's command that cannot run: the removal goes on"
+fi
+if out=$(DPKG_MAINTSCRIPT_ARCH=$(dpkg --print-architecture) "$scratch/prerm-nocmd" remove 2>&1); then
+  echo "FAIL: this architecture's command missing: the removal stops: prerm succeeded: $out"
+elif ! printf '%s\n' "$out" | grep -q "is not removed"; then
+  echo "FAIL: this architecture's command missing: the removal stops: it said '$out'"
+else
+  echo "PASS: this architecture's command missing: the removal stops"
 fi
 rm -f "$pf"
 case_ "upgrade leaves the entry" upgrade 0 "" "$ours\n" "$ours\n"
