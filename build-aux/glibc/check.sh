@@ -84,16 +84,7 @@ fi
 # once per KEY; its tests are not all run, only those gl_base_result
 # asks for.
 gl_baseline() {
-  if [ ! -e "$base/.complete" ] || [ ! -e "$GL_ROOT$bbuild/libc.so" ]; then
-    gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $GL_LOG-build-base.log)"
-    s=$(date +%s)
-    rm -rf "$base" "$GL_ROOT$bbuild"
-    gl_build "$bsrc" "$bbuild" "$GL_LOG-build-base.log" ||
-      gl_die "the unpatched glibc does not build; see $GL_LOG-build-base.log"
-    mkdir -p "$base"
-    echo "$(( $(date +%s) - s ))" > "$base/build.seconds"
-    touch "$base/.complete"
-  fi
+  gl_base_build "$base"
   for d in $GL_SUBDIRS; do
     [ -s "$base/$d.tests" ] || gl_test_names "$bsrc" "$bbuild" "$d" > "$base/$d.tests" ||
       gl_die "baseline: no test list for $d (make -n check failed)"
@@ -279,6 +270,11 @@ done
   echo
 } >> "$report"
 gl_check_abi "$report" "$out/check-abi.log" || status=1
+
+# The 2.31 series with Debian's stock libraries: every mix refused.
+if [ "$GLIBC_SUITE" = bullseye ]; then
+  "$here/mix-check.sh" "$report" "$out/mix-check.log" || status=1
+fi
 
 # With the baseline, the lists are written anew: the test names, and
 # every test that failed alone in the unpatched build this run (the

@@ -110,6 +110,7 @@ gl_own_files() {
          sysdeps/unix/sysv/linux/rseq-area.h \
          sysdeps/unix/sysv/linux/rseq-internal.h \
          sysdeps/unix/sysv/linux/dl-rseq.c \
+         sysdeps/unix/sysv/linux/rseq-ldso-guard.c \
          sysdeps/unix/sysv/linux/sys/rseq.h \
          sysdeps/unix/sysv/linux/bits/rseq.h \
          sysdeps/unix/sysv/linux/x86/bits/rseq.h \
@@ -183,6 +184,23 @@ gl_build() {
       echo "$conf $cflags" > .rc-configure
     fi
     make -j"$jobs"' sh "$1" "$2" "$GL_CONFIGURE" "$GL_CFLAGS" "$GL_JOBS" >"$3" 2>&1
+}
+
+# gl_base_build BASE: the unpatched build of the pristine tree at
+# $GL_WORK/build-base, made once per source version and toolchain; BASE
+# ($GL_CACHE/baseline/KEY) records that it is complete and how long it
+# took.  make check-glibc's baseline and make check-glibc-shim share it.
+gl_base_build() {
+  if [ ! -e "$1/.complete" ] || [ ! -e "$GL_ROOT$GL_WORK/build-base/libc.so" ]; then
+    gl_log "baseline: building unpatched glibc-source $GL_SOURCE_VERSION (log: $GL_LOG-build-base.log)"
+    _s=$(date +%s)
+    rm -rf "$1" "$GL_ROOT$GL_WORK/build-base"
+    gl_build "$GL_WORK/$GL_UPSTREAM" "$GL_WORK/build-base" "$GL_LOG-build-base.log" ||
+      gl_die "the unpatched glibc does not build; see $GL_LOG-build-base.log"
+    mkdir -p "$1"
+    echo "$(( $(date +%s) - _s ))" > "$1/build.seconds"
+    touch "$1/.complete"
+  fi
 }
 
 # gl_stage LOG: the patched build installed with DESTDIR into

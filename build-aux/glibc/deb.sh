@@ -55,6 +55,8 @@ mkdir -p "$d/upper" "$d/work" "$d/root"
 echo "$lower_id" > "$d/lower-id"
 mirror=$(rc_mirror)
 cp "$(dirname "$0")/deb-inner.sh" "$d/upper/deb-inner.sh"
+mkdir -p "$d/upper/rcdeb"
+cp "$(dirname "$0")/nobiarch.preinst" "$d/upper/rcdeb/nobiarch.preinst"
 rm -rf "$d/upper/rcdeb/patches" && mkdir -p "$d/upper/rcdeb" &&
   cp -a "$out/patches" "$d/upper/rcdeb/patches"
 
@@ -99,4 +101,13 @@ secs=$(( $(date +%s) - began ))
   echo
   echo "ld-2.31.so in libc6 exports: $syms"
 } > "$out/report.md"
+# What the packages promise, checked with dpkg and apt: the dependency
+# of a program that uses GLIBC_2.35, and the upgrade of a system that
+# has biarch or foreign libc6 packages.
+checks=0
+"$(dirname "$0")/deb-check.sh" "$out" "$out/report.md" || checks=1
+case ",$profiles," in
+  *,nobiarch,*) "$(dirname "$0")/deb-upgrade-check.sh" "$out" "$out/report.md" || checks=1 ;;
+esac
 cat "$out/report.md"
+[ $checks -eq 0 ] || gl_die "glibc-deb: the packages were built, but a check above failed ($out/report.md)"

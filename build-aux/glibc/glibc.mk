@@ -9,7 +9,7 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-.PHONY: glibc glibc-patch check-glibc check-glibc-project glibc-deb
+.PHONY: glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb
 
 GLIBC_SUITE ?= bullseye
 export GLIBC_SUITE
@@ -34,6 +34,11 @@ check-glibc:
 # The project's make check on the patched glibc (built if need be).
 check-glibc-project:
 	@$(srcdir)/build-aux/glibc/check-project.sh
+
+# glibc 2.31's own tests (the unpatched build) without and with the
+# shim preloaded: a test the shim makes fail fails this (build/glibc-shim/).
+check-glibc-shim:
+	@$(srcdir)/build-aux/glibc/shim-oracle.sh
 
 # Debian's bullseye glibc package rebuilt with the series (build/glibc-deb/).
 glibc-deb:

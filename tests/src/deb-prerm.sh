@@ -91,19 +91,29 @@ case_ "a comment naming the shim stays" remove 0 "" "#$ours\n/lib/a.so\n" "#$our
 case_ "an entry followed directly by a comment goes" remove 0 "$gone" \
   "$libdir/$soname#added by hand\n/lib/a.so\n" "#added by hand\n/lib/a.so\n"
 case_ "no final newline and no shim: untouched, silent" remove 0 "" "/lib/a.so" "/lib/a.so"
+# stops NAME PATTERN FILE...: prerm remove (with the environment
+# given before it) fails saying PATTERN (grep), and leaves each FILE
+# as it was.
+stops() {
+  _n=$1 _pat=$2; shift 2
+  _sum=$(cat "$@" 2>&1 | od -An -c)
+  if _out=$("$scratch/prerm" remove 2>&1); then
+    echo "FAIL: $_n: prerm succeeded: $_out"
+  elif ! printf '%s\n' "$_out" | grep -q -- "$_pat"; then
+    echo "FAIL: $_n: it said '$_out'"
+  elif [ "$(cat "$@" 2>&1 | od -An -c)" != "$_sum" ]; then
+    echo "FAIL: $_n: a file changed"
+  else
+    echo "PASS: $_n"
+  fi
+}
 # A link: the file it names is somebody else's to edit, so the package
 # stays rather than leave an entry naming a file about to go.
 printf '%s\n' "$ours" > "$scratch/target"
 rm -f "$pf" && ln -s "$scratch/target" "$pf"
-if "$scratch/prerm" remove > "$scratch/out" 2>&1; then
-  echo "FAIL: a symbolic link naming the shim: the removal stops: prerm succeeded: $(cat "$scratch/out")"
-elif ! grep -q "symbolic link to $scratch/target, which names the shim" "$scratch/out"; then
-  echo "FAIL: a symbolic link naming the shim: the removal stops: it said '$(cat "$scratch/out")'"
-elif [ ! -L "$pf" ] || [ "$(cat "$scratch/target")" != "$ours" ]; then
-  echo "FAIL: a symbolic link naming the shim: the removal stops: the link or its target changed"
-else
-  echo "PASS: a symbolic link naming the shim: the removal stops"
-fi
+stops "a symbolic link naming the shim: the removal stops" \
+  "symbolic link to $scratch/target, which names the shim" "$scratch/target"
+[ -L "$pf" ] || echo "FAIL: a symbolic link naming the shim: the removal stops: the link is gone"
 printf '/lib/a.so\n' > "$scratch/target"
 rm -f "$pf" && ln -s "$scratch/target" "$pf"
 if ! out=$("$scratch/prerm" remove 2>&1) ||
@@ -141,13 +151,29 @@ silent "over 1 MiB, naming no shim: nothing happens"
 printf '/lib/a.so\0/lib/b.so\n' > "$pf"
 silent "a NUL byte, no shim: nothing happens"
 { head -c 2000000 /dev/zero | tr '\0' 'x'; printf '\n%s\n' "$ours"; } > "$pf"
-if out=$("$scratch/prerm" remove 2>&1); then
-  echo "FAIL: over 1 MiB, naming the shim: the removal stops: prerm succeeded: $out"
-elif ! printf '%s\n' "$out" | grep -q "too large"; then
-  echo "FAIL: over 1 MiB, naming the shim: the removal stops: it said '$out'"
-else
-  echo "PASS: over 1 MiB, naming the shim: the removal stops"
-fi
+stops "over 1 MiB, naming the shim: the removal stops" "too large" "$pf"
+rm -f "$pf"
+# dpkg --root with --force-script-chrootless (DPKG_ROOT): this
+# machine's own file, which names the shim here, is never touched; the
+# root's is only read.
+r=$scratch/root && mkdir -p "$r/etc"
+printf '%s\n' "$ours" > "$pf"
+export DPKG_ROOT="$r"
+rm -f "$r$pf"
+silent_root() {
+  if ! _out=$("$scratch/prerm" remove 2>&1); then echo "FAIL: $1: prerm failed: $_out"
+  elif [ -n "$(printf '%s\n' "$_out" | grep -v "^ERROR: ld\.so: object ")" ]; then echo "FAIL: $1: prerm said '$_out'"
+  elif [ "$(cat "$pf")" != "$ours" ]; then echo "FAIL: $1: this machine's $pf changed: $(cat "$pf")"
+  else echo "PASS: $1"; fi
+}
+silent_root "DPKG_ROOT without the file: this machine's file stays, nothing said"
+printf '/lib/a.so\n' > "$r$pf"
+silent_root "DPKG_ROOT, its file naming no shim: both stay, nothing said"
+printf '/lib/a.so\n%s\n' "$ours" > "$r$pf"
+stops "DPKG_ROOT, its file naming the shim: the removal stops" "cannot edit that file from outside" "$pf" "$r$pf"
+rm -f "$r$pf" && ln -s /etc/other "$r$pf"
+stops "DPKG_ROOT, its file a link: the removal stops" "cannot edit that file from outside" "$pf"
+unset DPKG_ROOT
 rm -f "$pf"
 case_ "a bare file name the loader finds in LIBDIR goes" remove 0 "$gone" "$soname\n/lib/a.so\n" "/lib/a.so\n"
 ln -s "$libdir/$soname" "$scratch/myshim.so"

@@ -103,10 +103,12 @@ atexit_handler (void)
     fail_at_exit ("an atexit handler");
 }
 
+/* A copy that exec_unregistered executes runs unregistered on purpose,
+   in the test driver's supervising process too.  */
 static void __attribute__ ((destructor))
 elf_destructor (void)
 {
-  if (!tst_rseq_registered ())
+  if (getenv ("TST_RSEQ_EXEC") == NULL && !tst_rseq_registered ())
     fail_at_exit ("an ELF destructor");
 }
 
@@ -312,6 +314,115 @@ shared_memory_children (void)
   TEST_COMPARE ((int) tst_rseq_area ()->cpu_id, pinned_cpu);
 }
 
+/* From now on the rseq system call fails with ERROR in this process
+   and in whatever it executes (a seccomp filter, as a container
+   runtime installs one).  False if the filter cannot be installed.  */
+static bool
+refuse_rseq (int error)
+{
+  struct sock_filter filter[] =
+    {
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_rseq, 0, 1),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | error),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+  struct sock_fprog prog =
+    { .len = sizeof filter / sizeof filter[0], .filter = filter };
+  return prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+         && prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+}
+
+/* A process that starts unregistered, because the system call is
+   refused from its first instruction (ENOSYS, as a kernel without rseq
+   answers) or because glibc.pthread.rseq=0 is in its environment, runs
+   as glibc 2.35 and later do there: __rseq_size 0, the area reads
+   "registration failed", sched_getcpu works, and its threads start
+   unregistered, without the fatal error of a later thread whose
+   registration fails.  Checked in a copy of this test that a child
+   executes, with TST_RSEQ_EXEC naming the case.  */
+static void
+check_unregistered (const char *where)
+{
+  printf ("info: %s\n", where);
+  TEST_COMPARE (__rseq_size, 0);
+  TEST_COMPARE (__rseq_flags, 0);
+  TEST_COMPARE ((int) tst_rseq_area ()->cpu_id,
+                RSEQ_CPU_ID_REGISTRATION_FAILED);
+  TEST_VERIFY (!tst_rseq_registered ());
+  int cpu = sched_getcpu ();
+  TEST_VERIFY (cpu >= 0 && cpu < CPU_SETSIZE);
+}
+
+static void *
+unregistered_thread (void *closure)
+{
+  check_unregistered ("a new thread of the executed copy");
+  return closure;
+}
+
+static int
+exec_child_test (const char *how)
+{
+  printf ("info: executed with %s\n", how);
+  check_unregistered ("the executed copy's main thread");
+  for (int i = 0; i < 4; ++i)
+    {
+      pthread_t thread;
+      TEST_COMPARE (pthread_create (&thread, NULL, unregistered_thread, NULL),
+                    0);
+      TEST_COMPARE (pthread_join (thread, NULL), 0);
+    }
+  return 0;
+}
+
+/* Executes this test again, the way it was started: /proc/self/exe
+   with /proc/self/cmdline, so that a test run through ld.so
+   --library-path runs through it again.  */
+static void
+exec_self (void)
+{
+  static char cmdline[8192];
+  char *argv[64];
+  int fd = open ("/proc/self/cmdline", O_RDONLY);
+  if (fd < 0)
+    _exit (6);
+  ssize_t n = read (fd, cmdline, sizeof cmdline - 1);
+  close (fd);
+  if (n <= 0)
+    _exit (6);
+  int argc = 0;
+  for (char *p = cmdline; p < cmdline + n && argc < 63; p += strlen (p) + 1)
+    argv[argc++] = p;
+  argv[argc] = NULL;
+  execv ("/proc/self/exe", argv);
+  _exit (7);
+}
+
+static void
+exec_unregistered (const char *how)
+{
+  pid_t pid = fork ();
+  TEST_VERIFY_EXIT (pid >= 0);
+  if (pid == 0)
+    {
+      if (strcmp (how, "rseq refused (ENOSYS)") == 0)
+        {
+          if (!refuse_rseq (ENOSYS))
+            _exit (2);
+        }
+      else if (setenv ("GLIBC_TUNABLES", "glibc.pthread.rseq=0", 1) != 0)
+        _exit (2);
+      if (setenv ("TST_RSEQ_EXEC", how, 1) != 0)
+        _exit (2);
+      exec_self ();
+    }
+  int status;
+  TEST_COMPARE (waitpid (pid, &status, 0), pid);
+  if (status != 0)
+    TST_FAIL ("executed with %s: status %#x", how, status);
+}
+
 /* A later thread whose registration fails, once the process has told
    every library that rseq is in use, ends the process ("Fatal glibc
    error: rseq registration failed"), as in glibc 2.35 and later.  In a
@@ -329,18 +440,7 @@ later_thread_fails (void)
   TEST_VERIFY_EXIT (pid >= 0);
   if (pid == 0)
     {
-      struct sock_filter filter[] =
-        {
-          BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-                    offsetof (struct seccomp_data, nr)),
-          BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_rseq, 0, 1),
-          BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-          BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        };
-      struct sock_fprog prog =
-        { .len = sizeof filter / sizeof filter[0], .filter = filter };
-      if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-          || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+      if (!refuse_rseq (EPERM))
         _exit (2);
       puts ("info: a thread whose registration the filter refuses; the "
             "fatal error that follows is expected");
@@ -360,6 +460,10 @@ later_thread_fails (void)
 static int
 do_test (void)
 {
+  const char *exec_case = getenv ("TST_RSEQ_EXEC");
+  if (exec_case != NULL)
+    return exec_child_test (exec_case);
+
   TEST_VERIFY_EXIT (__rseq_size > 0);
   tst_check_registered ("main thread");
 
@@ -449,6 +553,8 @@ do_test (void)
   mask_kept ();
   shared_memory_children ();
   later_thread_fails ();
+  exec_unregistered ("rseq refused (ENOSYS)");
+  exec_unregistered ("glibc.pthread.rseq=0");
 
   /* atexit_handler and elf_destructor check the exit path.  */
   return 0;
