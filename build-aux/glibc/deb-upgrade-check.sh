@@ -46,10 +46,13 @@ attempt() {
     "
   ' "$0" "$tmp/o" "$GL_ROOT" "$2" "$pkgs" >> "$log" 2>&1
 }
-q='apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q'
-attempt libc6-i386 "$q libc6-i386 >/dev/null"
-attempt libc6:i386 "dpkg --add-architecture i386 && $q libc6:i386 >/dev/null"
-attempt neither ":"
+# The chroot has libc6-i386 (the i686 build's multilib toolchain): each
+# case installs its blocker alone.
+apt='DEBIAN_FRONTEND=noninteractive apt-get -y -q'
+purge="$apt purge libc6-i386 libc6-x32 >/dev/null"
+attempt libc6-i386 "$apt update >/dev/null && $apt install libc6-i386 >/dev/null"
+attempt libc6:i386 "$purge && dpkg --add-architecture i386 && $apt update >/dev/null && $apt install libc6:i386 >/dev/null"
+attempt neither "$purge"
 
 status=0
 {
