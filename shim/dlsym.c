@@ -27,10 +27,15 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/auxv.h>
 
 #include "shim.h"
+
+/* The shim's pthread_create, under a name that binds to it (thread.c).  */
+extern __typeof (pthread_create) __rseq_compat_pthread_create
+  attribute_hidden;
 
 void *(*__rseq_compat_real_dlsym) (void *, const char *);
 
@@ -107,14 +112,35 @@ ensure_real_dlsym (void)
                       __ATOMIC_RELEASE);
 }
 
+/* The hook's answer "no such symbol": the stub returns NULL for it.  */
+attribute_hidden char __rseq_compat_dlsym_none;
+
 /* Called by the dlsym stub.  Returns the answer for the names the shim
-   owns, or NULL to let the C library answer.  */
+   owns, &__rseq_compat_dlsym_none for a lookup that must fail, or NULL
+   to let the C library answer.  */
 attribute_hidden void *
 __rseq_compat_dlsym_hook (void *handle, const char *name)
 {
   ensure_real_dlsym ();
   if (name == NULL)
     return NULL;
+  /* Before glibc 2.34 a program without libpthread has no
+     pthread_create but the shim's, and programs look it up to tell
+     whether threads are available (glibc's elf/tst-dlopenfail does, and
+     so do libraries that start threads only where the program has
+     them).  A lookup that finds the shim's answers as it would without
+     the shim: the shim's where there is a definition behind it (so that
+     the threads it starts are registered), nothing where there is none.
+     The failed lookup of the same name after the shim leaves dlerror a
+     message naming the symbol.  */
+  if (handle != RTLD_NEXT && strcmp (name, "pthread_create") == 0
+      && __rseq_compat_real_dlsym (handle, name)
+         == (void *) &__rseq_compat_pthread_create
+      && __rseq_compat_next_or_in (name, "libpthread.so.0") == NULL)
+    {
+      __rseq_compat_next (name);
+      return &__rseq_compat_dlsym_none;
+    }
   /* A lookup in a handle (dlopen of libpthread.so.0 or of the C
      library: the only way to threads for a program not linked with
      libpthread before glibc 2.34) bypasses interposition and would

@@ -239,14 +239,14 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
 /* The shim's definition under a name that binds to it alone: a
    reference to pthread_create from inside the shim could resolve to an
    earlier definition (the program's own).  */
-extern __typeof (pthread_create) own_pthread_create
+extern __typeof (pthread_create) __rseq_compat_pthread_create
   __attribute__ ((alias ("pthread_create"), visibility ("hidden"), nothrow));
 
 attribute_hidden void *
 __rseq_compat_own_create (void *fn)
 {
   if (fn != NULL && fn == (void *) real_create ())
-    return (void *) &own_pthread_create;
+    return (void *) &__rseq_compat_pthread_create;
   return NULL;
 }
 

@@ -60,7 +60,10 @@ dlsym:
 	adrp	x16, __rseq_compat_real_dlsym
 	ldr	x16, [x16, :lo12:__rseq_compat_real_dlsym]
 	br	x16
-1:	mov	x0, x9
+1:	adrp	x10, __rseq_compat_dlsym_none
+	add	x10, x10, :lo12:__rseq_compat_dlsym_none
+	cmp	x9, x10
+	csel	x0, xzr, x9, eq
 	ret
 	.cfi_endproc
 	.size	dlsym, .-dlsym

@@ -69,7 +69,11 @@ dlsym:
 	test	%rax, %rax
 	jnz	1f
 	jmp	*__rseq_compat_real_dlsym(%rip)
-1:	ret
+1:	lea	__rseq_compat_dlsym_none(%rip), %rcx
+	cmp	%rcx, %rax
+	jne	2f
+	xor	%eax, %eax
+2:	ret
 	.cfi_endproc
 	.size	dlsym, .-dlsym
 
