@@ -129,18 +129,19 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      whether threads are available (glibc's elf/tst-dlopenfail does, and
      so do libraries that start threads only where the program has
      them).  A lookup that finds the shim's answers as it would without
-     the shim: the shim's where there is a definition behind it (so that
-     the threads it starts are registered), nothing where there is none.
-     The failed lookup of the same name after the shim leaves dlerror a
-     message naming the symbol.  */
+     the shim: the shim's where the global scope has a definition after
+     it (so that the threads it starts are registered), nothing where
+     it has none, even if libpthread is loaded outside it (a dependency
+     of a library dlopened with RTLD_LOCAL; glibc keeps it, as
+     tst-dlopenfail checks).  That lookup, failing, leaves dlerror a
+     message naming the symbol.  A library dlopened with RTLD_LOCAL that
+     needs libpthread itself would find it through its own scope
+     without the shim, and gets nothing here (doc/using.md).  */
   if (handle != RTLD_NEXT && strcmp (name, "pthread_create") == 0
       && __rseq_compat_real_dlsym (handle, name)
          == (void *) &__rseq_compat_pthread_create
-      && __rseq_compat_next_or_in (name, "libpthread.so.0") == NULL)
-    {
-      __rseq_compat_next (name);
-      return &__rseq_compat_dlsym_none;
-    }
+      && __rseq_compat_next (name) == NULL)
+    return &__rseq_compat_dlsym_none;
   /* A lookup in a handle (dlopen of libpthread.so.0 or of the C
      library: the only way to threads for a program not linked with
      libpthread before glibc 2.34) bypasses interposition and would

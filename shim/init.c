@@ -152,9 +152,9 @@ __rseq_compat_init_once (void)
       break;
     case RSEQ_COMPAT_MODE_REFUSED:
       say ("librseq-compat: loaded by dlopen, too late to register rseq for "
-           "threads that already run; nothing was registered.  Preload it "
-           "(LD_PRELOAD=librseq-compat.so.1) or link the program with "
-           "-lrseq-compat.\n");
+           "threads that already run; nothing was registered.  Start the "
+           "program with 'rseq-compat run', or preload the shim as "
+           "rseq-compat(7) says, or link it with -lrseq-compat.\n");
       break;
     default:
       break;
