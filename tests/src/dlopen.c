@@ -181,7 +181,8 @@ main (int argc, char **argv)
              && nl != NULL && nl[1] == '\0',
              "stderr is not one line starting \"%s\": \"%s\"", prefix,
              captured);
-      CHECK (strstr (captured, "LD_PRELOAD=librseq-compat.so.1") != NULL
+      CHECK (strstr (captured, "rseq-compat run") != NULL
+             && strstr (captured, "rseq-compat(7)") != NULL
              && strstr (captured, "-lrseq-compat") != NULL,
              "the message does not say what to do: %s", captured);
       CHECK (*size == 0, "__rseq_size %u", *size);
