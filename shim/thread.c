@@ -186,24 +186,12 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
                 void *(*fn) (void *), void *arg)
 {
   create_fn *real = real_create ();
+  /* Before glibc 2.34 a program without libpthread has no other
+     pthread_create (a weak reference binds to this one).  Nothing is
+     printed: file descriptor 2 may be a daemon's data file by now, or
+     a closed pipe.  */
   if (real == NULL)
-    {
-      /* Before glibc 2.34 a program linked with -lrseq-compat but not
-         with -pthread links, since the shim defines pthread_create,
-         where it would otherwise fail: say why it cannot start
-         threads, once, instead of a bare EAGAIN.  */
-      static int told;
-      static const char msg[]
-        = "librseq-compat: pthread_create: this program has no C library "
-          "pthread_create (before glibc 2.34 it is in libpthread: link "
-          "with -pthread); failing with EAGAIN\n";
-      if (!__atomic_exchange_n (&told, 1, __ATOMIC_RELAXED))
-        {
-          ssize_t n = write (STDERR_FILENO, msg, sizeof msg - 1);
-          (void) n;
-        }
-      return EAGAIN;
-    }
+    return EAGAIN;
 #if !RSEQ_COMPAT_GLIBC
   /* A constructor that runs before the shim's (init.c).  */
   if (__rseq_compat_state.mode == RSEQ_COMPAT_MODE_UNDECIDED)

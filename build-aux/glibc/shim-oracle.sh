@@ -91,7 +91,7 @@ run() {
     gl_log "check-glibc-shim: $1: make check in $d"
     s=$(date +%s)
     gl_in_chroot /bin/sh -c '{ find "$2/$3" -maxdepth 1 \( -name "*.out" \
-        -o -name "*.test-result" \) -delete 2>/dev/null || :; }
+        -o -name "*.test-result" -o -name subdir-tests.sum \) -delete 2>/dev/null || :; }
       cd "$1" && $5 make -r -j"$4" objdir="$2" subdir="$3" -C "$3" ..=../ \
         test-wrapper-env="env LD_PRELOAD=$6" test-wrapper-env-only="env -i LD_PRELOAD=$6" check' \
       sh "$src" "$build" "$d" "$GL_CHECK_JOBS" "$GL_DEFAULT_SIGNALS" "$2" > "$out/$1/check-$d.log" 2>&1 || :
@@ -112,6 +112,7 @@ alone() {
 }
 status=0
 : > "$out/differences"
+: > "$out/own-preload"
 {
   echo "# make check-glibc-shim: glibc $GL_SOURCE_VERSION's tests (unpatched build) without and with the shim"
   echo
@@ -133,14 +134,22 @@ for d in $subdirs; do
     b=$(grep -E "^[A-Z]+: $t\$" "$out/with/$d.sum" | cut -d: -f1)
     [ "$a" != "$b" ] || continue
     [ "$b" != PASS ] || { echo "$t: ${a:-missing} without, PASS with (not held against the shim)"; continue; }
-    if alone "$t" "$shim"; then
-      echo "$t: ${a:-missing} without, $b with; PASS alone with the shim (load)"
+    if alone "$t" "$shim" && alone "$t" "$shim" && alone "$t" "$shim"; then
+      echo "$t: ${a:-missing} without, $b with; PASS alone with the shim three times (load)"
     elif alone "$t" "$noop"; then
       echo "$t: ${a:-missing} without, $b with; alone: FAIL with the shim, PASS without: THE SHIM"
     else
       echo "$t: ${a:-missing} without, $b with; alone: FAIL both ways (not the shim)"
     fi
   done >> "$out/differences"
+  # A test one run reported and the other did not.
+  for r in without with; do sed -n 's/^[A-Z]*: //p' "$out/$r/$d.sum" | LC_ALL=C sort > "$out/$r/$d.names"; done
+  LC_ALL=C comm -3 "$out/without/$d.names" "$out/with/$d.names" | sed 's/^\t//' | while read -r t; do
+    echo "$t: reported by one run only: THE SHIM"
+  done >> "$out/differences"
+  # Tests whose own environment sets LD_PRELOAD run without either
+  # library: named, so that nobody takes them for checked.
+  awk -f "$here/own-preload.awk" "$GL_ROOT$src/$d/Makefile" | sed "s|^|$d/|" >> "$out/own-preload"
 done
 # Known differences: listed, with the manual's reason.
 known=$GL_TOP/build-aux/glibc/shim-known-$GLIBC_SUITE
@@ -160,6 +169,10 @@ grep -q ': THE SHIM$' "$out/differences" && status=1
   echo "## Tests whose result differs"
   echo
   if [ -s "$out/differences" ]; then sed 's/^/    /' "$out/differences"; else echo "None."; fi
+  echo
+  echo "Run without the shim in both runs, their own environment setting LD_PRELOAD:"
+  echo
+  if [ -s "$out/own-preload" ]; then sed 's/^/    /' "$out/own-preload"; else echo "    none"; fi
   echo
   echo "make check-glibc-shim: $(( $(date +%s) - t0 )) s this run."
 } >> "$out/report.md"

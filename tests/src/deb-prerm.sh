@@ -155,7 +155,9 @@ stops "over 1 MiB, naming the shim: the removal stops" "too large" "$pf"
 rm -f "$pf"
 # dpkg --root with --force-script-chrootless (DPKG_ROOT): this
 # machine's own file, which names the shim here, is never touched; the
-# root's is only read.
+# root's is only looked at, and anything in it that could name the
+# shim stops the removal: an entry of any name (a link to the shim may
+# have any), a link, a FIFO (never opened: reading one would hang).
 r=$scratch/root && mkdir -p "$r/etc"
 printf '%s\n' "$ours" > "$pf"
 export DPKG_ROOT="$r"
@@ -167,12 +169,22 @@ silent_root() {
   else echo "PASS: $1"; fi
 }
 silent_root "DPKG_ROOT without the file: this machine's file stays, nothing said"
-printf '/lib/a.so\n' > "$r$pf"
-silent_root "DPKG_ROOT, its file naming no shim: both stay, nothing said"
+printf '# none\n\n  # here\n' > "$r$pf"
+silent_root "DPKG_ROOT, its file without entries: both stay, nothing said"
 printf '/lib/a.so\n%s\n' "$ours" > "$r$pf"
-stops "DPKG_ROOT, its file naming the shim: the removal stops" "cannot edit that file from outside" "$pf" "$r$pf"
+stops "DPKG_ROOT, its file naming the shim: the removal stops" "cannot resolve or edit them from outside" "$pf" "$r$pf"
+mkdir -p "$r/usr/local/lib" && ln -sf /usr/lib/x86_64-linux-gnu/librseq-compat.so.1 "$r/usr/local/lib/rseq.so"
+printf '/usr/local/lib/rseq.so # mine\n' > "$r$pf"
+stops "DPKG_ROOT, an entry of another name: the removal stops" "cannot resolve or edit them from outside" "$pf" "$r$pf"
 rm -f "$r$pf" && ln -s /etc/other "$r$pf"
-stops "DPKG_ROOT, its file a link: the removal stops" "cannot edit that file from outside" "$pf"
+stops "DPKG_ROOT, its file a link: the removal stops" "cannot resolve or edit them from outside" "$pf"
+rm -f "$r$pf" && mkfifo "$r$pf"
+out=$(timeout 10 "$scratch/prerm" remove 2>&1); rc=$?
+if [ $rc -eq 124 ]; then echo "FAIL: DPKG_ROOT, its file a FIFO: the removal stops: prerm hung"
+elif [ $rc -eq 0 ] || ! printf '%s\n' "$out" | grep -q "cannot resolve or edit them from outside"; then
+  echo "FAIL: DPKG_ROOT, its file a FIFO: the removal stops: status $rc: $out"
+else echo "PASS: DPKG_ROOT, its file a FIFO: the removal stops"; fi
+rm -f "$r$pf"
 unset DPKG_ROOT
 rm -f "$pf"
 case_ "a bare file name the loader finds in LIBDIR goes" remove 0 "$gone" "$soname\n/lib/a.so\n" "/lib/a.so\n"
