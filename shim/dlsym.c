@@ -112,6 +112,19 @@ ensure_real_dlsym (void)
                       __ATOMIC_RELEASE);
 }
 
+/* Whether A and B are the same string.  Not strcmp: the hook runs for
+   every dlsym, AddressSanitizer's first ones included, which it makes
+   before its interceptor of strcmp has the real function (gcc 16's
+   runtime calls through a null pointer then: the shim's check was the
+   first strcmp of the process; make check-matrix on sid found it).  */
+static int
+same_string (const char *a, const char *b)
+{
+  while (*a != '\0' && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
 /* The hook's answer "no such symbol": the stub returns NULL for it.  */
 attribute_hidden char __rseq_compat_dlsym_none;
 
@@ -137,7 +150,7 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      message naming the symbol.  A library dlopened with RTLD_LOCAL that
      needs libpthread itself would find it through its own scope
      without the shim, and gets nothing here (doc/using.md).  */
-  if (handle != RTLD_NEXT && strcmp (name, "pthread_create") == 0
+  if (handle != RTLD_NEXT && same_string (name, "pthread_create")
       && __rseq_compat_real_dlsym (handle, name)
          == (void *) &__rseq_compat_pthread_create
       && __rseq_compat_next (name) == NULL)

@@ -44,12 +44,16 @@ echo 1 > "$db/info/format"
 : > "$db/available"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./symbols > "$db/info/libc6:amd64.symbols" ||
   bad "libc6 $version has no symbols file"
+# The loader is a stand-in of the same name that defines __rseq_offset
+# at GLIBC_2.35, so that the check does not depend on this machine's C
+# library having it (glibc 2.31 does not).
 for f in ld-linux-x86-64.so.2 libc.so.6; do
   printf '/lib/x86_64-linux-gnu/%s\n/usr/lib/x86_64-linux-gnu/%s\n' "$f" "$f"
 done > "$db/info/libc6:amd64.list"
+echo "$tmp/p/lib/ld-linux-x86-64.so.2" >> "$db/info/libc6:amd64.list"
 printf 'Package: libc6\nStatus: install ok installed\nMaintainer: x\nArchitecture: amd64\nMulti-Arch: same\nVersion: %s\nDescription: x\n\n' \
   "$version" > "$db/status"
-mkdir -p "$tmp/p/debian"
+mkdir -p "$tmp/p/debian" "$tmp/p/lib"
 printf 'Source: rc-uses-rseq\n\nPackage: rc-uses-rseq\nArchitecture: any\n' > "$tmp/p/debian/control"
 cat > "$tmp/p/t.c" <<'EOF'
 #include <stddef.h>
@@ -57,9 +61,14 @@ cat > "$tmp/p/t.c" <<'EOF'
 extern const ptrdiff_t __rseq_offset;
 size_t f (const char *s) { return strlen (s) + (size_t) __rseq_offset; }
 EOF
+printf 'const long __rseq_offset;\n' > "$tmp/p/ld.c"
+printf 'GLIBC_2.35 { __rseq_offset; };\n' > "$tmp/p/ld.map"
 depends=
-if (cd "$tmp/p" && gcc -shared -fPIC -o librc.so t.c) >> "$tmp/log" 2>&1; then
-  depends=$(cd "$tmp/p" && dpkg-shlibdeps --admindir="$db" -O librc.so 2>> "$tmp/log" |
+if (cd "$tmp/p" &&
+    gcc -shared -fPIC -Wl,-soname,ld-linux-x86-64.so.2 -Wl,--version-script=ld.map \
+      -o lib/ld-linux-x86-64.so.2 ld.c &&
+    gcc -shared -fPIC -o librc.so t.c -Llib -l:ld-linux-x86-64.so.2) >> "$tmp/log" 2>&1; then
+  depends=$(cd "$tmp/p" && dpkg-shlibdeps --admindir="$db" -l"$tmp/p/lib" -O librc.so 2>> "$tmp/log" |
             sed -n 's/^shlibs:Depends=//p')
 fi
 say "    dpkg-shlibdeps: Depends: ${depends:-(nothing; $(tail -n 1 "$tmp/log"))}"
