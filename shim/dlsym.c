@@ -125,6 +125,24 @@ same_string (const char *a, const char *b)
   return *a == *b;
 }
 
+/* Leaves dlerror the message of a failed lookup of NAME, as a program
+   without the shim would find it: a lookup in the C library's handle
+   (a reference the loader never unloads).  The failed RTLD_NEXT
+   lookup before it leaves none on glibc 2.17.  */
+static void
+fail_lookup (const char *name)
+{
+  static void *libc;
+  void *h = __atomic_load_n (&libc, __ATOMIC_ACQUIRE);
+  if (h == NULL)
+    {
+      h = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+      __atomic_store_n (&libc, h, __ATOMIC_RELEASE);
+    }
+  if (h != NULL)
+    __rseq_compat_real_dlsym (h, name);
+}
+
 /* The hook's answer "no such symbol": the stub returns NULL for it.  */
 attribute_hidden char __rseq_compat_dlsym_none;
 
@@ -154,7 +172,10 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
       && __rseq_compat_real_dlsym (handle, name)
          == (void *) &__rseq_compat_pthread_create
       && __rseq_compat_next (name) == NULL)
-    return &__rseq_compat_dlsym_none;
+    {
+      fail_lookup (name);
+      return &__rseq_compat_dlsym_none;
+    }
   /* A lookup in a handle (dlopen of libpthread.so.0 or of the C
      library: the only way to threads for a program not linked with
      libpthread before glibc 2.34) bypasses interposition and would
