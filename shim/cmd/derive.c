@@ -92,6 +92,24 @@ derive_mode (const struct info_report *r)
   return "none";
 }
 
+/* The registered thread that stands for the process's registration
+   when whose it is cannot be told: a process with no __rseq_* symbols,
+   no shim and a C library info does not know (a static program).  A static
+   glibc 2.35 or later registers every thread, which then shows with
+   owner "other", as an area of the program's own would; the first of
+   known length gives the process's rows, so that they agree with the
+   thread table.  NULL in every other case.  */
+static const struct info_thread *
+unattributed (const struct info_report *r)
+{
+  if (strcmp (r->mode, "none") != 0 || strcmp (r->libc, "unknown") != 0)
+    return NULL;
+  for (size_t i = 0; i < r->nthreads; i++)
+    if (r->threads[i].state == TS_REGISTERED && r->threads[i].length != 0)
+      return &r->threads[i];
+  return NULL;
+}
+
 static void
 describe_libc (const struct info_report *r, char *out, size_t len)
 {
@@ -151,6 +169,12 @@ derive_reason (struct info_report *r)
               "dlopen, too late to register the threads that already run; "
               "preload it (rseq-compat run, LD_PRELOAD) or link the program "
               "with -lrseq-compat");
+  else if (unattributed (r) != NULL)
+    snprintf (r->reason, sizeof r->reason, "no __rseq_* symbols and no "
+              "librseq-compat (a static program?): the threads' "
+              "registrations are the C library's (a static glibc 2.35 or "
+              "later registers every thread) or the program's own, and "
+              "without the symbols the two cannot be told apart");
   else if (strcmp (r->libc, "unknown") == 0)
     snprintf (r->reason, sizeof r->reason, "no C library that registers "
               "rseq and no librseq-compat (a static program?)%s",
@@ -180,7 +204,10 @@ derive_reg_len (const struct info_report *r)
   else if (strcmp (r->mode, "shim-owned") == 0)
     owner = "librseq-compat";
   else
-    return 0;
+    {
+      const struct info_thread *t = unattributed (r);
+      return t != NULL ? t->length : 0;
+    }
   /* What the kernel says, where it says it.  */
   for (size_t i = 0; i < r->nthreads; i++)
     if (r->threads[i].state == TS_REGISTERED && r->threads[i].length != 0
@@ -281,6 +308,18 @@ legacy_advice (const struct info_report *r, const char *owner,
                     "registers %u bytes here", l.reg_len);
         }
     }
+  else if (owner != NULL && strcmp (owner, "unknown") == 0)
+    {
+      snprintf (cause, cause_len, "an area registered with 32 bytes by "
+                "the C library (a static glibc 2.35 to 2.40 always "
+                "registers 32) or by the program itself: with no __rseq_* "
+                "symbols the two cannot be told apart");
+      snprintf (fix, fix_len, "for a static glibc, relinking with glibc "
+                "2.41 or later; for an area of the program's own, the code "
+                "that registers it must register the kernel's feature size "
+                "(%lu bytes at %lu-byte alignment)", r->at_feature_size,
+                r->at_align);
+    }
   else
     {
       snprintf (cause, cause_len, "an area of the program's own (%s), "
@@ -359,12 +398,17 @@ info_derive (struct info_report *r)
                      ? "librseq-compat" : r->libc;
   derive_reason (r);
   r->reg_len = derive_reg_len (r);
+  int unknown_owner = unattributed (r) != NULL;
+  r->reg_owner = r->reg_len == 0 ? NULL
+                 : unknown_owner ? "unknown"
+                 : strcmp (r->mode, "libc-owned") == 0 ? "libc"
+                 : "librseq-compat";
   /* Whether it has the optimized mode at all: for the longest length.  */
   r->kernel_optimized = rseq_layout_optimized (r->at_feature_size,
                                                UINT32_MAX);
   r->kernel_mode = derive_kernel_mode (r, r->reg_len,
-                                       strcmp (r->mode, "libc-owned") == 0
-                                       ? "libc" : "librseq-compat", "",
+                                       r->reg_owner != NULL ? r->reg_owner
+                                       : "librseq-compat", "",
                                        r->legacy_cause,
                                        sizeof r->legacy_cause, r->legacy_fix,
                                        sizeof r->legacy_fix);
@@ -374,8 +418,11 @@ info_derive (struct info_report *r)
     {
       struct info_thread *t = &r->threads[i];
       t->fast = thread_fast (r, t);
+      /* Where no area can be attributed, no thread's advice may claim
+         the area is the program's own.  */
       t->kernel_mode = derive_kernel_mode (r, t->state == TS_REGISTERED
-                                           ? t->length : 0, t->owner,
+                                           ? t->length : 0, unknown_owner
+                                           ? "unknown" : t->owner,
                                            t->owner_detail, t->legacy_cause,
                                            sizeof t->legacy_cause,
                                            t->legacy_fix,

@@ -186,6 +186,7 @@ print_json (FILE *f, const struct info_report *r)
     j_int (&j, "registration_length", r->reg_len);
   else
     j_null (&j, "registration_length");
+  j_str (&j, "registration_owner", r->reg_owner);
   j_str (&j, "kernel_mode", r->kernel_mode);
   j_bool (&j, "kernel_has_optimized_mode", r->kernel_optimized);
   j_str (&j, "legacy_cause", r->legacy_cause[0] != '\0' ? r->legacy_cause

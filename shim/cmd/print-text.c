@@ -79,6 +79,18 @@ print_text (FILE *f, const struct info_report *r)
   else
     row (f, "registration", "length %u: legacy mode (the only one before "
          "Linux 7.0: IDs rewritten after every preemption)", r->reg_len);
+  /* The mode says whose the registration is, except where it is the
+     threads' and nothing tells whose those are (a static program).  */
+  if (r->reg_owner != NULL && strcmp (r->reg_owner, "unknown") == 0)
+    {
+      size_t same = 0;
+      for (size_t i = 0; i < r->nthreads; i++)
+        same += r->threads[i].state == TS_REGISTERED
+                && r->threads[i].length == r->reg_len;
+      row (f, "registered by", "not known: the C library or the program "
+           "itself (%zu of %zu thread%s with this length)", same,
+           r->nthreads, r->nthreads == 1 ? "" : "s");
+    }
   if (r->legacy_cause[0] != '\0')
     {
       row (f, "why legacy", "%s", r->legacy_cause);

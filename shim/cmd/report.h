@@ -114,6 +114,11 @@ struct info_report
   char reason[512];
   int probe_errno;		/* Self: errno of an rseq probe, or 0.  */
   uint32_t reg_len;		/* 0: none.  */
+  /* Whose registration reg_len is: "libc", "librseq-compat", or
+     "unknown" (a process with no __rseq_* symbols and a C library not
+     known, such as a static program: reg_len is then its threads'); NULL
+     with reg_len 0.  */
+  const char *reg_owner;
   int kernel_optimized;		/* The kernel has the optimized mode.  */
   /* How the kernel runs a registration of reg_len, and why not in the
      optimized mode (as struct info_thread's).  */

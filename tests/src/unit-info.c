@@ -67,6 +67,19 @@
   "the code that registers it must register the kernel's feature size " \
   "(33 bytes at 64-byte alignment); tcmalloc keeps 32 bytes on purpose, " \
   "it relies on the legacy mode"
+/* A static program: no __rseq_* symbols, so its threads' areas, owner
+   "other" to the thread table, may as well be a static glibc's.  */
+#define UNKNOWN_OWNER \
+  "not known: the C library or the program itself (2 of 2 threads with " \
+  "this length)"
+#define UNKNOWN_CAUSE \
+  "an area registered with 32 bytes by the C library (a static glibc " \
+  "2.35 to 2.40 always registers 32) or by the program itself: with no " \
+  "__rseq_* symbols the two cannot be told apart"
+#define UNKNOWN_FIX \
+  "for a static glibc, relinking with glibc 2.41 or later; for an area " \
+  "of the program's own, the code that registers it must register the " \
+  "kernel's feature size (33 bytes at 64-byte alignment)"
 
 struct tcase
 {
@@ -174,6 +187,26 @@ static const struct tcase cases[] =
       { "  registration     none",
         "      4242 why legacy: " TCMALLOC_CAUSE "; fix: " TCMALLOC_FIX },
       "  fix " },
+    /* A static program: the process's rows give what the threads show,
+       not "none", and no owner is claimed.  */
+    { "Linux 6.18, a static program", 28, 32, "unknown", "", 0, 0, 0,
+      { { 32, "other", "[heap]" }, { 32, "other", "[heap]" } },
+      "legacy", NULL, NULL,
+      { "legacy", "legacy" }, { NULL, NULL }, { NULL, NULL },
+      { "  registration     length 32: " ONLY_MODE,
+        "  registered by    " UNKNOWN_OWNER },
+      "registration     none" },
+    { "Linux 7.2, a static program", 33, 64, "unknown", "", 0, 0, 0,
+      { { 32, "other", "[heap]" }, { 32, "other", "[heap]" } },
+      "legacy", UNKNOWN_CAUSE, UNKNOWN_FIX,
+      { "legacy", "legacy" }, { UNKNOWN_CAUSE, UNKNOWN_CAUSE },
+      { UNKNOWN_FIX, UNKNOWN_FIX },
+      { "  registration     length 32: " LEGACY_ON_7,
+        "  registered by    " UNKNOWN_OWNER,
+        "  why legacy       " UNKNOWN_CAUSE,
+        "  fix              " UNKNOWN_FIX },
+      /* The process's rows cover its threads.  */
+      " why legacy: " },
     /* --no-stop: the lengths are not known, the process's is predicted
        from glibc's __rseq_size.  */
     { "Linux 7.2, glibc 2.36, --no-stop", 33, 64, "glibc", "2.36", 20, 0, 0,
@@ -393,6 +426,25 @@ main (void)
           free (json);
         }
     }
+  /* The JSON of a static program says the same as its text: the
+     threads' length, whose not known.  */
+  for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++)
+    if (strstr (cases[n].what, "a static program") != NULL)
+      {
+        fill (&r, &cases[n]);
+        info_derive (&r);
+        char *json = print (print_json, &r);
+        const char *err = NULL;
+        struct jval *j = json != NULL ? json_parse (json, &err) : NULL;
+        const struct jval *len = j != NULL
+                                 ? json_get (j, "registration_length") : NULL;
+        CHECK (len != NULL && len->type == J_INT && len->i == 32,
+               "%s: registration_length is not 32", cases[n].what);
+        want (&cases[n], "process", j, "registration_owner", "unknown");
+        want (&cases[n], "process", j, "mode", "none");
+        json_free (j);
+        free (json);
+      }
   /* The registration line does not claim the IDs are rewritten on
      those kernels.  */
   const struct tcase *g = NULL;
