@@ -9,7 +9,7 @@ B := build
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix glibc glibc-patch check-glibc check-glibc-project glibc-deb deb check-vm,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
 include config.mk
 endif
 config.mk: config.mk.in configure
@@ -243,10 +243,15 @@ check-vm:
 check-oldlibc:
 	@$(srcdir)/build-aux/oldlibc/run
 
-# README's "Tested on" table, from the last check-matrix run.
-.PHONY: readme-matrix
+# The result tables under build/ (matrix.md, oldlibc.md, aarch64.md,
+# vm.md, soak.md, deb.md, check-full.md, bench.md) into the README and the
+# manual, each between its marker lines; RESULTS=NAME... copies only
+# those.  readme-matrix is the README's "Tested on" table alone.
+.PHONY: doc-results readme-matrix
+doc-results:
+	@$(srcdir)/build-aux/doc-results --build $(abspath $(B)) $(RESULTS)
 readme-matrix:
-	@$(srcdir)/build-aux/matrix/readme.sh $(B)/matrix.md $(srcdir)/README.md
+	@$(srcdir)/build-aux/doc-results --build $(abspath $(B)) matrix
 
 include $(srcdir)/build-aux/glibc/glibc.mk
 include $(srcdir)/build-aux/tiers/tiers.mk

@@ -19,6 +19,8 @@ aarch64_report() {
        sed -n '1s/^QEMU emulator version //p')
   echo "### AArch64 (make check-aarch64)"
   echo
+  "$top/build-aux/provenance" "$top" check-aarch64
+  echo
   echo "Debian's arm64 cloud kernels under qemu-system-aarch64 ${qv:-?} (TCG, \`-M virt"
   echo "-cpu max\`, 2 CPUs).  Each arm64 mmdebstrap userland builds the tree (under"
   echo "qemu-user); each guest runs tests/rseq.shim"

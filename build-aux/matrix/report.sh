@@ -92,9 +92,7 @@ report() {
   done
   echo "# rseq-compat compatibility matrix"
   echo
-  rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo "?")
-  dirty=$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null | head -n 1)
-  echo "\`make check-matrix\`, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev${dirty:+ with uncommitted changes}."
+  "$top/build-aux/provenance" "$top" check-matrix
   echo "Cells: checks of \`tests/matrix/mxcheck.c\` passed/run with the shim preloaded,"
   echo "under Debian's cloud kernels booted with qemu (TCG) and under the host's kernel;"
   echo "in the host column the glibc rows add the full \`make check\` run in that suite's chroot."

@@ -61,7 +61,24 @@ print_text (FILE *f, const struct info_report *r)
   row (f, "mode", "%s: %s", r->mode, r->reason);
   row (f, "kernel", "Linux %s, AT_RSEQ_FEATURE_SIZE %lu, AT_RSEQ_ALIGN %lu",
        r->kernel, r->at_feature_size, r->at_align);
-  if (r->reg_len == 0)
+  size_t reg = 0, unknown = 0;
+  for (size_t i = 0; i < r->nthreads; i++)
+    {
+      reg += r->threads[i].state == TS_REGISTERED;
+      unknown += r->threads[i].state == TS_UNKNOWN;
+    }
+  /* A C library info does not know (a static program) and no __rseq_*
+     symbols: nothing says where a thread's area is, so a thread read
+     without stopping it may be registered all the same (a static glibc
+     2.35 or later registers every thread), and "none" would be a
+     guess.  A known C library that does not register, without the
+     shim, has no registration of its own: "none" is a fact there.  */
+  if (r->reg_len == 0 && reg == 0 && unknown > 0 && r->abi_source == NULL
+      && strcmp (r->libc, "unknown") == 0)
+    row (f, "registration", "not known: no __rseq_* symbols to find the "
+         "threads' areas by%s", strcmp (r->method, "no-stop") == 0
+         ? " without stopping them (--stop reads each registration)" : "");
+  else if (r->reg_len == 0)
     row (f, "registration", "none");
   else if (strcmp (r->kernel_mode, "optimized") == 0)
     row (f, "registration", "length %u: optimized mode (IDs written only "
@@ -128,15 +145,15 @@ print_text (FILE *f, const struct info_report *r)
   row (f, "sched_getcpu", "%s", r->sched_getcpu);
   row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables : "(unset)");
 
-  size_t reg = 0;
-  for (size_t i = 0; i < r->nthreads; i++)
-    reg += r->threads[i].state == TS_REGISTERED;
   int nostop = strcmp (r->method, "no-stop") == 0;
-  fprintf (f, "threads (%s): %zu, %zu registered\n",
+  fprintf (f, "threads (%s): %zu, %zu registered",
            strcmp (r->threads_source, "self") == 0 ? "the calling thread"
            : strcmp (r->threads_source, "ptrace") == 0 ? "read with ptrace"
            : nostop ? "read from memory, nothing stopped"
            : "read from memory", r->nthreads, reg);
+  if (unknown > 0)
+    fprintf (f, ", %zu not known", unknown);
+  fputc ('\n', f);
   if (nostop)
     fprintf (f, "  (the cpu_id of each thread's published area: lengths, "
              "signatures and areas\n   registered elsewhere are known only "

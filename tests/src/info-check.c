@@ -1024,16 +1024,21 @@ remote (char **args, char **prefix, int nprefix)
   char want[128];
   snprintf (want, sizeof want, "\n  mode             %s: ", c.rep.mode);
   /* The JSON, checked above, says how many.  */
-  int registered = 0;
+  int registered = 0, unknown = 0;
   const struct jval *jt = json_get (j, "threads");
   for (size_t i = 0; jt != NULL && i < jt->n; i++)
-    registered += get_str (&jt->items[i], "state") != NULL
-                  && strcmp (get_str (&jt->items[i], "state"),
-                             "registered") == 0;
-  char count[96];
+    {
+      const char *state = get_str (&jt->items[i], "state");
+      registered += state != NULL && strcmp (state, "registered") == 0;
+      unknown += state != NULL && strcmp (state, "unknown") == 0;
+    }
+  char count[128], unknowns[32] = "";
+  if (unknown > 0)
+    snprintf (unknowns, sizeof unknowns, ", %d not known", unknown);
   snprintf (count, sizeof count, "threads (read %s): %d, %d "
-            "registered\n", old_kernel ? "from memory" : "with ptrace",
-            c.rep.nthreads + exit_main + RUNTIME_THREADS, registered);
+            "registered%s\n", old_kernel ? "from memory" : "with ptrace",
+            c.rep.nthreads + exit_main + RUNTIME_THREADS, registered,
+            unknowns);
   CHECK (exited_with (&t, 0) && strstr (t.out, want) != NULL
          && strstr (t.out, count) != NULL,
          "text: no '%s' or no '%s'", want + 1, count);
