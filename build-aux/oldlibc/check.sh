@@ -68,5 +68,25 @@ if [ $status -eq 0 ]; then
   mx_stage_root "$OL_ROOT$work/stage" "$OL_ROOT" "$row" || status=1
 fi
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+
+# stress-ng (Debian's, a glibc 2.31 program) runs where this glibc is
+# the chroot's system C library: the shim built against it must not
+# change any stressor's outcome (tests/soak/stress-diff; make soak does
+# the same on bullseye's own glibc).  The older glibcs cannot run it.
+if [ $status -eq 0 ] && [ -n "$syslibc" ]; then
+  if mx_ensure_deps "$OL_ROOT" "$OL_SUITE" "$out/stress-deps-$name.log" \
+       "$OL_TOP/tests/soak/debian-packages"; then
+    stress=$(MX_SYSFS=1 mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && $syslibc
+      sh tests/soak/stress-diff $name $work/src/build/librseq-compat.so.1 \
+        ${OLDLIBC_STRESS_SECONDS:-3} $work/stress" 2>>"$log")
+    [ $? -eq 0 ] || status=1
+    printf '%s\n' "$stress" >> "$log"
+    rm -rf "$out/stress-$name" && cp -r "$OL_ROOT$work/stress" "$out/stress-$name" 2>/dev/null
+    verdict=$(printf '%s\n' "$stress" | tail -n 1 | sed "s/^stress\[$name\]: //")
+  else
+    status=1 verdict="FAIL: installing stress-ng failed (see $out/stress-deps-$name.log)"
+  fi
+  line="${line:-no result line (see $log)}; stress-ng: $verdict"
+fi
 echo "${line:-no result line (see $log)}"
 exit $status

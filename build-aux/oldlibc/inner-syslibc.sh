@@ -55,6 +55,16 @@ for f in $(dpkg -L libc6); do
   pairs="$pairs $(readlink -f "$src")=$(readlink -f "$f")"
 done
 [ -n "$pairs" ] || die "no file of Debian's libc6 has a counterpart in $prefix/lib"
+# A library of PREFIX that Debian's libc6 does not ship is Debian's in
+# the other direction: Debian's libcrypt.so.1 is libxcrypt's, whose
+# XCRYPT_2.0 versions Debian's programs (stress-ng among them) need and
+# glibc's own libcrypt lacks, yet the cache finds PREFIX's first.
+for f in "$prefix"/lib/lib*.so.[0-9]*; do
+  deb=/lib/$ma/${f##*/}
+  [ -e "$deb" ] && [ ! -L "$f" ] || continue
+  dpkg -S "$deb" 2>/dev/null | grep -q '^libc6:' && continue
+  pairs="$pairs $(readlink -f "$deb")=$(readlink -f "$f")"
+done
 bound=
 for p in $pairs; do
   mnt --bind "${p%%=*}" "${p#*=}"
