@@ -201,6 +201,98 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
   return NULL;
 }
 
+#if RSEQ_COMPAT_GLIBC
+void *(*__rseq_compat_real_dlvsym) (void *, const char *, const char *);
+
+/* Used only if the C library's dlvsym cannot be found.  */
+static void *
+no_dlvsym (void *handle, const char *name, const char *version)
+{
+  (void) handle;
+  (void) name;
+  (void) version;
+  return NULL;
+}
+
+/* Whether the object PATH names is SONAME: its last path component.  */
+static int
+names_object (const char *path, const char *soname)
+{
+  const char *base = path;
+  for (const char *p = path; *p != '\0'; p++)
+    if (*p == '/')
+      base = p + 1;
+  return same_string (base, soname);
+}
+
+/* The C library's dlvsym, read from the dynamic symbol table of the
+   object that defines it: not through a call of dlvsym, which from
+   inside the shim reaches the shim's own (it comes first in the global
+   scope), and not through dlopen or dl_iterate_phdr, which
+   AddressSanitizer intercepts and calls through a null pointer while
+   it looks its own functions up with dlvsym (make check's ASan
+   program died so).  The loader's list of objects needs no call at
+   all.  libdl.so.2 defines dlvsym before glibc 2.34; from 2.34
+   libc.so.6 does, under GLIBC_2.34 and the base version, one function,
+   and libdl.so.2 is an empty stub.  */
+static void *(*find_real_dlvsym (const struct r_debug *dbg))
+  (void *, const char *, const char *)
+{
+  static const char *const sonames[] = { "libdl.so.2", "libc.so.6" };
+  for (size_t i = 0; dbg != NULL && i < sizeof sonames / sizeof sonames[0];
+       i++)
+    for (const struct link_map *m = dbg->r_map; m != NULL; m = m->l_next)
+      if (m->l_name != NULL && names_object (m->l_name, sonames[i]))
+        {
+          void *sym = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld,
+                                                 "dlvsym");
+          if (sym != NULL)
+            return (void *(*) (void *, const char *, const char *)) sym;
+        }
+  return no_dlvsym;
+}
+
+/* At start-up, or inside the dlopen that loads the shim, from its
+   first code (early.c): the loader's list cannot change under the walk
+   then, as it could later while another thread dlcloses.  Nothing here
+   calls through the PLT.  */
+attribute_hidden void
+__rseq_compat_init_dlvsym (const struct r_debug *dbg)
+{
+  if (dbg != NULL)
+    __atomic_store_n (&__rseq_compat_real_dlvsym, find_real_dlvsym (dbg),
+                      __ATOMIC_RELEASE);
+}
+
+/* Called by the dlvsym stub; the answer, or NULL to let the C library
+   answer.  A versioned lookup never finds the shim's pthread_create,
+   which has no version (librseq-compat.map): without this, a thread
+   started through dlvsym (handle, "pthread_create", "GLIBC_2.2.5")
+   runs unregistered while __rseq_size promises every thread is.  The C
+   library's own function is answered with the shim's, which calls it,
+   where the shim owns the area; an RTLD_NEXT lookup is left to the C
+   library, whose answer depends on the caller, which only the jump
+   keeps.  */
+attribute_hidden void *
+__rseq_compat_dlvsym_hook (void *handle, const char *name,
+                           const char *version)
+{
+  /* Found at start-up; a process whose loader the shim could not find
+     then looks once more, from the auxiliary vector.  */
+  if (__atomic_load_n (&__rseq_compat_real_dlvsym, __ATOMIC_ACQUIRE) == NULL)
+    __atomic_store_n (&__rseq_compat_real_dlvsym,
+                      find_real_dlvsym (__rseq_compat_loader_debug
+                                        (getauxval (AT_PHDR),
+                                         getauxval (AT_PHNUM), NULL)),
+                      __ATOMIC_RELEASE);
+  if (name == NULL || handle == RTLD_NEXT || !__rseq_compat_state.own_area
+      || !same_string (name, "pthread_create"))
+    return NULL;
+  return __rseq_compat_own_create (__rseq_compat_real_dlvsym (handle, name,
+                                                              version));
+}
+#endif
+
 /* The next definition of NAME after the shim, for the shim's wrappers.  */
 void *
 __rseq_compat_next (const char *name)

@@ -327,6 +327,7 @@ static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
 
   boot.loader_debug = __rseq_compat_loader_debug (boot.at_phdr,
                                                   boot.at_phnum, &_r_debug);
+  __rseq_compat_init_dlvsym (boot.loader_debug);
   if (boot.loader_base == 0)
     boot.loader_base = boot.loader_debug->r_ldbase;
 

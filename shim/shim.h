@@ -163,6 +163,11 @@ void *__rseq_compat_next_or_in (const char *name, const char *soname)
   attribute_hidden;
 extern void *(*__rseq_compat_real_dlsym) (void *, const char *)
   attribute_hidden;
+#if RSEQ_COMPAT_GLIBC
+extern void *(*__rseq_compat_real_dlvsym) (void *, const char *,
+                                          const char *) attribute_hidden;
+void __rseq_compat_init_dlvsym (const struct r_debug *dbg) attribute_hidden;
+#endif
 
 /* thread.c */
 void __rseq_compat_thread_init (void) attribute_hidden;

@@ -21,7 +21,11 @@
    2.34 and later, musl).  Without, it dlopens libpthread.so.0 ("local"
    or "global" scope, argv[1]) and calls what dlsym finds there: before
    glibc 2.34 that is the only way such a program gets threads, and the
-   shim sees libpthread only after start-up.  Either way every thread
+   shim sees libpthread only after start-up.  On glibc a second argument
+   "dlvsym" looks pthread_create up with dlvsym at the architecture's
+   base version instead, in the handle, and "dlvsym-default" in
+   RTLD_DEFAULT (global scope): a versioned lookup passes over the
+   shim's unversioned pthread_create.  Either way every thread
    must be registered in the modes that register and not in the others.
    "glibc-before-2.34" as argv[1] only answers that question (exit 0 for
    yes, 1 for no).  */
@@ -75,11 +79,13 @@ main (int argc, char **argv)
   create = pthread_create;
   join = pthread_join;
 #else
-  CHECK (argc == 2 && (strcmp (argv[1], "local") == 0
-                       || strcmp (argv[1], "global") == 0),
-         "usage: thread-libc local|global");
-  if (argc != 2)
+  CHECK ((argc == 2 || argc == 3)
+         && (strcmp (argv[1], "local") == 0
+             || strcmp (argv[1], "global") == 0),
+         "usage: thread-libc local|global [dlvsym|dlvsym-default]");
+  if (argc != 2 && argc != 3)
     return rt_exit_status ();
+  const char *how = argc == 3 ? argv[2] : "dlsym";
 # ifdef __GLIBC__
   CHECK (!rt_libpthread_loaded (),
          "libpthread.so.0 is loaded at start-up: the program must not need it");
@@ -89,8 +95,24 @@ main (int argc, char **argv)
   CHECK (h != NULL, "dlopen libpthread.so.0: %s", dlerror ());
   if (h == NULL)
     return rt_exit_status ();
-  create = (create_fn *) dlsym (h, "pthread_create");
-  CHECK (create != NULL, "dlsym pthread_create: %s", dlerror ());
+# ifdef __GLIBC__
+#  if defined __x86_64__
+#   define BASE_VERSION "GLIBC_2.2.5"
+#  elif defined __aarch64__
+#   define BASE_VERSION "GLIBC_2.17"
+#  endif
+  if (strcmp (how, "dlvsym") == 0)
+    create = (create_fn *) dlvsym (h, "pthread_create", BASE_VERSION);
+  else if (strcmp (how, "dlvsym-default") == 0)
+    create = (create_fn *) dlvsym (RTLD_DEFAULT, "pthread_create",
+                                   BASE_VERSION);
+  else
+# endif
+    {
+      CHECK (strcmp (how, "dlsym") == 0, "no lookup '%s' here", how);
+      create = (create_fn *) dlsym (h, "pthread_create");
+    }
+  CHECK (create != NULL, "%s pthread_create: %s", how, dlerror ());
   join = (join_fn *) dlsym (h, "pthread_join");
   CHECK (join != NULL, "dlsym pthread_join: %s", dlerror ());
   if (create == NULL || join == NULL)

@@ -68,6 +68,44 @@ dlsym:
 	.cfi_endproc
 	.size	dlsym, .-dlsym
 
+#include <features.h>
+#ifdef __GLIBC__
+/* dlvsym, glibc's alone (musl has none, and the shim must not add
+   one): the hook answers versioned lookups of pthread_create, which
+   pass over the shim's unversioned definition, and hands every other
+   call on with a branch that leaves x30 as the caller set it.  */
+	.globl	dlvsym
+	.type	dlvsym, %function
+	.p2align 2
+dlvsym:
+	.cfi_startproc
+	RSEQ_COMPAT_ENTRY_SIGN_LR
+	stp	x29, x30, [sp, -48]!
+	.cfi_def_cfa_offset 48
+	.cfi_offset 29, -48
+	.cfi_offset 30, -40
+	mov	x29, sp
+	stp	x0, x1, [sp, 16]
+	str	x2, [sp, 32]
+	bl	__rseq_compat_dlvsym_hook
+	mov	x9, x0
+	ldp	x0, x1, [sp, 16]
+	ldr	x2, [sp, 32]
+	ldp	x29, x30, [sp], 48
+	.cfi_restore 29
+	.cfi_restore 30
+	.cfi_def_cfa_offset 0
+	RSEQ_COMPAT_AUTH_LR
+	cbnz	x9, 1f
+	adrp	x16, __rseq_compat_real_dlvsym
+	ldr	x16, [x16, :lo12:__rseq_compat_real_dlvsym]
+	br	x16
+1:	mov	x0, x9
+	ret
+	.cfi_endproc
+	.size	dlvsym, .-dlvsym
+#endif
+
 	.globl	vfork
 	.type	vfork, %function
 	.p2align 2

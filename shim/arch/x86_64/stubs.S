@@ -77,6 +77,40 @@ dlsym:
 	.cfi_endproc
 	.size	dlsym, .-dlsym
 
+#include <features.h>
+#ifdef __GLIBC__
+/* dlvsym, glibc's alone (musl has none, and the shim must not add
+   one): the hook answers versioned lookups of pthread_create, which
+   pass over the shim's unversioned definition, and hands every other
+   call on with a jump, as dlsym does.  Three pushes keep the stack
+   16-byte aligned for the call.  */
+	.globl	dlvsym
+	.type	dlvsym, @function
+	.p2align 4
+dlvsym:
+	.cfi_startproc
+	RSEQ_COMPAT_LANDING_PAD
+	push	%rdi
+	.cfi_adjust_cfa_offset 8
+	push	%rsi
+	.cfi_adjust_cfa_offset 8
+	push	%rdx
+	.cfi_adjust_cfa_offset 8
+	call	__rseq_compat_dlvsym_hook
+	pop	%rdx
+	.cfi_adjust_cfa_offset -8
+	pop	%rsi
+	.cfi_adjust_cfa_offset -8
+	pop	%rdi
+	.cfi_adjust_cfa_offset -8
+	test	%rax, %rax
+	jnz	1f
+	jmp	*__rseq_compat_real_dlvsym(%rip)
+1:	ret
+	.cfi_endproc
+	.size	dlvsym, .-dlvsym
+#endif
+
 	.globl	vfork
 	.type	vfork, @function
 	.p2align 4
