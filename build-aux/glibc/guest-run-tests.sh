@@ -33,8 +33,11 @@ for f in "$dir"/glibc/lib/ld-linux-*.so.* "$dir"/glibc/lib/ld-linux.so.* \
 done
 [ -n "$rtld" ] || { echo "FAIL: no loader in $dir/glibc/lib or lib64"; exit 1; }
 # The libraries are where the loader itself is (the link in lib points
-# there): lib64 for a 64-bit build, lib for i686; usr/ alike.
+# there): lib64 for a 64-bit build, lib for i686; usr/ alike.  glibc
+# 2.36 installs the loader itself in lib, not a link, and a 64-bit
+# build's libraries in lib64.
 lib=$(dirname "$(readlink -f "$rtld")")
+[ -e "$lib/libc.so.6" ] || [ ! -e "$dir/glibc/lib64/libc.so.6" ] || lib=$dir/glibc/lib64
 usrlib=$dir/glibc/usr/${lib##*/}
 out=${RUN_TESTS_OUT:-$dir/out}
 [ -r "$dir/tests.list" ] || { echo "FAIL: no $dir/tests.list"; exit 1; }
