@@ -68,6 +68,15 @@ do_test (void)
           "__rseq_offset %td, __rseq_flags %u\n", at_feature, at_align,
           __rseq_size, __rseq_offset, __rseq_flags);
 
+  tst_check_area_alignment ("main thread");
+  if (tst_rseq_enosys ())
+    {
+      puts ("info: no rseq system call here (ENOSYS): nothing registers");
+      TEST_VERIFY (!registered_in_constructor);
+      tst_check_unregistered ("main thread");
+      return 0;
+    }
+
   TEST_VERIFY (registered_in_constructor);
   TEST_COMPARE (__rseq_flags, 0);
   TEST_COMPARE (__rseq_size, want.public_size);
@@ -177,6 +186,7 @@ do_test (void)
 static int
 do_test (void)
 {
+  tst_check_area_alignment ("main thread");
   tst_check_no_signature ("main thread");
   return 0;
 }

@@ -65,6 +65,28 @@ tst_rseq_area (void)
   return (struct rseq *) ((char *) tst_thread_pointer () + __rseq_offset);
 }
 
+/* Fail unless the calling thread's area lies at a 64-byte boundary
+   (WHERE names the thread).  Linux 7.0 asks for 64 (AT_RSEQ_ALIGN,
+   with its 33-byte registration) and refuses an area that is not
+   aligned to it: a misaligned main thread then runs unregistered, a
+   misaligned new thread ends the process ("rseq registration
+   failed").  struct pthread declares the alignment, but the loader,
+   the static startup code and pthread_create place the descriptor, so
+   it is checked where they put it, with a literal 64 rather than
+   anything the code under test computes, and whether or not the thread
+   registered: under qemu-user, which has no rseq system call, the
+   descriptors are laid out just the same.  */
+static inline void
+tst_check_area_alignment (const char *where)
+{
+  uintptr_t area = (uintptr_t) tst_rseq_area ();
+  if (area % 64 != 0)
+    TST_FAIL ("%s: rseq area %#lx is not 64-byte aligned (%lu past a "
+              "boundary; thread pointer %p, __rseq_offset %td)", where,
+              (unsigned long int) area, (unsigned long int) (area % 64),
+              tst_thread_pointer (), __rseq_offset);
+}
+
 /* node_id and mm_cid (Linux 6.3), read by offset: glibc's own
    <sys/rseq.h> takes struct rseq from the installed kernel headers,
    which may predate both fields (Debian 12's are 6.1).  */
@@ -115,6 +137,33 @@ static inline long int
 tst_rseq_syscall (void *area, unsigned int len, int flags)
 {
   return syscall (__NR_rseq, area, len, flags, RSEQ_SIG);
+}
+
+/* Whether this kernel has no rseq system call at all (before Linux
+   4.18; qemu-user's emulation has none either).  Nothing can register
+   there, and the C library runs unregistered as 2.35 and later do.  A
+   kernel that has it answers these arguments with EINVAL.  */
+static inline bool
+tst_rseq_enosys (void)
+{
+  errno = 0;
+  return tst_rseq_syscall (NULL, 0, 0) == -1 && errno == ENOSYS;
+}
+
+/* Fail unless the calling thread runs as glibc 2.35 and later do where
+   nothing registered: __rseq_size and __rseq_flags 0, the area reading
+   "registration failed", sched_getcpu working (WHERE names it).  */
+static inline void
+tst_check_unregistered (const char *where)
+{
+  if (__rseq_size != 0 || __rseq_flags != 0
+      || (int) tst_rseq_area ()->cpu_id != RSEQ_CPU_ID_REGISTRATION_FAILED)
+    TST_FAIL ("%s: unregistered, yet __rseq_size %u, __rseq_flags %u, "
+              "cpu_id %d", where, __rseq_size, __rseq_flags,
+              (int) tst_rseq_area ()->cpu_id);
+  int cpu = sched_getcpu ();
+  if (cpu < 0 || cpu >= CPU_SETSIZE)
+    TST_FAIL ("%s: sched_getcpu returned %d (errno %d)", where, cpu, errno);
 }
 
 /* Whether the calling thread is registered with exactly the C
