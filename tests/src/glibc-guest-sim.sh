@@ -75,6 +75,20 @@ echo "== run-tests: none"
 out=$(sh "$top/build-aux/glibc/guest-run-tests.sh" "$g"); st=$?
 printf '%s\n' "$out" | sed "s|$g|GUEST|"
 echo "status $st"
+# glibc 2.36 installs the loader itself in lib, not a link to lib64,
+# and the libraries in lib64: the loader's --library-path is lib64.
+echo "== run-tests: the loader itself in lib, the libraries in lib64"
+g0=$g g=$tmp/guest-2.36
+mkdir -p "$g/glibc/lib" "$g/glibc/lib64" "$g/tests/misc"
+sed "s|$g0/|$g/|g" "$g0/glibc/lib64/ld-2.31.so" > "$g/glibc/lib/ld-linux-aarch64.so.1"
+chmod +x "$g/glibc/lib/ld-linux-aarch64.so.1"
+: > "$g/glibc/lib64/libc.so.6"
+test_prog misc/tst-ok '[ "${RTLD:-}" = yes ] || { echo "not through the loader"; exit 3; }
+exit 0'
+echo "misc/tst-ok dynamic" > "$g/tests.list"
+sh "$top/build-aux/glibc/guest-run-tests.sh" "$g"
+echo "status $?"
+g=$g0
 
 # --- overlay.sh
 # stage DIR RTLDDIR RTLD: a staged install with the loader link where
