@@ -109,7 +109,6 @@ do_test (void)
 static int
 do_test (void)
 {
-  tst_check_area_alignment ("main thread, rseq off");
   tst_check_no_signature ("main thread, rseq off");
   return 0;
 }
