@@ -59,10 +59,13 @@ done
 # the other direction: Debian's libcrypt.so.1 is libxcrypt's, whose
 # XCRYPT_2.0 versions Debian's programs (stress-ng among them) need and
 # glibc's own libcrypt lacks, yet the cache finds PREFIX's first.
+# Only a file dpkg says another package owns: one it cannot place
+# (a merged /usr, where it knows /usr/lib paths) stays PREFIX's.
 for f in "$prefix"/lib/lib*.so.[0-9]*; do
   deb=/lib/$ma/${f##*/}
-  [ -e "$deb" ] && [ ! -L "$f" ] || continue
-  dpkg -S "$deb" 2>/dev/null | grep -q '^libc6:' && continue
+  [ -e "$deb" ] && [ -e "$f" ] || continue
+  owner=$(dpkg -S "$deb" 2>/dev/null | sed -n '1s/[:,].*//p')
+  [ -n "$owner" ] && [ "$owner" != libc6 ] || continue
   pairs="$pairs $(readlink -f "$deb")=$(readlink -f "$f")"
 done
 bound=
