@@ -18,7 +18,8 @@
 
 /* Usage: info-static (linked with -static)
 
-   Starts one thread, prints "pid=N" and "ready", and exits at end of
+   Starts one thread, prints "pid=N", "rseq_size=N" (the C library's
+   __rseq_size, 0 where it has none) and "ready", and exits at end of
    file on stdin.  It publishes no __rseq_* symbols, so info -p cannot
    tell whose its threads' areas are: a static glibc 2.35 or later
    registers every thread itself, musl none.  Nothing here touches rseq,
@@ -42,6 +43,14 @@ worker (void *arg)
   return NULL;
 }
 
+/* The C library's own word on whether it registered: a static glibc
+   2.35 or later (or one with rseq-compat's series) defines __rseq_size,
+   non-zero once the main thread is registered; musl and a stock older
+   glibc define none.  The test compares what info -p reports with it,
+   not with what the host's shared C library does: a static program
+   links the archive, which another glibc may have built.  */
+extern const unsigned int __rseq_size __attribute__ ((weak));
+
 int
 main (void)
 {
@@ -51,7 +60,8 @@ main (void)
       perror ("info-static");
       return 1;
     }
-  printf ("pid=%d\nready\n", (int) getpid ());
+  printf ("pid=%d\nrseq_size=%u\nready\n", (int) getpid (),
+          &__rseq_size != NULL ? __rseq_size : 0);
   fflush (stdout);
   char buf[64];
   while (fgets (buf, sizeof buf, stdin) != NULL)
