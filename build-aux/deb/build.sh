@@ -27,14 +27,20 @@ rm -rf "$out" && mkdir -p "$out" || exit 1
 log=$out/build.log
 
 root=$("$top/build-aux/matrix/chroot.sh" "$suite") || die "no chroot"
+# The build's own directory, /rc-deb: the matrix and the arm64 tiers
+# rebuild /rc in the same chroots, and once deleted a build under way
+# here.  Held for this build alone, in a chroot no update replaces
+# meanwhile.
+mx_hold_chroot "$suite"
+mx_work_lock "$root" rc-deb
 mx_ensure_deps "$root" "$suite" "$log" "$here/debian-packages" ||
   die "installing build-aux/deb/debian-packages in the chroot failed; see $log"
 
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
 [ -n "$version" ] || die "debian/changelog: no version on its first line"
 src=rseq-compat-$version
-rm -rf "$root/rc/deb" && mkdir -p "$root/rc/deb/$src" || exit 1
-mx_copy_tree "$top" "$root/rc/deb/$src"
+rm -rf "$root/rc-deb" && mkdir -p "$root/rc-deb/$src" || exit 1
+mx_copy_tree "$top" "$root/rc-deb/$src"
 # A changelog entry of this build's own, on top of the tree's.
 {
   printf 'rseq-compat (%s+%s) %s; urgency=medium\n\n' "$version" "$debnn" "$suite"
@@ -42,20 +48,20 @@ mx_copy_tree "$top" "$root/rc/deb/$src"
   printf ' -- %s  %s\n\n' "$(sed -n 's/^Maintainer: //p' "$top/debian/control")" \
     "$(LC_ALL=C date -R)"
   cat "$top/debian/changelog"
-} > "$root/rc/deb/$src/debian/changelog"
+} > "$root/rc-deb/$src/debian/changelog"
 
 mx_log "deb: $suite: dpkg-buildpackage -b (log: $log)"
 t0=$(date +%s)
 if ! mx_in_chroot "$root" env DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-}" \
-     sh -c "cd /rc/deb/$src && dpkg-buildpackage -b -uc -us" >>"$log" 2>&1; then
+     sh -c "cd /rc-deb/$src && dpkg-buildpackage -b -uc -us" >>"$log" 2>&1; then
   tail -n 15 "$log" >&2
   die "dpkg-buildpackage failed; see $log"
 fi
 t1=$(date +%s)
-cp "$root"/rc/deb/*.deb "$root"/rc/deb/*.changes "$out/" || die "no packages were written"
+cp "$root"/rc-deb/*.deb "$root"/rc-deb/*.changes "$out/" || die "no packages were written"
 # debian/ of what was built, for the as-installed tests: the chroot's
 # copy is another make deb's to replace.
-mkdir -p "$out/src" && cp -r "$root/rc/deb/$src/debian" "$out/src/" ||
+mkdir -p "$out/src" && cp -r "$root/rc-deb/$src/debian" "$out/src/" ||
   die "cannot copy debian/ to $out/src"
 grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 > "$out/check.txt"
 
@@ -65,11 +71,11 @@ grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 > "$out/check.txt"
 # above 1 with no tag at all means lintian itself failed.  A second run
 # shows the overrides: they must be seen in use, since a lintian that
 # printed nothing may have checked nothing.
-changes=$(cd "$root/rc/deb" && ls rseq-compat_*.changes)
-chmod -R a+rX "$root/rc/deb"
+changes=$(cd "$root/rc-deb" && ls rseq-compat_*.changes)
+chmod -R a+rX "$root/rc-deb"
 lintian_run() {
   mx_in_chroot "$root" setpriv --reuid=65534 --regid=65534 --clear-groups \
-    env HOME=/tmp lintian --display-info --pedantic "$@" "/rc/deb/$changes"
+    env HOME=/tmp lintian --display-info --pedantic "$@" "/rc-deb/$changes"
 }
 lintian_run > "$out/lintian.txt" 2>&1
 lst=$?

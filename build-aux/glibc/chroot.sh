@@ -40,15 +40,21 @@ fi
 
 mx_apt_setup "$GL_ROOT" "$GLIBC_SUITE"
 
-# Install again whenever a package list changes.
+# Install again whenever a package list or the suite's package index
+# changes (build-aux/suite-index: the tiers' keys hold that index, so
+# the chroot must run what the mirror has now, not what it had when the
+# chroot was made).
+index=$("$GL_TOP/build-aux/suite-index" --hash "$GLIBC_SUITE") || exit 1
 want=$(cat "$GL_TOP/build-aux/glibc/debian-packages" "$GL_TOP/build-aux/debian-packages" \
-         "$GL_TOP/build-aux/ensure-deps" "$GL_TOP/build-aux/debian-package-index" | sha256sum | cut -c1-16)-$GL_SOURCE_VERSION
+         "$GL_TOP/build-aux/ensure-deps" "$GL_TOP/build-aux/debian-package-index" | sha256sum | cut -c1-16)-$GL_SOURCE_VERSION-$index
 if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
-  gl_log "chroot: installing build-aux/glibc/debian-packages (log: $log)"
+  gl_log "chroot: installing build-aux/glibc/debian-packages and $GLIBC_SUITE's current packages (log: $log)"
   pkgs=$(sed -e 's/#.*//' "$GL_TOP/build-aux/glibc/debian-packages" |
          sed -e "s/^glibc-source\$/glibc-source=$GL_SOURCE_VERSION/")
   mx_apt "$GL_ROOT" apt-get update -q >>"$log" 2>&1 ||
     gl_die "apt-get update failed in $GL_ROOT; see $log"
+  mx_apt "$GL_ROOT" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
+    gl_die "apt-get dist-upgrade failed in $GL_ROOT; see $log"
   mx_apt "$GL_ROOT" apt-get install -y -q $pkgs >>"$log" 2>&1 || {
     tail -n 5 "$log" >&2
     gl_die "installing build-aux/glibc/debian-packages in $GL_ROOT failed; see $log.  glibc-source $GL_SOURCE_VERSION must be on the mirror (GL_SOURCE_VERSION names another version, at your own risk: the patches are written against this one)"; }

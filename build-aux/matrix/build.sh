@@ -24,6 +24,10 @@ else
   prefix=$RSEQ_COMPAT_CACHE/chroot/$name
   [ -e "$prefix/.rc-complete" ] || mx_die "$name: no chroot"
   work=$prefix/rc
+  # Neither an update of the chroot nor another run's build in /rc
+  # while this one builds there.
+  mx_hold_chroot "$name"
+  mx_work_lock "$prefix" rc
 fi
 
 # The working tree as it is, uncommitted changes included.

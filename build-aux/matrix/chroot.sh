@@ -2,8 +2,13 @@
 # chroot.sh SUITE [ARCH]: make (or reuse) a minbase chroot of Debian
 # SUITE (mx_bootstrap: mmdebstrap) under the cache, with the packages
 # `make check` needs (installed by the project's own
-# build-aux/ensure-deps), and print its path.  The chroot is reused while its stamp exists; its package
-# indexes are refreshed once they are older than MATRIX_MAX_AGE.
+# build-aux/ensure-deps), and print its path.  The chroot is reused
+# while its stamp exists, and brought up to date (apt-get update and
+# dist-upgrade) whenever the suite's package index on the mirror
+# (build-aux/suite-index) is not the one it recorded in .rc-index:
+# the tiers' keys hold that index, so a passing run's record names the
+# packages it ran with.  Updates wait for the tiers using the chroot
+# (mx_hold_chroot).
 # ARCH (a Debian architecture other than the host's, e.g. arm64) makes
 # SUITE-ARCH, whose maintainer scripts and everything after run under
 # qemu-user, which binfmt.sh must have registered.
@@ -25,26 +30,30 @@ mkdir -p "$RSEQ_COMPAT_CACHE/chroot" "$RSEQ_COMPAT_CACHE/log"
 exec 9> "$RSEQ_COMPAT_CACHE/chroot/.$name.lock"
 flock 9 || mx_die "$name: cannot lock $RSEQ_COMPAT_CACHE/chroot/.$name.lock"
 
+want=$("$top/build-aux/suite-index" --hash "$suite") || exit 1
 if [ ! -e "$root/.rc-complete" ]; then
+  mx_chroot_exclusive "$name" "making it"
   mx_log "$name: a new chroot (log: $log)"
   : > "$log"
   mx_bootstrap "$suite" "$root.partial" "$log" "$arch" || exit 1
   rm -rf "$root"
   mv "$root.partial" "$root"
   touch "$root/.rc-complete"
-  rm -f "$root/.rc-apt-updated"
+  rm -f "$root/.rc-index"
 fi
 
 mx_apt_setup "$root" "$suite"
-# Once a day (MATRIX_MAX_AGE), the suite's current packages.
-if [ "$(mx_age "$root/.rc-apt-updated")" -gt "$MATRIX_MAX_AGE" ]; then
-  mx_log "$name: apt-get update and dist-upgrade"
+if [ "$(cat "$root/.rc-index" 2>/dev/null)" != "$want" ]; then
+  mx_chroot_exclusive "$name" "updating it"
+  mx_log "$name: the mirror's $suite index is new to it: apt-get update and dist-upgrade"
+  rm -f "$root/.rc-index"
   mx_apt "$root" apt-get update -q >>"$log" 2>&1 ||
     mx_die "$name: apt-get update failed in the chroot; see $log"
   mx_apt "$root" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
     mx_die "$name: apt-get dist-upgrade failed in the chroot; see $log"
-  touch "$root/.rc-apt-updated"
+  "$top/build-aux/suite-index" --root "$root" "$suite" > "$root/.rc-index"
 fi
+exec 6>&-
 
 # The packages make check needs, from the project's list; a foreign
 # architecture's chroot becomes a guest's root, which needs a few more.

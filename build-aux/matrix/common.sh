@@ -11,8 +11,6 @@ for _rc_env in "$(dirname "$0")/rc-env.sh" "$(dirname "$0")/../rc-env.sh"; do
   [ -e "$_rc_env" ] && break
 done
 . "$_rc_env"
-# Package indexes older than this many seconds are fetched again.
-MATRIX_MAX_AGE=${MATRIX_MAX_AGE:-86400}
 
 mx_log() { printf 'matrix: %s\n' "$*" >&2; }
 mx_die() { printf 'matrix: %s\n' "$*" >&2; exit 1; }
@@ -59,22 +57,65 @@ mx_copy_tree() {
   fi
 }
 
+# mx_hold_chroot NAME [FD]: hold a shared lock on the chroot NAME
+# (SUITE or SUITE-ARCH) on file descriptor FD (6; a script holding two
+# chroots gives the second another) until this script ends.  chroot.sh
+# brings a chroot up to date only under the exclusive lock, so it waits
+# for every tier that builds or tests in it; a script that holds NAME
+# and calls chroot.sh NAME again is told so rather than waiting for
+# itself (RC_CHROOT_HELD).
+mx_hold_chroot() {
+  _hl=$RSEQ_COMPAT_CACHE/chroot/.$1.use
+  case ${2:-6} in [3-9]) ;; *) mx_die "mx_hold_chroot: bad descriptor '${2:-}'" ;; esac
+  eval "exec ${2:-6}> \"\$_hl\"" && flock -s "${2:-6}" ||
+    mx_die "$1: cannot lock $_hl"
+  RC_CHROOT_HELD="${RC_CHROOT_HELD:-} $1 "
+  export RC_CHROOT_HELD
+}
+
+# mx_chroot_exclusive NAME WHAT: the exclusive lock on the chroot NAME,
+# on descriptor 6, before WHAT (making it, updating it): remaking or
+# updating a chroot under a tier that builds in it loses that tier's
+# work, so this waits for them (MX_CHROOT_WAIT seconds, an hour).
+mx_chroot_exclusive() {
+  case ${RC_CHROOT_HELD:-} in
+    *" $1 "*) mx_die "$1: its package index changed while this run uses it (the mirror moved); run again" ;;
+  esac
+  exec 6> "$RSEQ_COMPAT_CACHE/chroot/.$1.use" || mx_die "$1: cannot open $RSEQ_COMPAT_CACHE/chroot/.$1.use"
+  if ! flock -n -x 6; then
+    mx_log "$1: waiting for the tiers using it before $2"
+    flock -x -w "${MX_CHROOT_WAIT:-3600}" 6 ||
+      mx_die "$1: still in use after ${MX_CHROOT_WAIT:-3600} s ($RSEQ_COMPAT_CACHE/chroot/.$1.use); $2 not done"
+  fi
+}
+
+# mx_work_lock ROOT TAG: hold ROOT's work directory /TAG for this script
+# alone until it ends: two runs (two tiers, or two clones sharing the
+# cache) would otherwise delete each other's files there.
+mx_work_lock() {
+  exec 5> "$1.$2.lock" && flock 5 || mx_die "cannot lock $1.$2.lock"
+}
+
 # mx_age FILE: seconds since FILE was modified (a large number if absent).
 # mx_bootstrap SUITE DEST LOG [ARCH]: at DEST (made anew), a minbase
 # root of Debian SUITE, for ARCH if given (a foreign architecture runs
 # its maintainer scripts under qemu-user, which binfmt.sh must have
 # registered).  mmdebstrap makes it once, as a tarball under
 # $RSEQ_COMPAT_CACHE/rootfs/ that every chroot of the suite starts from
-# (the matrix's, the glibc series', the VM guest's), and again once it
-# is older than MATRIX_MAX_AGE.  Returns 1 with the cause on stderr.
+# (the matrix's, the glibc series', the VM guest's, piuparts' and
+# autopkgtest's), and again when the suite's package index
+# (build-aux/suite-index) is no longer the one it was made from.
+# Returns 1 with the cause on stderr.
 mx_bootstrap() {
   _s=$1 _dest=$2 _log=$3 _arch=${4:-}
+  _aux=$(cd "$(dirname "$_rc_env")" && pwd)
   _tar=$RSEQ_COMPAT_CACHE/rootfs/$_s${_arch:+-$_arch}.tar
   mkdir -p "$RSEQ_COMPAT_CACHE/rootfs" || return 1
   # One maker at a time: two tiers may want the same suite at once.
   (
     flock 9 || exit 1
-    [ "$(mx_age "$_tar")" -gt "$MATRIX_MAX_AGE" ] || exit 0
+    _want=$("$_aux/suite-index" --hash "$_s") || exit 1
+    [ -f "$_tar" ] && [ "$(cat "$_tar.index" 2>/dev/null)" = "$_want" ] && exit 0
     _m=$(rc_mirror) || exit 1
     if ! command -v mmdebstrap >/dev/null 2>&1; then
       echo "rseq-compat: mmdebstrap is missing; apt-get install mmdebstrap" \
@@ -103,7 +144,11 @@ mx_bootstrap() {
            "(mirror: $_m; RSEQ_COMPAT_MIRROR=URL picks another${_arch:+; is qemu-user registered? build-aux/matrix/binfmt.sh})" >&2
       exit 1
     fi
+    # The index mmdebstrap read is the one fetched just before it, unless
+    # the mirror changed meanwhile: then the tiers' keys (taken again
+    # after their runs) differ too, and no record is written.
     mv "$_tar.partial" "$_tar"
+    echo "$_want" > "$_tar.index"
   ) 9> "$_tar.lock" || return 1
   rm -rf "$_dest" && mkdir -p "$_dest" &&
     tar -C "$_dest" --numeric-owner -xpf "$_tar" || {

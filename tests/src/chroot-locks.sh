@@ -1,0 +1,75 @@
+#!/bin/sh
+# chroot-locks.sh: the locks that keep the cached Debian chroots from
+# being updated or rebuilt under a tier that uses them
+# (build-aux/matrix/common.sh), on a scratch cache; and build-aux/
+# suite-index on a scratch file:// mirror.  One "PASS: WHAT" or
+# "FAIL: WHAT (WHY)" line each.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+RSEQ_COMPAT_CACHE=$tmp/cache
+export RSEQ_COMPAT_CACHE
+mkdir -p "$RSEQ_COMPAT_CACHE/chroot" "$tmp/root"
+unset RC_CHROOT_HELD RC_SUITES_USED
+lib=$top/build-aux/matrix/common.sh
+check() { w=$1; shift; if "$@"; then echo "PASS: $w"; else echo "FAIL: $w"; fi; }
+# with_lib SCRIPT: run SCRIPT in sh with common.sh's functions.
+with_lib() { sh -c ". '$lib'; $1" "$top/build-aux/matrix/x" ; }
+
+# A tier holding the chroot "foo" for 3 seconds.
+( with_lib 'mx_hold_chroot foo; echo held > '"$tmp/held"'; sleep 3' ) &
+holder=$!
+while [ ! -e "$tmp/held" ]; do sleep 0.1; done
+MX_CHROOT_WAIT=1 with_lib 'mx_chroot_exclusive foo "updating it"' > "$tmp/x1" 2>&1
+r1=$?
+check "an update waits for a tier holding the chroot, and gives up naming it" \
+  sh -c "[ $r1 -ne 0 ] && grep -q 'foo: still in use after 1 s' '$tmp/x1' && grep -q 'waiting for the tiers using it before updating it' '$tmp/x1'"
+with_lib 'mx_hold_chroot foo' > "$tmp/x2" 2>&1
+check "two tiers hold one chroot at once" [ $? -eq 0 ]
+s=$(date +%s)
+MX_CHROOT_WAIT=30 with_lib 'mx_chroot_exclusive foo "updating it" && echo got' > "$tmp/x3" 2>&1
+e=$(( $(date +%s) - s ))
+check "the update goes ahead once the tier has ended" sh -c "grep -q '^got$' '$tmp/x3' && [ $e -ge 1 ] && [ $e -lt 30 ]"
+wait "$holder"
+with_lib 'mx_hold_chroot bar; mx_chroot_exclusive bar "updating it"' > "$tmp/x4" 2>&1
+r4=$?
+check "a run that holds the chroot and must update it stops at once, saying why" \
+  sh -c "[ $r4 -ne 0 ] && grep -q 'bar: its package index changed while this run uses it' '$tmp/x4'"
+( with_lib 'mx_work_lock '"$tmp/root"' rc; echo held > '"$tmp/held2"'; sleep 2' ) &
+w=$!
+while [ ! -e "$tmp/held2" ]; do sleep 0.1; done
+s=$(date +%s)
+with_lib 'mx_work_lock '"$tmp/root"' rc' > /dev/null 2>&1
+e=$(( $(date +%s) - s ))
+wait "$w"
+check "a second build in one chroot's work directory waits for the first" [ $e -ge 1 ]
+# make deb's build directory is none the matrix or arm64 builds delete.
+bad=$(grep -h -o 'rm -rf "\$root/[^"]*"' "$top/build-aux/deb/build.sh" | grep -E '\$root/rc("|/)' || :)
+check "make deb builds outside the /rc that check-matrix and check-aarch64 rebuild${bad:+ ($bad)}" \
+  sh -c "[ -z '$bad' ] && grep -q 'work=\$prefix/rc\$' '$top/build-aux/matrix/build.sh' && grep -q 'rm -rf \"\$root/rc-deb\"' '$top/build-aux/deb/build.sh'"
+
+# suite-index on a scratch mirror.
+mkdir -p "$tmp/m/dists/alpha" "$tmp/r/var/lib/apt/lists"
+printf 'Date: Sat, 01 Aug 2026 00:00:00 UTC\n' > "$tmp/m/dists/alpha/InRelease"
+h=$(sha256sum < "$tmp/m/dists/alpha/InRelease" | cut -d' ' -f1)
+si() { RSEQ_COMPAT_MIRROR=file://$tmp/m "$top/build-aux/suite-index" "$@"; }
+check "suite-index prints the hash of the mirror's InRelease" [ "$(si --hash alpha)" = "$h" ]
+check "... and its date on the key's line" [ "$(si alpha)" = "suite alpha $h (Sat, 01 Aug 2026 00:00:00 UTC)" ]
+printf 'Date: Sun, 02 Aug 2026 00:00:00 UTC\n' > "$tmp/m/dists/alpha/InRelease"
+check "... reused within SUITE_INDEX_MAX_AGE" [ "$(si --hash alpha)" = "$h" ]
+h2=$(sha256sum < "$tmp/m/dists/alpha/InRelease" | cut -d' ' -f1)
+check "... fetched again after it" [ "$(SUITE_INDEX_MAX_AGE=0 si --hash alpha)" = "$h2" ]
+cp "$tmp/m/dists/alpha/InRelease" "$tmp/r/var/lib/apt/lists/mirror_dists_alpha_InRelease"
+check "suite-index --root reads what a root's apt fetched" [ "$(si --root "$tmp/r" alpha)" = "$h2" ]
+: > "$tmp/used"
+RC_SUITES_USED=$tmp/used si --hash alpha > /dev/null
+check "suite-index names each suite it is asked for in RC_SUITES_USED" [ "$(cat "$tmp/used")" = alpha ]
+si --hash beta > "$tmp/x5" 2>&1
+r5=$?
+check "a suite the mirror does not serve fails, naming the file and the fix" \
+  sh -c "[ $r5 -ne 0 ] && grep -q 'cannot fetch file://$tmp/m/dists/beta/InRelease' '$tmp/x5' && grep -q 'RSEQ_COMPAT_MIRROR=URL' '$tmp/x5'"
+si --hash '../etc' > /dev/null 2>&1
+check "a suite name with a path in it is refused" [ $? -ne 0 ]
