@@ -288,7 +288,20 @@ preloaddir = $(prefix)/lib/rseq-compat
 PRELOAD_SYSTEM_NAMES := $(GLIBC_DST_LIB)
 INSTALL ?= install
 
+# What make install writes and make uninstall removes, checked first by
+# build-aux/install-guard: never over an installed package's files
+# (prefix=/usr on top of the Debian package).
+INSTALLED_PATHS = $(libdir)/$(SONAME) $(libdir)/librseq-compat.so \
+  $(bindir)/rseq-compat $(includedir)/rseq-compat.h \
+  $(libdir)/pkgconfig/rseq-compat.pc $(pkglibdir) $(preloaddir) \
+  $(mandir)/man1/rseq-compat.1 $(mandir)/man3/rseq-compat.h.3 \
+  $(mandir)/man7/rseq-compat.7
+ifeq ($(HAVE_SYS_RSEQ_H),no)
+INSTALLED_PATHS += $(includedir)/sys/rseq.h $(includedir)/bits/rseq.h
+endif
+
 install: all
+	$(srcdir)/build-aux/install-guard install "$(DESTDIR)" $(INSTALLED_PATHS)
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(bindir) \
 	  $(DESTDIR)$(includedir) $(DESTDIR)$(libdir)/pkgconfig
 	$(INSTALL) -m 755 $(B)/$(SONAME) $(DESTDIR)$(libdir)/$(SONAME)
@@ -321,6 +334,7 @@ endif
 endif
 
 uninstall:
+	$(srcdir)/build-aux/install-guard uninstall "$(DESTDIR)" $(INSTALLED_PATHS)
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
 	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
