@@ -101,8 +101,9 @@ add (struct thread_pointer **out, size_t *n, size_t *cap, pid_t tid,
 }
 
 int
-glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
-                       size_t *count, char *why, size_t whylen)
+glibc_thread_pointers (struct proc *p, const char *static_exe,
+                       struct thread_pointer **out, size_t *count,
+                       char *why, size_t whylen)
 {
   *out = NULL;
   *count = 0;
@@ -118,11 +119,11 @@ glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
     }
 
   /* glibc before 2.34 describes its threads in libpthread, later ones
-     in libc.so.6.  */
+     in libc.so.6; a static program in its own static symbol table.  */
   struct db db = { p, NULL };
   uint32_t list_off, tid_off, tid_bits, next_off, size_off;
-  const char *candidates[] = { pthread, libc };
-  for (size_t i = 0; i < 2 && db.path == NULL; i++)
+  const char *candidates[] = { pthread, libc, static_exe };
+  for (size_t i = 0; i < 3 && db.path == NULL; i++)
     {
       db.path = candidates[i];
       if (db.path != NULL
@@ -136,7 +137,7 @@ glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
   if (db.path == NULL)
     {
       snprintf (why, whylen, "%s", libc == NULL && pthread == NULL
-                ? "no glibc in the process"
+                && static_exe == NULL ? "no glibc in the process"
                 : "glibc's thread descriptions (_thread_db_* symbols) "
                   "are not in the process's libc or libpthread");
       return -1;
@@ -173,6 +174,13 @@ glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
     {
       heads[0] = proc_symbol_any (p, db.path, "stack_used");
       heads[1] = proc_symbol_any (p, db.path, "__stack_user");
+      /* A static glibc 2.34 or later has no _rtld_global: the lists
+         are variables of their own.  */
+      if (heads[0] == 0 && heads[1] == 0)
+        {
+          heads[0] = proc_symbol_any (p, db.path, "_dl_stack_used");
+          heads[1] = proc_symbol_any (p, db.path, "_dl_stack_user");
+        }
     }
   if (heads[0] == 0 || heads[1] == 0)
     {
