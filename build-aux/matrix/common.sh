@@ -66,6 +66,7 @@ mx_copy_tree() {
 # itself (RC_CHROOT_HELD).
 mx_hold_chroot() {
   _hl=$RSEQ_COMPAT_CACHE/chroot/.$1.use
+  mkdir -p "$RSEQ_COMPAT_CACHE/chroot" || mx_die "cannot make $RSEQ_COMPAT_CACHE/chroot"
   case ${2:-6} in [3-9]) ;; *) mx_die "mx_hold_chroot: bad descriptor '${2:-}'" ;; esac
   eval "exec ${2:-6}>> \"\$_hl\"" && flock -s "${2:-6}" ||
     mx_die "$1: cannot lock $_hl"
@@ -81,6 +82,7 @@ mx_chroot_exclusive() {
   case ${RC_CHROOT_HELD:-} in
     *" $1 "*) mx_die "$1: its package index changed while this run uses it (the mirror moved); run again" ;;
   esac
+  mkdir -p "$RSEQ_COMPAT_CACHE/chroot" || mx_die "cannot make $RSEQ_COMPAT_CACHE/chroot"
   exec 6>> "$RSEQ_COMPAT_CACHE/chroot/.$1.use" || mx_die "$1: cannot open $RSEQ_COMPAT_CACHE/chroot/.$1.use"
   if ! flock -n -x 6; then
     mx_log "$1: waiting for the tiers using it before $2"

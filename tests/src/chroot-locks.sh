@@ -68,6 +68,10 @@ with_lib 'mx_hold_chroot planted' > /dev/null 2>&1
 with_lib 'MX_CHROOT_WAIT=1 mx_chroot_exclusive planted x' > /dev/null 2>&1
 check "a lock file that is a link does not empty its target" [ "$(cat "$tmp/victim")" = precious ]
 
+# A cache with no chroot made yet (the glibc tiers' own chroots).
+RSEQ_COMPAT_CACHE=$tmp/fresh with_lib 'mx_hold_chroot glibc-bullseye 4 && mx_chroot_exclusive glibc-bookworm x' > "$tmp/x9" 2>&1
+check "a hold and an update in a cache with no chroot directory yet" [ $? -eq 0 ]
+
 # make deb's build directory is none the matrix or arm64 builds delete.
 bad=$(grep -h -o 'rm -rf "\$root/[^"]*"' "$top/build-aux/deb/build.sh" | grep -E '\$root/rc("|/)' || :)
 check "make deb builds outside the /rc that check-matrix and check-aarch64 rebuild${bad:+ ($bad)}" \
