@@ -75,7 +75,7 @@ cat "$GL_ROOT$d/results" >> "$log"
 status=0
 {
   echo
-  echo "## Mixed with the stock libraries (patch 08)"
+  echo "## Mixed with the stock libraries (patches 08 and 09)"
   echo
   echo "ld.so, libc.so.6 and libpthread.so.0 each from the patched build (p) or"
   echo "from the chroot's stock libc6 (s); a test program run through the"
