@@ -372,7 +372,7 @@ clean:
 # Makefile too, outside the sources).
 distclean: clean
 	rm -rf $(CONFIG_MK) $(dir $(CONFIG_MK))config.log \
-	  $(dir $(CONFIG_MK))config.status autom4te.cache
+	  $(dir $(CONFIG_MK))config.status $(dir $(CONFIG_MK))autom4te.cache
 ifneq ($(CONFIG_MK),config.mk)
 	rm -f $(dir $(CONFIG_MK))Makefile
 endif

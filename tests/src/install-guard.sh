@@ -18,6 +18,10 @@ cat > "$t/bin/dpkg-query" <<EOS
 [ "\$1" = -S ] || exit 2
 f=\$3
 grep -qx -- "\$f" "$t/owned" || { echo "dpkg-query: no path found matching pattern \$f" >&2; exit 1; }
+if grep -qx -- "\$f" "$t/diverted" 2>/dev/null; then
+  echo "local diversion from: \$f"
+  echo "local diversion to: \$f.distrib"
+fi
 echo "librseq-compat1:amd64: \$f"
 EOS
 chmod +x "$t/bin/dpkg-query"
@@ -60,8 +64,32 @@ check "with no package's file in the way, make uninstall runs" sh -c "[ $r -eq 0
 m install
 r=$?
 check "... and make install, silently" sh -c "[ $r -eq 0 ] && ! grep -q 'refused\|warning' '$t/out' && [ -x '$t/p/bin/rseq-compat' ]"
-# 4. A staging install (DESTDIR) is a package build's: not checked.
+# 4. A file the administrator diverted (dpkg-divert --local) is theirs
+# to write; a file in a directory name with a space is still found.
+rm -rf "$t/p"
+mkdir -p "$t/p/lib/rseq-compat/sub dir"
+echo "the package's" > "$t/p/lib/librseq-compat.so.1"
 echo "$t/p/lib/librseq-compat.so.1" > "$t/owned"
+echo "$t/p/lib/librseq-compat.so.1" > "$t/diverted"
+m install
+r=$?
+check "a diverted file is not refused" [ $r -eq 0 ]
+: > "$t/diverted"
+m uninstall > /dev/null 2>&1
+touch "$t/p/lib/rseq-compat/sub dir/owned file"
+echo "$t/p/lib/rseq-compat/sub dir/owned file" > "$t/owned"
+m install
+r=$?
+check "a package's file under a directory name with a space is found" \
+  sh -c "[ $r -ne 0 ] && grep -q 'sub dir/owned file (package' '$t/out'"
+: > "$t/owned"
+rm -rf "$t/p/lib/rseq-compat/sub dir"
+
+# 5. A staging install (DESTDIR) is a package build's: not checked.
+echo "$t/p/lib/librseq-compat.so.1" > "$t/owned"
+m install DESTDIR=/ 
+r=$?
+check "DESTDIR=/ is the live system: checked" [ $r -ne 0 ]
 m install DESTDIR="$t/stage"
 r=$?
 check "an install into DESTDIR is not checked" sh -c "[ $r -eq 0 ] && [ -e '$t/stage$t/p/lib/librseq-compat.so.1' ]"
