@@ -425,6 +425,12 @@ info_derive (struct info_report *r)
   for (size_t i = 0; i < r->nthreads; i++)
     {
       struct info_thread *t = &r->threads[i];
+      /* Where no area can be attributed, nothing tells an area of the
+         C library's from one of the program's own: the thread's owner
+         is not known either (the row says where the area lies).  */
+      if (unknown_owner && t->state == TS_REGISTERED && t->owner != NULL
+          && strcmp (t->owner, "other") == 0)
+        t->owner = "unknown";
       t->fast = thread_fast (r, t);
       /* Where no area can be attributed, no thread's advice may claim
          the area is the program's own.  */

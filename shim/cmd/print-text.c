@@ -203,7 +203,8 @@ print_text (FILE *f, const struct info_report *r)
   for (size_t i = 0; i < r->nthreads; i++)
     {
       const struct info_thread *t = &r->threads[i];
-      if (t->owner != NULL && strcmp (t->owner, "other") == 0)
+      if (t->owner != NULL && (strcmp (t->owner, "other") == 0
+                               || strcmp (t->owner, "unknown") == 0))
         fprintf (f, "  %8d owner: %s\n", (int) t->tid,
                  info_escape (t->owner_detail, safe, sizeof safe));
       /* The process's rows already say it for the threads it owns.  */
