@@ -91,15 +91,6 @@ mx_chroot_exclusive() {
   fi
 }
 
-# mx_work_lock ROOT TAG: hold ROOT's work directory /TAG for this script
-# alone until it ends: two runs (two tiers, or two clones sharing the
-# cache) would otherwise delete each other's files there.  (Lock files
-# are opened for appending: as root, truncating through a planted
-# link would empty its target.)
-mx_work_lock() {
-  exec 5>> "$1.$2.lock" && flock 5 || mx_die "cannot lock $1.$2.lock"
-}
-
 # mx_run_lock NAME: one run of NAME (check-matrix, check-aarch64,
 # check-oldlibc, make deb) at a time per cache, until this script ends:
 # each rebuilds its work directories in the shared chroots (/rc, /rco,
@@ -114,7 +105,6 @@ mx_run_lock() {
   fi
 }
 
-# mx_age FILE: seconds since FILE was modified (a large number if absent).
 # mx_bootstrap SUITE DEST LOG [ARCH]: at DEST (made anew), a minbase
 # root of Debian SUITE, for ARCH if given (a foreign architecture runs
 # its maintainer scripts under qemu-user, which binfmt.sh must have
@@ -175,10 +165,6 @@ mx_bootstrap() {
     }
 }
 
-mx_age() {
-  if [ -e "$1" ]; then echo $(( $(date +%s) - $(stat -c %Y "$1") ))
-  else echo 999999999; fi
-}
 
 # mx_apt_setup ROOT SUITE: point ROOT's apt at the mirror for SUITE, with
 # small installs.  Mirrors and snapshots may serve a Release file past its

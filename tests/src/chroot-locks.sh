@@ -38,14 +38,6 @@ with_lib 'mx_hold_chroot bar; mx_chroot_exclusive bar "updating it"' > "$tmp/x4"
 r4=$?
 check "a run that holds the chroot and must update it stops at once, saying why" \
   sh -c "[ $r4 -ne 0 ] && grep -q 'bar: its package index changed while this run uses it' '$tmp/x4'"
-( with_lib 'mx_work_lock '"$tmp/root"' rc; echo held > '"$tmp/held2"'; sleep 2' ) &
-w=$!
-while [ ! -e "$tmp/held2" ]; do sleep 0.1; done
-s=$(date +%s)
-with_lib 'mx_work_lock '"$tmp/root"' rc' > /dev/null 2>&1
-e=$(( $(date +%s) - s ))
-wait "$w"
-check "a second build in one chroot's work directory waits for the first" [ $e -ge 1 ]
 ( with_lib 'mx_run_lock check-matrix; echo held > '"$tmp/held3"'; sleep 2' ) &
 w=$!
 while [ ! -e "$tmp/held3" ]; do sleep 0.1; done
