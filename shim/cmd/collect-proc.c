@@ -293,6 +293,38 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         }
     }
 
+  /* A static program maps no dynamic loader, so libc_identify knows no
+     C library; its static symbol table, unless stripped, still names
+     both the C library (the static start-up: glibc's __libc_setup_tls,
+     musl's __init_libc) and what it publishes (a static glibc 2.35 or
+     later defines __rseq_* there, not in a dynamic table).  */
+  if (!r->libc_abi && !r->shim_abi && strcmp (r->libc, "unknown") == 0
+      && r->exe[0] == '/')
+    {
+      /* Read through /proc/PID/exe: the program may be deleted, or
+         another mount namespace's file of that name.  musl first: a
+         musl program may have a symbol of glibc's name of its own, and
+         only glibc's __rseq_* are the C library's.  */
+      if (proc_symbol_exe (p, r->exe, "__init_libc") != 0)
+        {
+          snprintf (r->libc, sizeof r->libc, "musl");
+          r->libc_static = 1;
+        }
+      else if (proc_symbol_exe (p, r->exe, "__libc_setup_tls") != 0)
+        {
+          snprintf (r->libc, sizeof r->libc, "glibc");
+          r->libc_static = 1;
+          uint64_t o = proc_symbol_exe (p, r->exe, "__rseq_offset");
+          uint64_t s = proc_symbol_exe (p, r->exe, "__rseq_size");
+          uint64_t f = proc_symbol_exe (p, r->exe, "__rseq_flags");
+          if (o != 0 && s != 0 && f != 0
+              && proc_read (p, o, &r->libc_offset, sizeof r->libc_offset) == 0
+              && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
+              && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
+            r->libc_abi = 1;
+        }
+    }
+
   info_pick_abi (r);
   return 0;
 }

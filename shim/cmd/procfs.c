@@ -295,9 +295,29 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
+/* The file mapped as PATH: through /proc/PID/exe when EXE (the program
+   itself, which stays readable there when deleted or in another mount
+   namespace), else by its name in the process's root.  */
+static int
+open_mapped (struct proc *p, const char *path, int exe)
+{
+  if (!exe)
+    return open_target_file (p->dir, path);
+  char link[PATH_MAX + 8];
+  snprintf (link, sizeof link, "%s/exe", p->dir);
+  int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st;
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
 static uint64_t
 symbol_in (struct proc *p, const char *path, const char *name, int symtab,
-           int *is_tls, uint64_t *tls_value)
+           int exe, int *is_tls, uint64_t *tls_value)
 {
   uint64_t start = UINT64_MAX;
   for (size_t i = 0; i < p->nmaps; i++)
@@ -306,7 +326,7 @@ symbol_in (struct proc *p, const char *path, const char *name, int symtab,
       start = p->maps[i].start;
   if (start == UINT64_MAX)
     return 0;
-  int fd = open_target_file (p->dir, path);
+  int fd = open_mapped (p, path, exe);
   if (fd < 0)
     return 0;
   uint64_t value = 0, first_vaddr = 0;
@@ -330,13 +350,19 @@ uint64_t
 proc_symbol (struct proc *p, const char *path, const char *name,
              int *is_tls, uint64_t *tls_value)
 {
-  return symbol_in (p, path, name, 0, is_tls, tls_value);
+  return symbol_in (p, path, name, 0, 0, is_tls, tls_value);
 }
 
 uint64_t
 proc_symbol_any (struct proc *p, const char *path, const char *name)
 {
-  return symbol_in (p, path, name, 1, NULL, NULL);
+  return symbol_in (p, path, name, 1, 0, NULL, NULL);
+}
+
+uint64_t
+proc_symbol_exe (struct proc *p, const char *path, const char *name)
+{
+  return symbol_in (p, path, name, 1, 1, NULL, NULL);
 }
 
 int

@@ -27,16 +27,24 @@
    static program has not.  */
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <unistd.h>
 
 static int fds[2];
+
+/* Posted by the worker once it runs: "ready" must wait for it, or a
+   loaded machine lets info -p see the thread before its C library has
+   registered it (glibc registers a new thread in its own start code,
+   before the start routine).  */
+static sem_t started;
 
 static void *
 worker (void *arg)
 {
   char c;
   (void) arg;
+  sem_post (&started);
   /* Asleep in read until main ends the process.  */
   while (read (fds[0], &c, 1) != 0)
     ;
@@ -55,11 +63,14 @@ int
 main (void)
 {
   pthread_t t;
-  if (pipe (fds) != 0 || pthread_create (&t, NULL, worker, NULL) != 0)
+  if (sem_init (&started, 0, 0) != 0 || pipe (fds) != 0
+      || pthread_create (&t, NULL, worker, NULL) != 0)
     {
       perror ("info-static");
       return 1;
     }
+  while (sem_wait (&started) != 0)
+    ;
   printf ("pid=%d\nrseq_size=%u\nready\n", (int) getpid (),
           &__rseq_size != NULL ? __rseq_size : 0);
   fflush (stdout);
