@@ -105,6 +105,18 @@ mx_run_lock() {
   fi
 }
 
+# mx_without_fds CMD [ARG...]: run CMD with every descriptor above 2
+# closed (the caller keeps its own: the locks stay held).
+mx_without_fds() {
+  perl -MPOSIX -e '
+    opendir(my $d, "/proc/self/fd") or die "rseq-compat: /proc/self/fd: $!\n";
+    my @fds = grep { /^[0-9]+$/ && $_ > 2 } readdir($d);
+    closedir($d);
+    POSIX::close($_) for @fds;
+    exec { $ARGV[0] } @ARGV or die "rseq-compat: cannot run $ARGV[0]: $!\n";
+  ' "$@"
+}
+
 # mx_bootstrap SUITE DEST LOG [ARCH]: at DEST (made anew), a minbase
 # root of Debian SUITE, for ARCH if given (a foreign architecture runs
 # its maintainer scripts under qemu-user, which binfmt.sh must have
@@ -143,7 +155,12 @@ mx_bootstrap() {
     rm -f "$_tar.partial"
     # The tarball is written under another name and renamed when whole:
     # a run stopped halfway leaves nothing that looks finished.
-    if ! mmdebstrap --mode=root --variant=minbase --format=tar \
+    # mmdebstrap hands apt a pipe as "cat >&FD" for /bin/sh, and dash
+    # reads only one digit there: with the locks and make's jobserver
+    # open below it the pipe lands on fd 10 or above and the essential
+    # download dies with "Bad fd number" (trixie arm64, check-full).
+    # Nothing mmdebstrap runs needs our descriptors.
+    if ! mx_without_fds mmdebstrap --mode=root --variant=minbase --format=tar \
            ${_arch:+--architectures="$_arch"} "$_s" "$_tar.partial" "$_m" \
            >>"$_log" 2>&1; then
       rm -f "$_tar.partial"

@@ -99,3 +99,27 @@ SUITE_INDEX_MAX_AGE=5m si --hash alpha > "$tmp/x8" 2>&1
 r8=$?
 check "a SUITE_INDEX_MAX_AGE that is not a number is refused" \
   sh -c "[ $r8 -ne 0 ] && grep -q 'is not a number of seconds' '$tmp/x8'"
+
+# mmdebstrap under a caller with many descriptors open: it gives apt's
+# /bin/sh a pipe as "cat >&FD", which dash cannot read past fd 9.  The
+# stand-in does the same with its own pipe.
+mkdir -p "$tmp/bin"
+cat > "$tmp/bin/mmdebstrap" <<'STUB'
+#!/usr/bin/perl
+if ($ARGV[0] eq "--version") { print "mmdebstrap 1.3.5\n"; exit 0; }
+use Fcntl;
+pipe(my $r, my $w) or die;
+fcntl($w, F_SETFD, 0) or die;
+my $fd = fileno($w);
+system("/bin/sh", "-c", "echo ok >&$fd") == 0 or die "sh could not write to fd $fd\n";
+my @pos = grep { !/^--/ } @ARGV;
+mkdir "$pos[1].d";
+system("tar", "-C", "$pos[1].d", "-cf", $pos[1], ".") == 0 or die;
+STUB
+chmod +x "$tmp/bin/mmdebstrap"
+PATH=$tmp/bin:$PATH RSEQ_COMPAT_MIRROR=file://$tmp/m bash -c \
+  "exec 3>/dev/null 4>/dev/null 5>/dev/null 6>/dev/null 7>/dev/null 10>/dev/null 11>/dev/null 12>/dev/null; . '$lib'; mx_bootstrap alpha '$tmp/boot' '$tmp/boot.log'" \
+  "$top/build-aux/matrix/x" > "$tmp/x10" 2>&1
+r10=$?
+check "mmdebstrap runs with none of the caller's descriptors (apt's sh reads one digit)" \
+  sh -c "[ $r10 -eq 0 ] && [ -d '$tmp/boot' ] && ! grep -q 'Bad fd' '$tmp/x10' '$tmp/boot.log'"

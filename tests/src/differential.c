@@ -27,7 +27,8 @@
                  be able to run in the creating thread.
    clone-null    clone (NULL, stack, CLONE_VM | CLONE_VFORK | SIGCHLD):
                  glibc refuses (EINVAL); musl starts the child, which
-                 faults.
+                 faults (before Linux 5.16 its core dump kills every
+                 process sharing its memory: this one too).
 
    The others try what a program may do around thread creation and exit
    that the shim wraps or watches, each printing only what does not
