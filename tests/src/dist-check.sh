@@ -41,6 +41,12 @@ chmod -R a-w "$t/u/rc-x"
 sh "$t/u/rc-x/build-aux/dist" "$t/u/rc-x" rc-x "$t/c.tar.gz" > "$t/c.out" 2>&1
 check "make dist in the unpacked tarball packs the same files" \
   sh -c "[ \"\$(tar -tzf '$t/c.tar.gz' | LC_ALL=C sort)\" = \"\$(cat '$t/files')\" ]"
+# Sources checked out or unpacked under umask 077 (no group or other
+# bits) give the same bytes.
+mkdir "$t/v" && tar -C "$t/v" -xzf "$t/a.tar.gz" && chmod -R go-rwx "$t/v/rc-x"
+(umask 077 && sh "$t/v/rc-x/build-aux/dist" "$t/v/rc-x" rc-x "$t/e.tar.gz" > /dev/null 2>&1)
+check "... and the same bytes from sources without group and other bits (umask 077)" \
+  sh -c "[ -s '$t/e.tar.gz' ] && cmp -s '$t/c.tar.gz' '$t/e.tar.gz'"
 mkdir "$t/obj"
 (cd "$t/obj" && "$t/u/rc-x/configure" > conf.log 2>&1)
 r=$?
