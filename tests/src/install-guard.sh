@@ -19,8 +19,20 @@ cat > "$t/bin/dpkg-query" <<EOS
 f=\$3
 grep -qx -- "\$f" "$t/owned" || { echo "dpkg-query: no path found matching pattern \$f" >&2; exit 1; }
 if grep -qx -- "\$f" "$t/diverted" 2>/dev/null; then
-  echo "local diversion from: \$f"
-  echo "local diversion to: \$f.distrib"
+  # dpkg translates these: as German would, unless told LC_ALL=C.
+  if [ "\${LC_ALL:-}" = C ]; then
+    echo "local diversion from: \$f"
+    echo "local diversion to: \$f.distrib"
+  else
+    echo "lokale Umleitung von: \$f"
+    echo "lokale Umleitung nach: \$f.distrib"
+  fi
+fi
+if grep -qx -- "\$f" "$t/pkgdiverted" 2>/dev/null; then
+  echo "diversion by other-pkg from: \$f"
+  echo "diversion by other-pkg to: \$f.other"
+  echo "other-pkg, librseq-compat1:amd64: \$f"
+  exit 0
 fi
 echo "librseq-compat1:amd64: \$f"
 EOS
@@ -74,8 +86,30 @@ echo "$t/p/lib/librseq-compat.so.1" > "$t/diverted"
 m install
 r=$?
 check "a diverted file is not refused" [ $r -eq 0 ]
+m uninstall > /dev/null 2>&1
+echo "the package's" > "$t/p/lib/librseq-compat.so.1"
+LANGUAGE=de LC_ALL=de_DE.UTF-8 m install
+r=$?
+check "... in any locale (dpkg's messages read untranslated)" [ $r -eq 0 ]
 : > "$t/diverted"
 m uninstall > /dev/null 2>&1
+echo "the package's" > "$t/p/lib/librseq-compat.so.1"
+echo "$t/p/lib/librseq-compat.so.1" > "$t/pkgdiverted"
+m install
+r=$?
+check "a file another package diverted to ship its own there is refused" \
+  sh -c "[ $r -ne 0 ] && grep -q 'librseq-compat.so.1 (package other-pkg' '$t/out'"
+: > "$t/pkgdiverted"
+rm -rf "$t/p"
+m install
+r=$?
+check "a package's file missing on disk is still refused" \
+  sh -c "[ $r -ne 0 ] && grep -q 'librseq-compat.so.1 (package librseq-compat1' '$t/out' && [ ! -e '$t/p/lib/librseq-compat.so.1' ]"
+: > "$t/owned"
+m uninstall > /dev/null 2>&1
+echo "$t/p/lib/librseq-compat.so.1" > "$t/owned"
+m uninstall > /dev/null 2>&1
+mkdir -p "$t/p/lib/rseq-compat/sub dir"
 touch "$t/p/lib/rseq-compat/sub dir/owned file"
 echo "$t/p/lib/rseq-compat/sub dir/owned file" > "$t/owned"
 m install
@@ -90,6 +124,13 @@ echo "$t/p/lib/librseq-compat.so.1" > "$t/owned"
 m install DESTDIR=/ 
 r=$?
 check "DESTDIR=/ is the live system: checked" [ $r -ne 0 ]
+ln -s / "$t/root-link"
+bad=
+for d in /. /// /usr/.. "$t/root-link"; do
+  m install DESTDIR="$d" || continue
+  bad="$bad $d"
+done
+check "so is every other spelling of / (/., ///, /usr/.., a link to /)${bad:+; not:$bad}" [ -z "$bad" ]
 m install DESTDIR="$t/stage"
 r=$?
 check "an install into DESTDIR is not checked" sh -c "[ $r -eq 0 ] && [ -e '$t/stage$t/p/lib/librseq-compat.so.1' ]"
