@@ -52,3 +52,13 @@ mkdir "$t/obj"
 r=$?
 check "../configure in a build directory, read-only sources: a Makefile there naming both" \
   sh -c "[ $r -eq 0 ] && grep -qx 'srcdir := $t/u/rc-x' '$t/obj/Makefile' && grep -qx 'builddir := $t/obj' '$t/obj/Makefile' && [ -f '$t/obj/config.mk' ] && [ ! -e '$t/u/rc-x/config.mk' ]"
+mkdir "$t/s p"
+(cd "$t/s p" && "$t/u/rc-x/configure" > conf.log 2>&1)
+r=$?
+check "configure refuses a build directory whose path has a space (make splits there)" \
+  sh -c "[ $r -ne 0 ] && grep -q 'a path with a space or a tab' '$t/s p/conf.log' && [ ! -e '$t/s p/Makefile' ]"
+mkdir -p "$t/v/rc-x/build/obj"
+(cd "$t/v/rc-x/build/obj" && "$t/v/rc-x/configure" > "$t/conf2.log" 2>&1)
+r=$?
+check "... and one inside the sources' build/, which make clean deletes" \
+  sh -c "[ $r -ne 0 ] && grep -q 'which make clean deletes' '$t/conf2.log'"
