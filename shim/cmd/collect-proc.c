@@ -297,9 +297,15 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      C library; its static symbol table, unless stripped, still names
      both the C library (the static start-up: glibc's __libc_setup_tls,
      musl's __init_libc) and what it publishes (a static glibc 2.35 or
-     later defines __rseq_* there, not in a dynamic table).  */
-  if (!r->libc_abi && !r->shim_abi && strcmp (r->libc, "unknown") == 0
-      && r->exe[0] == '/')
+     later defines __rseq_* there, not in a dynamic table).  A static
+     glibc program that called dlopen maps a libc.so.6 and an ld.so as
+     well, which its own C library never uses: their __rseq_* stay 0.
+     So a program without PT_INTERP is asked first, and the mapped
+     libraries' answers count only where it names no C library (a
+     dynamic loader run as a command has no PT_INTERP either).  */
+  int unknown = strcmp (r->libc, "unknown") == 0;
+  if (!r->shim_abi && r->exe[0] == '/'
+      && ((unknown && !r->libc_abi) || proc_exe_has_interp (p) == 0))
     {
       /* Read through /proc/PID/exe: the program may be deleted, or
          another mount namespace's file of that name.  musl first: a
@@ -308,12 +314,16 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       if (proc_symbol_exe (p, r->exe, "__init_libc") != 0)
         {
           snprintf (r->libc, sizeof r->libc, "musl");
+          r->libc_version[0] = '\0';
           r->libc_static = 1;
+          r->libc_abi = 0;
         }
       else if (proc_symbol_exe (p, r->exe, "__libc_setup_tls") != 0)
         {
           snprintf (r->libc, sizeof r->libc, "glibc");
+          r->libc_version[0] = '\0';
           r->libc_static = 1;
+          r->libc_abi = 0;
           uint64_t o = proc_symbol_exe (p, r->exe, "__rseq_offset");
           uint64_t s = proc_symbol_exe (p, r->exe, "__rseq_size");
           uint64_t f = proc_symbol_exe (p, r->exe, "__rseq_flags");

@@ -127,14 +127,17 @@ glibc_thread_pointers (struct proc *p, const char *static_exe,
     }
 
   /* glibc before 2.34 describes its threads in libpthread, later ones
-     in libc.so.6; a static program in its own static symbol table.  */
+     in libc.so.6; a static program in its own static symbol table, and
+     only there: the libc.so.6 its dlopen may have mapped is another,
+     never started copy.  */
   struct db db = { p, NULL, 0 };
   uint32_t list_off, tid_off, tid_bits, next_off, size_off;
-  const char *candidates[] = { pthread, libc, static_exe };
-  for (size_t i = 0; i < 3 && db.path == NULL; i++)
+  const char *candidates[] = { static_exe, pthread, libc };
+  size_t ncandidates = static_exe != NULL ? 1 : 3;
+  for (size_t i = 0; i < ncandidates && db.path == NULL; i++)
     {
       db.path = candidates[i];
-      db.exe = i == 2;
+      db.exe = i == 0;
       if (db.path != NULL
           && (db_field (&db, "_thread_db_pthread_list", &list_off, NULL) != 0
               || db_field (&db, "_thread_db_pthread_tid", &tid_off,
