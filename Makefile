@@ -311,7 +311,15 @@ ifeq ($(HAVE_SYS_RSEQ_H),no)
 INSTALLED_PATHS += $(includedir)/sys/rseq.h $(includedir)/bits/rseq.h
 endif
 
+# Checked before anything is split at its blanks: single quotes keep
+# each value as make has it (one holding a quote stops the shell).
+INSTALL_DIRS_CHECK = $(srcdir)/build-aux/install-guard dirs 'DESTDIR=$(DESTDIR)' \
+  'prefix=$(prefix)' 'bindir=$(bindir)' 'libdir=$(libdir)' \
+  'includedir=$(includedir)' 'mandir=$(mandir)' 'pkglibdir=$(pkglibdir)' \
+  'preloaddir=$(preloaddir)'
+
 install: all
+	$(INSTALL_DIRS_CHECK)
 	$(srcdir)/build-aux/install-guard install "$(DESTDIR)" $(INSTALLED_PATHS)
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(bindir) \
 	  $(DESTDIR)$(includedir) $(DESTDIR)$(libdir)/pkgconfig
@@ -345,6 +353,7 @@ endif
 endif
 
 uninstall:
+	$(INSTALL_DIRS_CHECK)
 	$(srcdir)/build-aux/install-guard uninstall "$(DESTDIR)" $(INSTALLED_PATHS)
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \

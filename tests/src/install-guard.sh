@@ -28,6 +28,11 @@ if grep -qx -- "\$f" "$t/diverted" 2>/dev/null; then
     echo "lokale Umleitung nach: \$f.distrib"
   fi
 fi
+if grep -qx -- "\$f" "$t/divertedto" 2>/dev/null; then
+  echo "local diversion from: /usr/share/elsewhere/original"
+  echo "local diversion to: \$f"
+  exit 0
+fi
 if grep -qx -- "\$f" "$t/pkgdiverted" 2>/dev/null; then
   echo "diversion by other-pkg from: \$f"
   echo "diversion by other-pkg to: \$f.other"
@@ -134,3 +139,38 @@ check "so is every other spelling of / (/., ///, /usr/.., a link to /)${bad:+; n
 m install DESTDIR="$t/stage"
 r=$?
 check "an install into DESTDIR is not checked" sh -c "[ $r -eq 0 ] && [ -e '$t/stage$t/p/lib/librseq-compat.so.1' ]"
+
+# 6. Installation directories make would split or expand: refused
+# before anything is written or deleted (third review: DESTDIR="stage "
+# made make uninstall delete $(libdir)'s files).
+rm -rf "$t/stage"
+: > "$t/owned"
+m install
+echo "$t/p/lib/librseq-compat.so.1" > "$t/owned"
+m uninstall DESTDIR="$t/stage "
+r=$?
+check "DESTDIR with a trailing blank is refused, deleting nothing outside it" \
+  sh -c "[ $r -ne 0 ] && [ -e '$t/p/lib/librseq-compat.so.1' ] && [ -e '$t/p/bin/rseq-compat' ] && grep -q \"DESTDIR='$t/stage ': an installation directory with a blank\" '$t/out'"
+: > "$t/owned"
+m install DESTDIR="$t/st;x"
+r=$?
+check "... and one with a character the shell would interpret (;)" \
+  sh -c "[ $r -ne 0 ] && grep -q 'or a character the shell or make would interpret' '$t/out'"
+
+# 7. The package's own directory, its files missing on disk; and the
+# file a diversion moved a package's file to.
+m uninstall > /dev/null 2>&1
+mkdir -p "$t/p/lib/rseq-compat"
+echo "$t/p/lib/rseq-compat" > "$t/owned"
+m install
+r=$?
+check "a directory a package owns (its files missing) is refused" \
+  sh -c "[ $r -ne 0 ] && grep -q '$t/p/lib/rseq-compat (package' '$t/out'"
+rm -rf "$t/p"
+echo "$t/p/bin/rseq-compat" > "$t/owned"
+echo "$t/p/bin/rseq-compat" > "$t/divertedto"
+m install
+r=$?
+check "the target of a diversion, where a package's file now lives, is refused" \
+  sh -c "[ $r -ne 0 ] && grep -q 'bin/rseq-compat (package a file diverted there)' '$t/out'"
+: > "$t/owned"; : > "$t/divertedto"
