@@ -56,9 +56,22 @@ mkdir "$t/s p"
 (cd "$t/s p" && "$t/u/rc-x/configure" > conf.log 2>&1)
 r=$?
 check "configure refuses a build directory whose path has a space (make splits there)" \
-  sh -c "[ $r -ne 0 ] && grep -q 'a path with a space or a tab' '$t/s p/conf.log' && [ ! -e '$t/s p/Makefile' ]"
+  sh -c "[ $r -ne 0 ] && grep -q 'which make reads as its own' '$t/s p/conf.log' && [ ! -e '$t/s p/Makefile' ]"
 mkdir -p "$t/v/rc-x/build/obj"
 (cd "$t/v/rc-x/build/obj" && "$t/v/rc-x/configure" > "$t/conf2.log" 2>&1)
 r=$?
 check "... and one inside the sources' build/, which make clean deletes" \
   sh -c "[ $r -ne 0 ] && grep -q 'which make clean deletes' '$t/conf2.log'"
+ln -s "$t/v/rc-x" "$t/vl"
+(cd "$t/vl" && "$t/vl/configure" > "$t/conf3.log" 2>&1)
+r=$?
+check "configure from the sources reached through a link is in-tree: their Makefile is kept" \
+  sh -c "[ $r -eq 0 ] && cmp -s '$t/v/rc-x/Makefile' '$t/u/rc-x/Makefile'"
+mkdir -p "$t/b l/real" "$t/h#x"
+ln -s "$t/b l/real" "$t/obj-link"
+(cd "$t/obj-link" && "$t/u/rc-x/configure" > "$t/conf4.log" 2>&1)
+r4=$?
+(cd "$t/h#x" && "$t/u/rc-x/configure" > "$t/conf5.log" 2>&1)
+r5=$?
+check "... a build directory whose path has a blank behind a link, or a # (make's comment), is refused" \
+  sh -c "[ $r4 -ne 0 ] && [ $r5 -ne 0 ] && grep -q 'which make reads as its own' '$t/conf4.log' && grep -q 'which make reads as its own' '$t/conf5.log'"
