@@ -304,8 +304,12 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      libraries' answers count only where it names no C library (a
      dynamic loader run as a command has no PT_INTERP either).  */
   int unknown = strcmp (r->libc, "unknown") == 0;
+  /* A program without PT_INTERP that is no dynamic loader (one run as a
+     command has none either, and its own name) is linked statically.  */
+  int static_exe = r->exe[0] == '/' && proc_exe_has_interp (p) == 0
+                   && strncmp (base_name (r->exe), "ld-", 3) != 0;
   if (!r->shim_abi && r->exe[0] == '/'
-      && ((unknown && !r->libc_abi) || proc_exe_has_interp (p) == 0))
+      && ((unknown && !r->libc_abi) || static_exe))
     {
       /* Read through /proc/PID/exe: the program may be deleted, or
          another mount namespace's file of that name.  musl first: a
@@ -332,6 +336,14 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
+        }
+      else if (static_exe)
+        {
+          /* Stripped: its C library is not known, and the mapped ones'
+             answers are still not its own.  */
+          snprintf (r->libc, sizeof r->libc, "unknown");
+          r->libc_version[0] = '\0';
+          r->libc_abi = 0;
         }
     }
 
