@@ -131,7 +131,10 @@ glibc_thread_pointers (struct proc *p, const char *static_exe,
      only there: the libc.so.6 its dlopen may have mapped is another,
      never started copy.  */
   struct db db = { p, NULL, 0 };
-  uint32_t list_off, tid_off, tid_bits, next_off, size_off;
+  /* Zero first: gcc 14 cannot see that a path reaching the walk below
+     has set them all (-Wmaybe-uninitialized, trixie's build).  */
+  uint32_t list_off = 0, tid_off = 0, tid_bits = 0, next_off = 0,
+           size_off = 0;
   const char *candidates[] = { static_exe, pthread, libc };
   size_t ncandidates = static_exe != NULL ? 1 : 3;
   for (size_t i = 0; i < ncandidates && db.path == NULL; i++)
