@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-guard.sh SRCDIR: make install and make uninstall into the live
+# install-guard.sh SRCDIR [BUILDDIR]: make install and make uninstall into the live
 # system (no DESTDIR; here a scratch prefix) must not write over, or
 # delete, files an installed package owns (build-aux/install-guard).
 # A stand-in dpkg-query says which files the package "librseq-compat1"
@@ -8,6 +8,10 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 src=$1
+# The build under test (make check's B): its configuration is beside it,
+# in the sources or in an out-of-tree build directory.  Without it, make
+# would configure the sources in place (make distcheck's are read-only).
+b=${2:-$src/build}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 check() { w=$1; shift; if "$@"; then echo "PASS: $w"; else echo "FAIL: $w"; fi; }
@@ -42,7 +46,8 @@ fi
 echo "librseq-compat1:amd64: \$f"
 EOS
 chmod +x "$t/bin/dpkg-query"
-m() { env PATH="$t/bin:$PATH" make -s -C "$src" --no-print-directory "$@" \
+m() { env PATH="$t/bin:$PATH" make -s -C "$src" --no-print-directory \
+        B="$b" CONFIG_MK="$(dirname "$b")/config.mk" "$@" \
         prefix="$t/p" libdir="$t/p/lib" mandir="$t/p/man" > "$t/out" 2>&1; }
 
 # 1. The package's library where the install would write its own.
