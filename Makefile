@@ -14,7 +14,7 @@ CONFIG_MK := config.mk
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
+ifeq ($(filter deps tier-env clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
 include $(CONFIG_MK)
 endif
 ifeq ($(CONFIG_MK),config.mk)
