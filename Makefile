@@ -17,8 +17,11 @@ CONFIG_MK := config.mk
 ifeq ($(filter deps tier-env clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
 include $(CONFIG_MK)
 endif
-ifeq ($(CONFIG_MK),config.mk)
-config.mk: config.mk.in configure
+# Whether the configuration is the sources' own, by its real place: make
+# check's tests name it by its absolute path.
+CONFIG_IN_TREE := $(filter $(srcdir)/config.mk,$(abspath $(CONFIG_MK)))
+ifneq ($(CONFIG_IN_TREE),)
+$(CONFIG_MK): config.mk.in configure
 	@$(srcdir)/build-aux/ensure-deps --check
 	$(srcdir)/configure
 else
@@ -213,7 +216,8 @@ check-run:
 	@$(srcdir)/build-aux/ensure-deps --check
 	@rm -rf $(TESTDIR) && mkdir -p $(TESTDIR)
 	-cd $(TESTDIR) && $(RUNTEST) --tool rseq --srcdir $(srcdir)/tests \
-	  BUILDDIR=$(abspath $(B)) SRCDIR=$(srcdir) CC="$(CC)" \
+	  BUILDDIR=$(abspath $(B)) CONFIG_MK=$(abspath $(CONFIG_MK)) \
+	  SRCDIR=$(srcdir) CC="$(CC)" \
 	  MUSL_CC="$(MUSL_CC)" CLANG="$(CLANG)" \
 	  CROSS_CC_AARCH64="$(CROSS_CC_AARCH64)" ARCH=$(ARCH) \
 	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) \
@@ -382,7 +386,7 @@ clean:
 distclean: clean
 	rm -rf $(CONFIG_MK) $(dir $(CONFIG_MK))config.log \
 	  $(dir $(CONFIG_MK))config.status $(dir $(CONFIG_MK))autom4te.cache
-ifneq ($(CONFIG_MK),config.mk)
+ifeq ($(CONFIG_IN_TREE),)
 	rm -f $(dir $(CONFIG_MK))Makefile
 endif
 

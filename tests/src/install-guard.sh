@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-guard.sh SRCDIR [BUILDDIR]: make install and make uninstall into the live
+# install-guard.sh MAKE-COMMAND...: make install and make uninstall into the live
 # system (no DESTDIR; here a scratch prefix) must not write over, or
 # delete, files an installed package owns (build-aux/install-guard).
 # A stand-in dpkg-query says which files the package "librseq-compat1"
@@ -7,11 +7,11 @@
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
-src=$1
-# The build under test (make check's B): its configuration is beside it,
-# in the sources or in an out-of-tree build directory.  Without it, make
-# would configure the sources in place (make distcheck's are read-only).
-b=${2:-$src/build}
+# The make to run comes as the arguments: the sources' Makefile with the
+# build under test's B and CONFIG_MK (tests/lib's rseq_make_cmd), so that
+# make never configures the sources in place (make distcheck's are
+# read-only).
+[ $# -gt 0 ] || { echo "usage: install-guard.sh MAKE [ARGUMENT...]" >&2; exit 2; }
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 check() { w=$1; shift; if "$@"; then echo "PASS: $w"; else echo "FAIL: $w"; fi; }
@@ -46,8 +46,15 @@ fi
 echo "librseq-compat1:amd64: \$f"
 EOS
 chmod +x "$t/bin/dpkg-query"
-m() { env PATH="$t/bin:$PATH" make -s -C "$src" --no-print-directory \
-        B="$b" CONFIG_MK="$(dirname "$b")/config.mk" "$@" \
+# The command, quoted, in a script of its own: sh keeps only one list
+# of words ("$@"), and m's own arguments take it inside the function.
+{
+  printf '#!/bin/sh\nexec'
+  for a; do printf " '%s'" "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"; done
+  printf ' "$@"\n'
+} > "$t/make"
+chmod +x "$t/make"
+m() { env PATH="$t/bin:$PATH" "$t/make" -s "$@" \
         prefix="$t/p" libdir="$t/p/lib" mandir="$t/p/man" > "$t/out" 2>&1; }
 
 # 1. The package's library where the install would write its own.
