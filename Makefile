@@ -5,16 +5,30 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 srcdir := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+# Built in the source tree: build/ and config.mk there.  A build
+# directory elsewhere (../configure from it) has a Makefile of its own
+# (build-aux/Makefile.oot.in) that runs this one in the sources with
+# B and CONFIG_MK pointing back at it, so the source tree is only read.
 B := build
+CONFIG_MK := config.mk
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
-include config.mk
+ifeq ($(filter deps tier-env clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
+include $(CONFIG_MK)
 endif
-config.mk: config.mk.in configure
+# Whether the configuration is the sources' own, by its real place: make
+# check's tests name it by its absolute path.
+CONFIG_IN_TREE := $(filter $(srcdir)/config.mk,$(abspath $(CONFIG_MK)))
+ifneq ($(CONFIG_IN_TREE),)
+$(CONFIG_MK): config.mk.in configure
 	@$(srcdir)/build-aux/ensure-deps --check
 	$(srcdir)/configure
+else
+# Configured elsewhere: configure again there, with its own arguments.
+$(CONFIG_MK): config.mk.in configure
+	cd $(dir $(CONFIG_MK)) && ./config.status --recheck && ./config.status
+endif
 
 SONAME := librseq-compat.so.1
 SHIM_SRCS := early.c boot.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.c init.c \
@@ -136,7 +150,7 @@ PRELOAD_GLIBC := -
 PRELOAD_MUSL_BUILD := ../$(SONAME)
 PRELOAD_MUSL_INSTALLED := ../$(SONAME)
 endif
-$(B)/preload/.stamp: $(VARIANT_LIBS) $(PRELOAD_LAYOUT) config.mk | $(B)/
+$(B)/preload/.stamp: $(VARIANT_LIBS) $(PRELOAD_LAYOUT) $(CONFIG_MK) | $(B)/
 	rm -rf $(B)/preload
 	$(PRELOAD_LAYOUT) make $(B)/preload $(PRELOAD_GLIBC) \
 	  $(PRELOAD_MUSL_BUILD) $(PRELOAD_GLIBC_NAMES)
@@ -165,9 +179,9 @@ cmd_compile = $(CC) -std=gnu11 $(WARN) \
 	-DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
 # config.mk too: the command has libdir and the preload directory
 # compiled in, and a new configure must not leave the old ones.
-$(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) config.mk | $(B)/obj/cmd/
+$(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/cmd/
 	$(cmd_compile)
-$(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) config.mk | $(B)/obj/cmd/
+$(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/cmd/
 	$(cmd_compile)
 $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
 	$(CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
@@ -177,11 +191,11 @@ $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
 make_pc = sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
 	    -e 's|@includedir@|$(includedir)|' \
 	    -e 's|@VERSION@|$(PACKAGE_VERSION)|' shim/rseq-compat.pc.in
-$(B)/rseq-compat.pc: shim/rseq-compat.pc.in config.mk | $(B)/
+$(B)/rseq-compat.pc: shim/rseq-compat.pc.in $(CONFIG_MK) | $(B)/
 	$(make_pc) > $@
 
 .DEFAULT_GOAL := all
-.PHONY: all check check-build check-run demo deps install uninstall clean distclean dist
+.PHONY: all check check-build check-run demo deps install uninstall clean distclean dist distcheck
 .PHONY: check-matrix
 all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc $(B)/preload/.stamp
 
@@ -202,7 +216,8 @@ check-run:
 	@$(srcdir)/build-aux/ensure-deps --check
 	@rm -rf $(TESTDIR) && mkdir -p $(TESTDIR)
 	-cd $(TESTDIR) && $(RUNTEST) --tool rseq --srcdir $(srcdir)/tests \
-	  BUILDDIR=$(abspath $(B)) SRCDIR=$(srcdir) CC="$(CC)" \
+	  BUILDDIR=$(abspath $(B)) CONFIG_MK=$(abspath $(CONFIG_MK)) \
+	  SRCDIR=$(srcdir) CC="$(CC)" \
 	  MUSL_CC="$(MUSL_CC)" CLANG="$(CLANG)" \
 	  CROSS_CC_AARCH64="$(CROSS_CC_AARCH64)" ARCH=$(ARCH) \
 	  ARCH_BITS=$(ARCH_BITS) LIBC=$(LIBC) \
@@ -288,7 +303,28 @@ preloaddir = $(prefix)/lib/rseq-compat
 PRELOAD_SYSTEM_NAMES := $(GLIBC_DST_LIB)
 INSTALL ?= install
 
+# What make install writes and make uninstall removes, checked first by
+# build-aux/install-guard: never over an installed package's files
+# (prefix=/usr on top of the Debian package).
+INSTALLED_PATHS = $(libdir)/$(SONAME) $(libdir)/librseq-compat.so \
+  $(bindir)/rseq-compat $(includedir)/rseq-compat.h \
+  $(libdir)/pkgconfig/rseq-compat.pc $(pkglibdir) $(preloaddir) \
+  $(mandir)/man1/rseq-compat.1 $(mandir)/man3/rseq-compat.h.3 \
+  $(mandir)/man7/rseq-compat.7
+ifeq ($(HAVE_SYS_RSEQ_H),no)
+INSTALLED_PATHS += $(includedir)/sys/rseq.h $(includedir)/bits/rseq.h
+endif
+
+# Checked before anything is split at its blanks: single quotes keep
+# each value as make has it (one holding a quote stops the shell).
+INSTALL_DIRS_CHECK = $(srcdir)/build-aux/install-guard dirs 'DESTDIR=$(DESTDIR)' \
+  'prefix=$(prefix)' 'bindir=$(bindir)' 'libdir=$(libdir)' \
+  'includedir=$(includedir)' 'mandir=$(mandir)' 'pkglibdir=$(pkglibdir)' \
+  'preloaddir=$(preloaddir)'
+
 install: all
+	$(INSTALL_DIRS_CHECK)
+	$(srcdir)/build-aux/install-guard install "$(DESTDIR)" $(INSTALLED_PATHS)
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(bindir) \
 	  $(DESTDIR)$(includedir) $(DESTDIR)$(libdir)/pkgconfig
 	$(INSTALL) -m 755 $(B)/$(SONAME) $(DESTDIR)$(libdir)/$(SONAME)
@@ -321,6 +357,8 @@ endif
 endif
 
 uninstall:
+	$(INSTALL_DIRS_CHECK)
+	$(srcdir)/build-aux/install-guard uninstall "$(DESTDIR)" $(INSTALLED_PATHS)
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
 	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
@@ -343,13 +381,20 @@ endif
 clean:
 	rm -rf $(B)
 
+# The configuration where configure wrote it (a build directory's own
+# Makefile too, outside the sources).
 distclean: clean
-	rm -rf config.mk config.log config.status autom4te.cache
+	rm -rf $(CONFIG_MK) $(dir $(CONFIG_MK))config.log \
+	  $(dir $(CONFIG_MK))config.status $(dir $(CONFIG_MK))autom4te.cache
+ifeq ($(CONFIG_IN_TREE),)
+	rm -f $(dir $(CONFIG_MK))Makefile
+endif
 
+# make dist: the tarball, next to build/ (in the build directory);
+# make distcheck: build-aux/distcheck says what it proves.
 DISTNAME = rseq-compat-$(PACKAGE_VERSION)
+DIST_TARBALL = $(abspath $(B)/..)/$(DISTNAME).tar.gz
 dist:
-	@cd $(srcdir) && git ls-files >/dev/null 2>&1 || \
-	  { echo "make dist: needs a git checkout (it packs the tracked files)" >&2; exit 1; }
-	cd $(srcdir) && git ls-files | tar -cz --transform 's|^|$(DISTNAME)/|' \
-	  -f $(DISTNAME).tar.gz -T -
-	@echo "wrote $(DISTNAME).tar.gz"
+	@$(srcdir)/build-aux/dist $(srcdir) $(DISTNAME) $(DIST_TARBALL)
+distcheck: dist
+	@$(srcdir)/build-aux/distcheck $(DIST_TARBALL) $(DISTNAME) $(abspath $(B))/distcheck

@@ -27,12 +27,11 @@ rm -rf "$out" && mkdir -p "$out" || exit 1
 log=$out/build.log
 
 root=$("$top/build-aux/matrix/chroot.sh" "$suite") || die "no chroot"
-# The build's own directory, /rc-deb: the matrix and the arm64 tiers
-# rebuild /rc in the same chroots, and once deleted a build under way
-# here.  Held for this build alone, in a chroot no update replaces
+# The build's own directory, /rc-deb: the matrix rebuilds /rc in the
+# same chroots, and once deleted a build under way here (one make deb
+# at a time: build-aux/deb/run).  Held: no update replaces the chroot
 # meanwhile.
 mx_hold_chroot "$suite"
-mx_work_lock "$root" rc-deb
 mx_ensure_deps "$root" "$suite" "$log" "$here/debian-packages" ||
   die "installing build-aux/deb/debian-packages in the chroot failed; see $log"
 

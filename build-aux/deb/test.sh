@@ -33,7 +33,7 @@ for old in "$RSEQ_COMPAT_CACHE/deb-test/$suite".*; do
 done
 # A directory of this run's own: two runs for one suite do not meet.
 t=$(mktemp -d "$RSEQ_COMPAT_CACHE/deb-test/$suite.XXXXXX") || die "mktemp failed"
-exec 7> "$t.lock"
+exec 7>> "$t.lock"
 flock 7
 trap 'rm -rf --one-file-system "$t"; rm -f "$t.lock"' EXIT
 trap 'exit 130' INT

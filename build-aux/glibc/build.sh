@@ -12,7 +12,7 @@
 set -eu
 . "$(dirname "$0")/common.sh"
 "$(dirname "$0")/deps.sh"
-"$(dirname "$0")/chroot.sh"
+gl_chroot
 gl_unpack
 "$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$GL_CACHE/series"
 gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_SRC"

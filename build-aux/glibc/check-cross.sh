@@ -34,6 +34,8 @@ here=$(dirname "$0")
 t0=$(date +%s)
 out=$GL_OUT
 mkdir -p "$out"
+# Held to the end: the tests after the build use the chroot too.
+gl_chroot
 "$here/build.sh"
 "$here/patch.sh" "$out/glibc-patch" verify
 

@@ -37,7 +37,7 @@ t0=$(date +%s)
 out=$GL_OUT
 mkdir -p "$out"
 "$here/deps.sh"
-"$here/chroot.sh"
+gl_chroot
 gl_unpack
 tool=$(gl_toolchain_hash)
 change=$(gl_change_hash)

@@ -19,6 +19,7 @@ log=$GL_LOG-chroot.log
 mkdir -p "$GL_CACHE" "$RSEQ_COMPAT_CACHE/log"
 
 if [ ! -e "$GL_ROOT/.rc-complete" ]; then
+  mx_chroot_exclusive "glibc-$GLIBC_SUITE" "making it"
   rm -rf "$GL_ROOT.partial"
   matrix=$RSEQ_COMPAT_CACHE/chroot/$GLIBC_SUITE
   if [ -e "$matrix/.rc-complete" ]; then
@@ -44,10 +45,17 @@ mx_apt_setup "$GL_ROOT" "$GLIBC_SUITE"
 # changes (build-aux/suite-index: the tiers' keys hold that index, so
 # the chroot must run what the mirror has now, not what it had when the
 # chroot was made).
-index=$("$GL_TOP/build-aux/suite-index" --hash "$GLIBC_SUITE") || exit 1
+if ! index=$("$GL_TOP/build-aux/suite-index" --hash "$GLIBC_SUITE"); then
+  # Offline: a chroot whose stamp is complete serves as it is.
+  [ -s "$GL_ROOT/.rc-deps" ] || exit 1
+  index=$(sed 's/.*-//' "$GL_ROOT/.rc-deps")
+  gl_log "chroot: the mirror's $GLIBC_SUITE index cannot be read: the chroot is used as it is"
+fi
 want=$(cat "$GL_TOP/build-aux/glibc/debian-packages" "$GL_TOP/build-aux/debian-packages" \
          "$GL_TOP/build-aux/ensure-deps" "$GL_TOP/build-aux/debian-package-index" | sha256sum | cut -c1-16)-$GL_SOURCE_VERSION-$index
 if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
+  # Not under a build, a test run or an overlay of another tier's.
+  mx_chroot_exclusive "glibc-$GLIBC_SUITE" "updating it"
   gl_log "chroot: installing build-aux/glibc/debian-packages and $GLIBC_SUITE's current packages (log: $log)"
   pkgs=$(sed -e 's/#.*//' "$GL_TOP/build-aux/glibc/debian-packages" |
          sed -e "s/^glibc-source\$/glibc-source=$GL_SOURCE_VERSION/")
@@ -55,6 +63,13 @@ if [ "$(cat "$GL_ROOT/.rc-deps" 2>/dev/null)" != "$want" ]; then
     gl_die "apt-get update failed in $GL_ROOT; see $log"
   mx_apt "$GL_ROOT" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
     gl_die "apt-get dist-upgrade failed in $GL_ROOT; see $log"
+  # What apt fetched is what the stamp names (see matrix/chroot.sh).
+  have=$("$GL_TOP/build-aux/suite-index" --root "$GL_ROOT" "$GLIBC_SUITE")
+  if [ "$have" != "$index" ]; then
+    [ "$have" = "$(SUITE_INDEX_MAX_AGE=0 "$GL_TOP/build-aux/suite-index" --hash "$GLIBC_SUITE")" ] ||
+      gl_die "chroot: apt fetched a $GLIBC_SUITE index that is neither this run's nor the mirror's now (the mirror is changing); run again"
+    want=${want%-*}-$have
+  fi
   mx_apt "$GL_ROOT" apt-get install -y -q $pkgs >>"$log" 2>&1 || {
     tail -n 5 "$log" >&2
     gl_die "installing build-aux/glibc/debian-packages in $GL_ROOT failed; see $log.  glibc-source $GL_SOURCE_VERSION must be on the mirror (GL_SOURCE_VERSION names another version, at your own risk: the patches are written against this one)"; }

@@ -13,6 +13,15 @@ GL_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 gl_log() { printf 'glibc: %s\n' "$*" >&2; }
 gl_die() { printf 'glibc: %s\n' "$*" >&2; exit 1; }
 
+# gl_chroot: make or bring up to date the build chroot (chroot.sh), then
+# hold it (a shared lock on descriptor 4, to this script's end): the
+# glibc tiers share one chroot per suite, and chroot.sh updates it
+# only when no script holds it.
+gl_chroot() {
+  "$GL_TOP/build-aux/glibc/chroot.sh" || exit 1
+  mx_hold_chroot "glibc-$GLIBC_SUITE" 4
+}
+
 # GLIBC_SUITE picks the series: bullseye, glibc 2.31 (nptl/patches,
 # the backport), or bookworm, glibc 2.36 (nptl/patches-2.36, the
 # extensible registration).  Each has its own chroot, caches and output

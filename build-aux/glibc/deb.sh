@@ -39,7 +39,7 @@ log=$RSEQ_COMPAT_CACHE/log/glibc-deb.log
 began=$(date +%s)
 
 "$(dirname "$0")/deps.sh"
-"$(dirname "$0")/chroot.sh"
+gl_chroot
 gl_unpack
 rm -rf "$out" && mkdir -p "$out"
 "$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$out/patches"

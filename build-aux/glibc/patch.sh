@@ -12,7 +12,7 @@ set -eu
 . "$(dirname "$0")/common.sh"
 out=$1
 "$(dirname "$0")/deps.sh"
-"$(dirname "$0")/chroot.sh"
+gl_chroot
 gl_unpack
 "$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$out/patches"
 gl_log "wrote $out/patches ($(wc -l < "$out/patches/series") patches) against glibc-source $GL_SOURCE_VERSION"

@@ -29,7 +29,7 @@ subdirs=${GL_ORACLE_SUBDIRS:-elf nptl misc signal posix rt}
 out=$GL_TOP/build/glibc-shim
 rm -rf "$out" && mkdir -p "$out"
 "$here/deps.sh"
-"$here/chroot.sh"
+gl_chroot
 gl_unpack
 src=$GL_WORK/$GL_UPSTREAM
 build=$GL_WORK/build-base

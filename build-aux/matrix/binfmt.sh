@@ -32,6 +32,16 @@ flock 9 || mx_die "binfmt: cannot lock $lockf"
 # The name earlier versions registered, which mmdebstrap does not know.
 [ ! -e "$fs/rseq-compat-aarch64" ] || echo -1 > "$fs/rseq-compat-aarch64"
 e=$fs/qemu-aarch64
+# With the F flag the kernel keeps the file it opened at registration:
+# an update of the chroot that replaced qemu-aarch64 leaves the old one
+# running every arm64 program until the entry is registered again.  The
+# stamp says which file (inode and time) this cache registered.
+stamp=$RSEQ_COMPAT_CACHE/.binfmt-qemu-aarch64
+now=$(stat -L -c '%i %Y' "$qemu")
+if [ -e "$e" ] && grep -q "^interpreter $qemu\$" "$e" && [ "$(cat "$stamp" 2>/dev/null)" != "$now" ]; then
+  mx_log "binfmt: $qemu was replaced since it was registered: registering it again"
+  echo -1 > "$e"
+fi
 if [ -e "$e" ]; then
   if grep -q '^enabled' "$e" && grep -q '^flags: .*F' "$e"; then exit 0; fi
   # Ours (this cache's) disabled is registered again; another's
@@ -48,4 +58,5 @@ mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\x
 [ ! -e "$e" ] || echo -1 > "$e"
 printf ':qemu-aarch64:M::%s:%s:%s:F\n' "$magic" "$mask" "$qemu" > "$fs/register" ||
   mx_die "binfmt: registering $qemu for aarch64 failed"
+echo "$now" > "$stamp"
 mx_log "binfmt: aarch64 programs run with $qemu"

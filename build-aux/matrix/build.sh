@@ -24,10 +24,9 @@ else
   prefix=$RSEQ_COMPAT_CACHE/chroot/$name
   [ -e "$prefix/.rc-complete" ] || mx_die "$name: no chroot"
   work=$prefix/rc
-  # Neither an update of the chroot nor another run's build in /rc
-  # while this one builds there.
+  # No update of the chroot while this build runs there (one run of
+  # the matrix at a time owns /rc: build-aux/matrix/run).
   mx_hold_chroot "$name"
-  mx_work_lock "$prefix" rc
 fi
 
 # The working tree as it is, uncommitted changes included.

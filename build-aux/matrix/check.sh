@@ -12,6 +12,8 @@ here=$(dirname "$0")
 suite=$1
 out=$2
 root=$RSEQ_COMPAT_CACHE/chroot/$suite
+# No update of the chroot under the run (build.sh held it for the build).
+mx_hold_chroot "$suite"
 mx_in_chroot "$root" sh -c 'cd /rc/src && make check' >"$out/check-$suite.log" 2>&1
 status=$?
 cp "$root/rc/src/build/tests/rseq.sum" "$out/check-$suite.sum" 2>/dev/null || :

@@ -27,10 +27,16 @@ log=$RSEQ_COMPAT_CACHE/log/chroot-$name.log
 mkdir -p "$RSEQ_COMPAT_CACHE/chroot" "$RSEQ_COMPAT_CACHE/log"
 # Several tiers share a suite's chroot: one makes or updates it while
 # the others wait.
-exec 9> "$RSEQ_COMPAT_CACHE/chroot/.$name.lock"
+exec 9>> "$RSEQ_COMPAT_CACHE/chroot/.$name.lock"
 flock 9 || mx_die "$name: cannot lock $RSEQ_COMPAT_CACHE/chroot/.$name.lock"
 
-want=$("$top/build-aux/suite-index" --hash "$suite") || exit 1
+if ! want=$("$top/build-aux/suite-index" --hash "$suite"); then
+  # Offline: a finished chroot serves as it is, as it did before the
+  # index was followed.  (A tier stops earlier: its key needs the index.)
+  [ -e "$root/.rc-complete" ] && [ -s "$root/.rc-index" ] || exit 1
+  want=$(cat "$root/.rc-index")
+  mx_log "$name: the mirror's $suite index cannot be read: the chroot is used as it is"
+fi
 if [ ! -e "$root/.rc-complete" ]; then
   mx_chroot_exclusive "$name" "making it"
   mx_log "$name: a new chroot (log: $log)"
@@ -51,7 +57,15 @@ if [ "$(cat "$root/.rc-index" 2>/dev/null)" != "$want" ]; then
     mx_die "$name: apt-get update failed in the chroot; see $log"
   mx_apt "$root" apt-get dist-upgrade -y -q >>"$log" 2>&1 ||
     mx_die "$name: apt-get dist-upgrade failed in the chroot; see $log"
-  "$top/build-aux/suite-index" --root "$root" "$suite" > "$root/.rc-index"
+  have=$("$top/build-aux/suite-index" --root "$root" "$suite")
+  echo "$have" > "$root/.rc-index"
+  # The mirror moved after WANT was read (it is kept five minutes): read
+  # it again, so that the tier's key taken after its run differs from
+  # the one before and no record claims the old index.
+  if [ "$have" != "$want" ] &&
+     [ "$have" != "$(SUITE_INDEX_MAX_AGE=0 "$top/build-aux/suite-index" --hash "$suite")" ]; then
+    mx_die "$name: apt fetched a $suite index that is neither the one this run started with nor the mirror's now (the mirror is changing); run again"
+  fi
 fi
 exec 6>&-
 

@@ -66,8 +66,9 @@ mx_copy_tree() {
 # itself (RC_CHROOT_HELD).
 mx_hold_chroot() {
   _hl=$RSEQ_COMPAT_CACHE/chroot/.$1.use
+  mkdir -p "$RSEQ_COMPAT_CACHE/chroot" || mx_die "cannot make $RSEQ_COMPAT_CACHE/chroot"
   case ${2:-6} in [3-9]) ;; *) mx_die "mx_hold_chroot: bad descriptor '${2:-}'" ;; esac
-  eval "exec ${2:-6}> \"\$_hl\"" && flock -s "${2:-6}" ||
+  eval "exec ${2:-6}>> \"\$_hl\"" && flock -s "${2:-6}" ||
     mx_die "$1: cannot lock $_hl"
   RC_CHROOT_HELD="${RC_CHROOT_HELD:-} $1 "
   export RC_CHROOT_HELD
@@ -81,7 +82,8 @@ mx_chroot_exclusive() {
   case ${RC_CHROOT_HELD:-} in
     *" $1 "*) mx_die "$1: its package index changed while this run uses it (the mirror moved); run again" ;;
   esac
-  exec 6> "$RSEQ_COMPAT_CACHE/chroot/.$1.use" || mx_die "$1: cannot open $RSEQ_COMPAT_CACHE/chroot/.$1.use"
+  mkdir -p "$RSEQ_COMPAT_CACHE/chroot" || mx_die "cannot make $RSEQ_COMPAT_CACHE/chroot"
+  exec 6>> "$RSEQ_COMPAT_CACHE/chroot/.$1.use" || mx_die "$1: cannot open $RSEQ_COMPAT_CACHE/chroot/.$1.use"
   if ! flock -n -x 6; then
     mx_log "$1: waiting for the tiers using it before $2"
     flock -x -w "${MX_CHROOT_WAIT:-3600}" 6 ||
@@ -89,14 +91,32 @@ mx_chroot_exclusive() {
   fi
 }
 
-# mx_work_lock ROOT TAG: hold ROOT's work directory /TAG for this script
-# alone until it ends: two runs (two tiers, or two clones sharing the
-# cache) would otherwise delete each other's files there.
-mx_work_lock() {
-  exec 5> "$1.$2.lock" && flock 5 || mx_die "cannot lock $1.$2.lock"
+# mx_run_lock NAME: one run of NAME (check-matrix, check-aarch64,
+# check-oldlibc, make deb) at a time per cache, until this script ends:
+# each rebuilds its work directories in the shared chroots (/rc, /rco,
+# /rc-deb) and uses them to its end (make check there, the guests'
+# boots), and two runs side by side (a CI chain and a check-full
+# chain) would delete each other's.  On descriptor 8.
+mx_run_lock() {
+  exec 8>> "$RSEQ_COMPAT_CACHE/.$1.run.lock" || mx_die "cannot open $RSEQ_COMPAT_CACHE/.$1.run.lock"
+  if ! flock -n 8; then
+    mx_log "another $1 run uses this cache ($RSEQ_COMPAT_CACHE); waiting for it"
+    flock 8 || mx_die "cannot lock $RSEQ_COMPAT_CACHE/.$1.run.lock"
+  fi
 }
 
-# mx_age FILE: seconds since FILE was modified (a large number if absent).
+# mx_without_fds CMD [ARG...]: run CMD with every descriptor above 2
+# closed (the caller keeps its own: the locks stay held).
+mx_without_fds() {
+  perl -MPOSIX -e '
+    opendir(my $d, "/proc/self/fd") or die "rseq-compat: /proc/self/fd: $!\n";
+    my @fds = grep { /^[0-9]+$/ && $_ > 2 } readdir($d);
+    closedir($d);
+    POSIX::close($_) for @fds;
+    exec { $ARGV[0] } @ARGV or die "rseq-compat: cannot run $ARGV[0]: $!\n";
+  ' "$@"
+}
+
 # mx_bootstrap SUITE DEST LOG [ARCH]: at DEST (made anew), a minbase
 # root of Debian SUITE, for ARCH if given (a foreign architecture runs
 # its maintainer scripts under qemu-user, which binfmt.sh must have
@@ -135,7 +155,12 @@ mx_bootstrap() {
     rm -f "$_tar.partial"
     # The tarball is written under another name and renamed when whole:
     # a run stopped halfway leaves nothing that looks finished.
-    if ! mmdebstrap --mode=root --variant=minbase --format=tar \
+    # mmdebstrap hands apt a pipe as "cat >&FD" for /bin/sh, and dash
+    # reads only one digit there: with the locks and make's jobserver
+    # open below it the pipe lands on fd 10 or above and the essential
+    # download dies with "Bad fd number" (trixie arm64, check-full).
+    # Nothing mmdebstrap runs needs our descriptors.
+    if ! mx_without_fds mmdebstrap --mode=root --variant=minbase --format=tar \
            ${_arch:+--architectures="$_arch"} "$_s" "$_tar.partial" "$_m" \
            >>"$_log" 2>&1; then
       rm -f "$_tar.partial"
@@ -157,10 +182,6 @@ mx_bootstrap() {
     }
 }
 
-mx_age() {
-  if [ -e "$1" ]; then echo $(( $(date +%s) - $(stat -c %Y "$1") ))
-  else echo 999999999; fi
-}
 
 # mx_apt_setup ROOT SUITE: point ROOT's apt at the mirror for SUITE, with
 # small installs.  Mirrors and snapshots may serve a Release file past its

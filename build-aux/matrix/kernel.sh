@@ -51,6 +51,12 @@ ver=$(mx_in_chroot "$root" apt-cache show --no-all-versions "$pkg$q" 2>>"$log" |
 [ -n "$ver" ] || mx_die "$suite: no version for $pkg; see $log"
 
 dir=$RSEQ_COMPAT_CACHE/kernel/${pkg}_$ver
+# One download of a kernel at a time (the matrix and the arm64 tier
+# fetch from one suite's chroot side by side), each in a directory of
+# its architecture's.
+mkdir -p "$RSEQ_COMPAT_CACHE/kernel"
+exec 7>> "$dir.lock" && flock 7 || mx_die "$suite: cannot lock $dir.lock"
+tmp=/tmp/rc-kernel-$arch
 # modules/: what make check-aarch64's guests load themselves (their
 # root is an initramfs without the kernel's modules); older caches lack
 # it.  The x86-64 matrix's guests need none.
@@ -59,17 +65,17 @@ want_mods=
 [ -n "$want_mods" ] || mods=
 if [ ! -e "$dir/.complete" ] || { [ -n "$want_mods" ] && [ ! -d "$dir/modules" ]; }; then
   mx_log "$suite: downloading $pkg $ver"
-  rm -rf "$root/tmp/rc-kernel" "$dir" && mkdir -p "$root/tmp/rc-kernel" "$dir"
-  if ! mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q=$ver' ${mods:+'$mods$q'}" \
+  rm -rf "$root$tmp" "$dir" && mkdir -p "$root$tmp" "$dir"
+  if ! mx_in_chroot "$root" sh -c "cd $tmp && apt-get download '$pkg$q=$ver' ${mods:+'$mods$q'}" \
        >>"$log" 2>&1; then
     # The index may be older than the mirror: refresh it once.
     mx_apt "$root" apt-get update -q >>"$log" 2>&1 || :
-    mx_in_chroot "$root" sh -c "cd /tmp/rc-kernel && apt-get download '$pkg$q' ${mods:+'$mods$q'}" \
+    mx_in_chroot "$root" sh -c "cd $tmp && apt-get download '$pkg$q' ${mods:+'$mods$q'}" \
       >>"$log" 2>&1 || mx_die "$suite: apt-get download $pkg failed; see $log"
   fi
   # /boot/vmlinuz-RELEASE, or /usr/lib/modules/RELEASE/vmlinuz (sid).
   mkdir -p "$dir/x"
-  for deb in "$root"/tmp/rc-kernel/*.deb; do
+  for deb in "$root$tmp"/*.deb; do
     dpkg-deb -x "$deb" "$dir/x" 2>>"$log" || mx_die "$suite: cannot unpack $deb"
   done
   img=$(find "$dir/x/boot" "$dir/x/usr/lib/modules" -name 'vmlinuz*' 2>/dev/null | head -n 1)
@@ -92,7 +98,7 @@ if [ ! -e "$dir/.complete" ] || { [ -n "$want_mods" ] && [ ! -d "$dir/modules" ]
     esac > "$dir/modules/overlay.ko" || mx_die "$suite: cannot decompress $m"
   done
   rm -rf "$dir/x"
-  rm -rf "$root/tmp/rc-kernel"
+  rm -rf "$root$tmp"
   touch "$dir/.complete"
 fi
 echo "$dir/vmlinuz"

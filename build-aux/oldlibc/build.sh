@@ -24,7 +24,6 @@ have=$(sha256sum "$src" | cut -d' ' -f1)
 mkdir -p "$OL_CACHE" "$RSEQ_COMPAT_CACHE/log"
 log=$RSEQ_COMPAT_CACHE/log/oldlibc-$name.log
 "$OL_TOP/build-aux/matrix/chroot.sh" "$OL_SUITE" >/dev/null
-mx_hold_chroot "$OL_SUITE"
 mx_ensure_deps "$OL_ROOT" "$OL_SUITE" "$log.deps" "$OL_HERE/debian-packages" ||
   ol_die "installing build-aux/oldlibc/debian-packages in the $OL_SUITE chroot failed; see $log.deps"
 

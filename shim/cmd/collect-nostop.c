@@ -63,7 +63,8 @@ nostop_read_threads (struct proc *p, struct info_report *r, char *err,
   size_t ntps = 0;
   char why[256] = "";
   int have_list = strcmp (r->libc, "musl") != 0
-                  && glibc_thread_pointers (p, &tps, &ntps, why,
+                  && glibc_thread_pointers (p, r->libc_static ? r->exe
+                                            : NULL, &tps, &ntps, why,
                                             sizeof why) == 0;
   if (strcmp (r->libc, "musl") == 0)
     snprintf (why, sizeof why, "musl keeps no description of its thread "

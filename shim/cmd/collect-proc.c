@@ -293,6 +293,60 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         }
     }
 
+  /* A static program maps no dynamic loader, so libc_identify knows no
+     C library; its static symbol table, unless stripped, still names
+     both the C library (the static start-up: glibc's __libc_setup_tls,
+     musl's __init_libc) and what it publishes (a static glibc 2.35 or
+     later defines __rseq_* there, not in a dynamic table).  A static
+     glibc program that called dlopen maps a libc.so.6 and an ld.so as
+     well, which its own C library never uses: their __rseq_* stay 0.
+     So a program without PT_INTERP is asked first, and the mapped
+     libraries' answers count only where it names no C library (a
+     dynamic loader run as a command has no PT_INTERP either).  */
+  int unknown = strcmp (r->libc, "unknown") == 0;
+  /* A program without PT_INTERP that is no dynamic loader (one run as a
+     command has none either, and its own name) is linked statically.  */
+  int static_exe = r->exe[0] == '/' && proc_exe_has_interp (p) == 0
+                   && strncmp (base_name (r->exe), "ld-", 3) != 0;
+  if (!r->shim_abi && r->exe[0] == '/'
+      && ((unknown && !r->libc_abi) || static_exe))
+    {
+      /* Read through /proc/PID/exe: the program may be deleted, or
+         another mount namespace's file of that name.  musl first: a
+         musl program may have a symbol of glibc's name of its own, and
+         only glibc's __rseq_* are the C library's.  */
+      if (proc_symbol_exe (p, r->exe, "__init_libc") != 0)
+        {
+          snprintf (r->libc, sizeof r->libc, "musl");
+          r->libc_version[0] = '\0';
+          r->libc_static = 1;
+          r->libc_abi = 0;
+        }
+      else if (proc_symbol_exe (p, r->exe, "__libc_setup_tls") != 0)
+        {
+          snprintf (r->libc, sizeof r->libc, "glibc");
+          r->libc_version[0] = '\0';
+          r->libc_static = 1;
+          r->libc_abi = 0;
+          uint64_t o = proc_symbol_exe (p, r->exe, "__rseq_offset");
+          uint64_t s = proc_symbol_exe (p, r->exe, "__rseq_size");
+          uint64_t f = proc_symbol_exe (p, r->exe, "__rseq_flags");
+          if (o != 0 && s != 0 && f != 0
+              && proc_read (p, o, &r->libc_offset, sizeof r->libc_offset) == 0
+              && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
+              && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
+            r->libc_abi = 1;
+        }
+      else if (static_exe)
+        {
+          /* Stripped: its C library is not known, and the mapped ones'
+             answers are still not its own.  */
+          snprintf (r->libc, sizeof r->libc, "unknown");
+          r->libc_version[0] = '\0';
+          r->libc_abi = 0;
+        }
+    }
+
   info_pick_abi (r);
   return 0;
 }

@@ -175,6 +175,14 @@ derive_reason (struct info_report *r)
               "registrations are the C library's (a static glibc 2.35 or "
               "later registers every thread) or the program's own, and "
               "without the symbols the two cannot be told apart");
+  else if (r->libc_static)
+    snprintf (r->reason, sizeof r->reason, "%s, linked statically, does "
+              "not register rseq%s, and no preload reaches a static "
+              "program: link it dynamically and start it with 'rseq-compat "
+              "run'%s%s", libc, strcmp (r->libc, "glibc") == 0
+              ? " (glibc before 2.35)" : "", strcmp (r->libc, "glibc") == 0
+              ? ", or statically with glibc 2.35 or later" : "",
+              others ? "; some threads registered an area of their own" : "");
   else if (strcmp (r->libc, "unknown") == 0)
     snprintf (r->reason, sizeof r->reason, "no C library that registers "
               "rseq and no librseq-compat (a static program?)%s",
@@ -417,6 +425,12 @@ info_derive (struct info_report *r)
   for (size_t i = 0; i < r->nthreads; i++)
     {
       struct info_thread *t = &r->threads[i];
+      /* Where no area can be attributed, nothing tells an area of the
+         C library's from one of the program's own: the thread's owner
+         is not known either (the row says where the area lies).  */
+      if (unknown_owner && t->state == TS_REGISTERED && t->owner != NULL
+          && strcmp (t->owner, "other") == 0)
+        t->owner = "unknown";
       t->fast = thread_fast (r, t);
       /* Where no area can be attributed, no thread's advice may claim
          the area is the program's own.  */
@@ -442,7 +456,12 @@ info_derive (struct info_report *r)
 #else
     "the vDSO's getcpu";
 #endif
-  if (live == 0 && unread > 0)
+  if (strcmp (r->getcpu_impl, "unknown") == 0)
+    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: whose "
+              "sched_getcpu the program has cannot be told (a static "
+              "program without symbols); a static glibc 2.35 or later "
+              "loads cpu_id, other C libraries ask %s", slow);
+  else if (live == 0 && unread > 0)
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: no "
               "thread could be read (%s's sched_getcpu loads cpu_id in a "
               "thread whose published area is registered, else asks %s)",

@@ -51,14 +51,22 @@ struct db
 {
   struct proc *p;
   const char *path;	/* The object with the _thread_db_* symbols.  */
+  int exe;		/* It is the (static) program itself.  */
 };
+
+static uint64_t
+db_symbol (const struct db *db, const char *name)
+{
+  return db->exe ? proc_symbol_exe (db->p, db->path, name)
+                 : proc_symbol_any (db->p, db->path, name);
+}
 
 /* The offset field of the descriptor NAME, and its width in bits.  */
 static int
 db_field (const struct db *db, const char *name, uint32_t *offset,
           uint32_t *bits)
 {
-  uint64_t addr = proc_symbol_any (db->p, db->path, name);
+  uint64_t addr = db_symbol (db, name);
   uint32_t desc[3];
   if (addr == 0 || proc_read (db->p, addr, desc, sizeof desc) != 0)
     return -1;
@@ -101,8 +109,9 @@ add (struct thread_pointer **out, size_t *n, size_t *cap, pid_t tid,
 }
 
 int
-glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
-                       size_t *count, char *why, size_t whylen)
+glibc_thread_pointers (struct proc *p, const char *static_exe,
+                       struct thread_pointer **out, size_t *count,
+                       char *why, size_t whylen)
 {
   *out = NULL;
   *count = 0;
@@ -118,13 +127,20 @@ glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
     }
 
   /* glibc before 2.34 describes its threads in libpthread, later ones
-     in libc.so.6.  */
-  struct db db = { p, NULL };
-  uint32_t list_off, tid_off, tid_bits, next_off, size_off;
-  const char *candidates[] = { pthread, libc };
-  for (size_t i = 0; i < 2 && db.path == NULL; i++)
+     in libc.so.6; a static program in its own static symbol table, and
+     only there: the libc.so.6 its dlopen may have mapped is another,
+     never started copy.  */
+  struct db db = { p, NULL, 0 };
+  /* Zero first: gcc 14 cannot see that a path reaching the walk below
+     has set them all (-Wmaybe-uninitialized, trixie's build).  */
+  uint32_t list_off = 0, tid_off = 0, tid_bits = 0, next_off = 0,
+           size_off = 0;
+  const char *candidates[] = { static_exe, pthread, libc };
+  size_t ncandidates = static_exe != NULL ? 1 : 3;
+  for (size_t i = 0; i < ncandidates && db.path == NULL; i++)
     {
       db.path = candidates[i];
+      db.exe = i == 0;
       if (db.path != NULL
           && (db_field (&db, "_thread_db_pthread_list", &list_off, NULL) != 0
               || db_field (&db, "_thread_db_pthread_tid", &tid_off,
@@ -136,7 +152,7 @@ glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
   if (db.path == NULL)
     {
       snprintf (why, whylen, "%s", libc == NULL && pthread == NULL
-                ? "no glibc in the process"
+                && static_exe == NULL ? "no glibc in the process"
                 : "glibc's thread descriptions (_thread_db_* symbols) "
                   "are not in the process's libc or libpthread");
       return -1;
@@ -149,7 +165,7 @@ glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
     }
   /* The descriptor lies sizeof (struct pthread) below the thread
      pointer on AArch64; the size is a plain 32-bit variable.  */
-  uint64_t size_sym = proc_symbol_any (p, db.path,
+  uint64_t size_sym = db_symbol (&db,
                                        "_thread_db_sizeof_pthread");
   if (size_sym == 0 || proc_read (p, size_sym, &size_off, 4) != 0)
     size_off = 0;
@@ -171,8 +187,15 @@ glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
     }
   else
     {
-      heads[0] = proc_symbol_any (p, db.path, "stack_used");
-      heads[1] = proc_symbol_any (p, db.path, "__stack_user");
+      heads[0] = db_symbol (&db, "stack_used");
+      heads[1] = db_symbol (&db, "__stack_user");
+      /* A static glibc 2.34 or later has no _rtld_global: the lists
+         are variables of their own.  */
+      if (heads[0] == 0 && heads[1] == 0)
+        {
+          heads[0] = db_symbol (&db, "_dl_stack_used");
+          heads[1] = db_symbol (&db, "_dl_stack_user");
+        }
     }
   if (heads[0] == 0 || heads[1] == 0)
     {

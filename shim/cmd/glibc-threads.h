@@ -33,9 +33,12 @@ struct thread_pointer
 
 /* The thread pointer of every thread in glibc's lists of process P
    (each pthread, the main thread included), in a malloc'ed array of
-   *COUNT entries.  Returns 0, or -1 with WHY saying why there is no
-   list to read (not glibc, no symbols, unreadable memory).  */
-int glibc_thread_pointers (struct proc *p, struct thread_pointer **out,
-                           size_t *count, char *why, size_t whylen);
+   *COUNT entries; STATIC_EXE names the program file of a static glibc
+   program (whose symbols describe its lists), else NULL.  Returns 0,
+   or -1 with WHY saying why there is no list to read (not glibc, no
+   symbols, unreadable memory).  */
+int glibc_thread_pointers (struct proc *p, const char *static_exe,
+                           struct thread_pointer **out, size_t *count,
+                           char *why, size_t whylen);
 
 #endif

@@ -154,6 +154,7 @@ print_json (FILE *f, const struct info_report *r)
   j_str (&j, "command", r->comm);
   j_str (&j, "exe", r->exe[0] != '\0' ? r->exe : NULL);
   j_str (&j, "libc", r->libc);
+  j_bool (&j, "libc_static", r->libc_static);
   j_str (&j, "libc_version", r->libc_version[0] != '\0' ? r->libc_version
                                                          : NULL);
   j_str (&j, "kernel", r->kernel);

@@ -55,6 +55,8 @@ print_text (FILE *f, const struct info_report *r)
            r->self ? ", the calling process" : "");
   if (r->libc_version[0] != '\0')
     row (f, "C library", "%s %s", r->libc, r->libc_version);
+  else if (r->libc_static)
+    row (f, "C library", "%s, linked statically", r->libc);
   else
     row (f, "C library", "%s", r->libc);
   row (f, "librseq-compat", "%s", r->shim[0] != '\0' ? r->shim : "not loaded");
@@ -124,6 +126,12 @@ print_text (FILE *f, const struct info_report *r)
         row (f, "__rseq_size", "%" PRIu32, r->size);
       row (f, "__rseq_flags", "%" PRIu32, r->flags);
     }
+  /* A static program whose C library is not known: stripped, so no
+     static symbol table says whether its C library defines them.  */
+  else if (strcmp (r->libc, "unknown") == 0 && r->shim[0] == '\0')
+    row (f, "__rseq_*", "not found: no dynamic symbol table defines "
+         "them, and no static one is there to read (a stripped static "
+         "program?)");
   else
     row (f, "__rseq_*", "not defined in this process");
   if (r->self && r->have_cpu)
@@ -195,7 +203,8 @@ print_text (FILE *f, const struct info_report *r)
   for (size_t i = 0; i < r->nthreads; i++)
     {
       const struct info_thread *t = &r->threads[i];
-      if (t->owner != NULL && strcmp (t->owner, "other") == 0)
+      if (t->owner != NULL && (strcmp (t->owner, "other") == 0
+                               || strcmp (t->owner, "unknown") == 0))
         fprintf (f, "  %8d owner: %s\n", (int) t->tid,
                  info_escape (t->owner_detail, safe, sizeof safe));
       /* The process's rows already say it for the threads it owns.  */

@@ -258,8 +258,16 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
       return -1;
     }
   int found = -1;
+  /* The first table of each type only: an object has at most one of
+     each (gABI), and a file with thousands of them, which the kernel
+     never reads, would otherwise take each lookup through all.  */
+  int seen_dynsym = 0, seen_symtab = 0;
   for (int i = 0; i < eh.e_shnum && found != 0; i++)
     {
+      if (sh[i].sh_type == SHT_DYNSYM && seen_dynsym++)
+        continue;
+      if (sh[i].sh_type == SHT_SYMTAB && seen_symtab++)
+        continue;
       if ((sh[i].sh_type != SHT_DYNSYM
            && !(symtab && sh[i].sh_type == SHT_SYMTAB))
           || sh[i].sh_link >= eh.e_shnum
@@ -295,18 +303,56 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
+/* The file mapped as PATH: through /proc/PID/exe when EXE (the program
+   itself, which stays readable there when deleted or in another mount
+   namespace), else by its name in the process's root.  */
+static int
+open_mapped (struct proc *p, const char *path, int exe)
+{
+  if (!exe)
+    return open_target_file (p->dir, path);
+  char link[PATH_MAX + 8];
+  snprintf (link, sizeof link, "%s/exe", p->dir);
+  int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st;
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
+/* Whether MAPPED, a name as /proc/PID/maps prints it, is PATH: the
+   kernel writes a newline in a name as \012 there, while readlink of
+   /proc/PID/exe gives it as it is.  */
+static int
+maps_name_is (const char *mapped, const char *path)
+{
+  for (; *path != '\0'; path++)
+    if (*path == '\n')
+      {
+        if (strncmp (mapped, "\\012", 4) != 0)
+          return 0;
+        mapped += 4;
+      }
+    else if (*mapped++ != *path)
+      return 0;
+  return *mapped == '\0';
+}
+
 static uint64_t
 symbol_in (struct proc *p, const char *path, const char *name, int symtab,
-           int *is_tls, uint64_t *tls_value)
+           int exe, int *is_tls, uint64_t *tls_value)
 {
   uint64_t start = UINT64_MAX;
   for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].offset == 0 && strcmp (p->maps[i].path, path) == 0
+    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
         && p->maps[i].start < start)
       start = p->maps[i].start;
   if (start == UINT64_MAX)
     return 0;
-  int fd = open_target_file (p->dir, path);
+  int fd = open_mapped (p, path, exe);
   if (fd < 0)
     return 0;
   uint64_t value = 0, first_vaddr = 0;
@@ -330,13 +376,52 @@ uint64_t
 proc_symbol (struct proc *p, const char *path, const char *name,
              int *is_tls, uint64_t *tls_value)
 {
-  return symbol_in (p, path, name, 0, is_tls, tls_value);
+  return symbol_in (p, path, name, 0, 0, is_tls, tls_value);
 }
 
 uint64_t
 proc_symbol_any (struct proc *p, const char *path, const char *name)
 {
-  return symbol_in (p, path, name, 1, NULL, NULL);
+  return symbol_in (p, path, name, 1, 0, NULL, NULL);
+}
+
+uint64_t
+proc_symbol_exe (struct proc *p, const char *path, const char *name)
+{
+  return symbol_in (p, path, name, 1, 1, NULL, NULL);
+}
+
+int
+proc_exe_has_interp (struct proc *p)
+{
+  int fd = open_mapped (p, NULL, 1);
+  if (fd < 0)
+    return -1;
+  Elf64_Ehdr eh;
+  int ret = -1;
+  if (pread_full (fd, &eh, sizeof eh, 0) == 0
+      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+      && eh.e_ident[EI_CLASS] == ELFCLASS64
+      && eh.e_phentsize == sizeof (Elf64_Phdr) && eh.e_phnum < 4096)
+    {
+      ret = 0;
+      for (int i = 0; i < eh.e_phnum; i++)
+        {
+          Elf64_Phdr ph;
+          if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0)
+            {
+              ret = -1;
+              break;
+            }
+          if (ph.p_type == PT_INTERP)
+            {
+              ret = 1;
+              break;
+            }
+        }
+    }
+  close (fd);
+  return ret;
 }
 
 int

@@ -57,6 +57,14 @@ uint64_t proc_symbol (struct proc *, const char *path, const char *name,
    has kept one: glibc before 2.34 keeps the symbols debuggers need to
    find the threads there, in libpthread.  */
 uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
+/* proc_symbol_any in the program itself, mapped as PATH (its
+   /proc/PID/exe name), read through /proc/PID/exe.  */
+uint64_t proc_symbol_exe (struct proc *p, const char *path,
+                          const char *name);
+/* 1 if the program (/proc/PID/exe) has a PT_INTERP, 0 if it has none
+   (linked statically, or a dynamic loader run as a command), -1 if it
+   cannot be read.  */
+int proc_exe_has_interp (struct proc *p);
 const struct proc_map *proc_find (const struct proc *, uint64_t addr);
 int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */

@@ -78,6 +78,9 @@ struct info_report
   char exe[PATH_MAX];
   char libc[16];		/* "glibc", "musl", "unknown".  */
   char libc_version[32];	/* Empty when unknown.  */
+  /* The program is linked statically (no dynamic loader mapped) and
+     its C library was told from its static symbol table.  */
+  int libc_static;
   char kernel[128];
   unsigned long int at_feature_size;
   unsigned long int at_align;

@@ -27,7 +27,10 @@
                  be able to run in the creating thread.
    clone-null    clone (NULL, stack, CLONE_VM | CLONE_VFORK | SIGCHLD):
                  glibc refuses (EINVAL); musl starts the child, which
-                 faults.
+                 faults.  Not dumpable meanwhile: before Linux 5.16 a
+                 core dump kills every process sharing the faulting
+                 one's memory, this one too, which would look like a
+                 crash of its own.
 
    The others try what a program may do around thread creation and exit
    that the shim wraps or watches, each printing only what does not
@@ -82,6 +85,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -149,13 +153,17 @@ clone_null (void)
   char *stack = malloc (size);
   if (stack == NULL)
     return 2;
-  errno = 0;
   int (*fn) (void *) = child;
   /* Through a volatile, so that the compiler keeps the call as written.  */
   int (*volatile null) (void *) = NULL;
   fn = null;
+  int dumpable = prctl (PR_GET_DUMPABLE, 0, 0, 0, 0);
+  prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
+  errno = 0;
   int pid = clone (fn, stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
   int err = errno;
+  if (dumpable > 0)
+    prctl (PR_SET_DUMPABLE, dumpable, 0, 0, 0);
   /* CLONE_VFORK: the child is gone or has exited by now.  */
   free (stack);
   if (pid < 0)
