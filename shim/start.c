@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <sys/mman.h>
 
+#include "shim.h"
 #include "start.h"
 
 /* Start blocks do not come from malloc: programs create threads from
@@ -42,7 +43,7 @@ struct start_page
 static struct start_page first_page;
 static struct start_page *pages = &first_page;
 
-static struct start *
+attribute_inline_atomics static struct start *
 start_claim_in (struct start_page *p)
 {
   for (; p != NULL; p = p->next)
@@ -53,7 +54,7 @@ start_claim_in (struct start_page *p)
   return NULL;
 }
 
-struct start *
+attribute_inline_atomics struct start *
 __rseq_compat_start_claim (void)
 {
   struct start *s = start_claim_in (__atomic_load_n (&pages, __ATOMIC_ACQUIRE));
