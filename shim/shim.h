@@ -19,6 +19,7 @@
 #ifndef RSEQ_COMPAT_SHIM_H
 #define RSEQ_COMPAT_SHIM_H 1
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,16 @@
 
 #define attribute_hidden __attribute__ ((visibility ("hidden")))
 #define attribute_public __attribute__ ((visibility ("default")))
+/* For a function with an atomic read-modify-write: inline on AArch64.
+   GCC's default out-of-line helpers (libgcc's __aarch64_cas4_acq)
+   carry no BTI/PAC property note, and linking one in would drop the
+   shim's (branch-protection.exp).  */
+#if defined __aarch64__ && defined __GNUC__ && !defined __clang__
+# define attribute_inline_atomics \
+  __attribute__ ((target ("no-outline-atomics")))
+#else
+# define attribute_inline_atomics
+#endif
 
 /* A glibc build can find the C library's own registration (glibc 2.35
    and later, RHEL 9's 2.34) and runs its first code in an IFUNC
@@ -171,6 +182,10 @@ void __rseq_compat_init_dlvsym (const struct r_debug *dbg) attribute_hidden;
 
 /* thread.c */
 void __rseq_compat_thread_init (void) attribute_hidden;
+/* Blocks every signal but those the caller's own code may raise
+   (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS), which stay as
+   they were; the mask before in *OLD.  */
+void __rseq_compat_block_async (sigset_t *old) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;

@@ -30,19 +30,13 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "start.h"
 
 typedef int create_fn (pthread_t *, const pthread_attr_t *,
                        void *(*) (void *), void *);
 typedef int clone_fn (int (*) (void *), void *, int, void *, ...);
 /* 0 with the mask, PTHREAD_ATTR_NO_SIGMASK_NP (1) without one.  */
 typedef int getmask_fn (const pthread_attr_t *, sigset_t *);
-
-struct start
-{
-  void *(*fn) (void *);
-  void *arg;
-  sigset_t mask;
-};
 
 #if !RSEQ_COMPAT_GLIBC
 /* musl's detached threads unmap their own stack, TLS included, before
@@ -113,6 +107,27 @@ on_thread_exit (void *value)
 }
 #endif
 
+void
+__rseq_compat_block_async (sigset_t *old)
+{
+  /* The caller keeps the signals that its own code raises (a fault
+     inside pthread_create, such as the C library storing the new
+     thread's ID in a page that a write-barrier handler protects, or a
+     seccomp SIGSYS): blocked, they would kill the process instead of
+     reaching its handler.  sigprocmask, not pthread_sigmask: before
+     glibc 2.32 the latter is in libpthread, which the shim must not
+     pull into every process.  Both set the calling thread's mask on
+     Linux.  */
+  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
+                                            SIGFPE, SIGTRAP, SIGSYS };
+  sigset_t all;
+  sigfillset (&all);
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    sigdelset (&all, raised_by_own_code[i]);
+  /* SIG_BLOCK: those six stay as they were, in one system call.  */
+  sigprocmask (SIG_BLOCK, &all, old);
+}
+
 /* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL.  Looked
    up once, at start-up, where a failed lookup's dlerror message can be
    discarded without hiding one of the program's.  On glibc 2.32 and
@@ -144,7 +159,7 @@ static void *
 trampoline (void *p)
 {
   struct start s = *(struct start *) p;
-  free (p);
+  __rseq_compat_start_release (p);
   if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED)
     __rseq_compat_mark_failed ();
   else if (__rseq_compat_register_self () == 0)
@@ -200,29 +215,16 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (!__rseq_compat_state.own_area)
     return real (thread, attr, fn, arg);
 
-  struct start *s = malloc (sizeof *s);
+  struct start *s = __rseq_compat_start_claim ();
   if (s == NULL)
     return EAGAIN;
   s->fn = fn;
   s->arg = arg;
-  /* The new thread inherits this mask.  The creator keeps the signals
-     that its own code raises (a fault inside pthread_create, such as
-     the C library storing the new thread's ID in a page that a
-     write-barrier handler protects, or a seccomp SIGSYS): blocked,
-     they would kill the process instead of reaching its handler.  The
-     new thread starts with them as the creator had them; any other
-     signal waits until it is registered.  sigprocmask, not
-     pthread_sigmask: before glibc 2.32 the latter is in libpthread,
-     which the shim must not pull into every process.  Both set the
-     calling thread's mask on Linux.  */
-  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
-                                            SIGFPE, SIGTRAP, SIGSYS };
-  sigset_t all, old;
-  sigfillset (&all);
-  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-    sigdelset (&all, raised_by_own_code[i]);
-  /* SIG_BLOCK: those six stay as they were, in one system call.  */
-  sigprocmask (SIG_BLOCK, &all, &old);
+  /* The new thread inherits this mask: it starts with the signals its
+     own code raises as the creator had them; any other signal waits
+     until it is registered.  */
+  sigset_t old;
+  __rseq_compat_block_async (&old);
   s->mask = old;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
@@ -231,12 +233,12 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (attr != NULL && attr_getmask != NULL && attr_getmask (attr, &attr_mask) == 0)
     s->mask = attr_mask;
   int ret = real (thread, attr, trampoline, s);
-  /* From the local copy: the new thread may have freed S already (ASan
+  /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
   sigprocmask (SIG_SETMASK, &old, NULL);
   if (ret != 0)
-    free (s);
+    __rseq_compat_start_release (s);
   return ret;
 }
 
