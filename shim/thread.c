@@ -208,9 +208,11 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (real == NULL)
     return EAGAIN;
 #if !RSEQ_COMPAT_GLIBC
-  /* A constructor that runs before the shim's (init.c).  */
-  if (__rseq_compat_state.mode == RSEQ_COMPAT_MODE_UNDECIDED)
-    __rseq_compat_init_once ();
+  /* A constructor that runs before the shim's (init.c), or a decision
+     under way on another thread: the mode is set before the exit hook
+     exists, so the whole start-up must be complete (one load once it
+     is).  */
+  __rseq_compat_init_once ();
 #endif
   if (!__rseq_compat_state.own_area)
     return real (thread, attr, fn, arg);
