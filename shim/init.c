@@ -17,6 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <limits.h>
 #include <link.h>
 #include <sched.h>
@@ -174,6 +175,9 @@ say (const char *msg)
 __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
 {
+  /* C11: errno is 0 when main starts; a failed registration or write
+     here must not say otherwise.  */
+  int saved_errno = errno;
   __rseq_compat_init_once ();
   /* The main thread, which runs the constructors, whichever thread the
      decision was made on.  */
@@ -191,6 +195,7 @@ rseq_compat_init (void)
     default:
       break;
     }
+  errno = saved_errno;
 }
 
 /* The decision's own mask, with raw system calls, and whether it was
@@ -209,9 +214,14 @@ mask_async (uint64_t *old)
   uint64_t set = ~(uint64_t) 0;
   for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
     set &= ~((uint64_t) 1 << (open[i] - 1));
-  /* Refused (a filter), it wrote nothing to OLD: nothing to restore.  */
+  /* Refused (a filter), or answered 0 by a filter that wrote nothing to
+     OLD (SECCOMP_RET_ERRNO with 0, a supervisor): nothing to restore.
+     The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
+     says OLD was not written.  */
+  *old = ~(uint64_t) 0;
   return rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, (long int) &set,
-                               (long int) old, sizeof set) == 0;
+                               (long int) old, sizeof set) == 0
+         && (*old & ((uint64_t) 1 << (SIGKILL - 1))) == 0;
 }
 
 static void
@@ -219,6 +229,16 @@ mask_restore (const uint64_t *old)
 {
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
                         sizeof *old);
+}
+
+/* The process, for the decision's claim.  Where a filter refuses
+   getpid, its error (negative) stands for the process: fork children
+   are then not told apart.  Never 0 or the claim's DONE.  */
+static long int
+current_pid (void)
+{
+  long int pid = rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
+  return pid == 0 || pid == LONG_MIN ? -1 : pid;
 }
 
 /* Set on the thread that is deciding: a handler of a signal its own
@@ -260,36 +280,58 @@ __rseq_compat_init_once (void)
     return;
   if (deciding)
     return;
-  /* Where a filter refuses getpid, its error (negative) stands for the
-     process: fork children are then not told apart.  */
-  long int self = rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
-  if (self == 0 || self == done)
-    self = -1;
+  /* musl's getauxval sets ENOENT for an entry the kernel does not give
+     (AT_RSEQ_* before 6.3): neither main nor pthread_create's caller may
+     find errno changed.  */
+  int saved_errno = errno;
+  long int self = current_pid ();
   uint64_t old;
   int masked = mask_async (&old);
+  /* Before the claim, and cleared only once the decision is done: a
+     handler that creates a thread on this thread between the claim and
+     the flag (where a filter refused the mask, any handler can run)
+     waited for itself.  */
+  deciding = 1;
   long int seen = 0;
   while (!__atomic_compare_exchange_n (&state, &seen, self, 0,
                                        __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
     {
       if (seen == done)
         {
+          deciding = 0;
           if (masked)
             mask_restore (&old);
+          errno = saved_errno;
           return;
         }
       /* Claimed in this process: wait.  In another (this is a fork
          child): take it over, with the compare-and-swap above.  */
       if (seen != self)
         continue;
+      deciding = 0;
       if (masked)
         mask_restore (&old);
+      /* The process ID again at each turn: a handler that forks on this
+         thread while it waits (its mask is the program's again) leaves a
+         child here whose decider stayed in the parent.  */
       while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) == self)
-        sched_yield ();
+        {
+          long int now = current_pid ();
+          if (now != self)
+            {
+              self = now;
+              break;
+            }
+          sched_yield ();
+        }
       if (seen == done)
-        return;
+        {
+          errno = saved_errno;
+          return;
+        }
       masked = mask_async (&old);
+      deciding = 1;
     }
-  deciding = 1;
 #if !RSEQ_COMPAT_GLIBC
   decide_from_process ();
 #endif
@@ -309,10 +351,11 @@ __rseq_compat_init_once (void)
     default:
       break;
     }
-  deciding = 0;
   __atomic_store_n (&state, done, __ATOMIC_RELEASE);
+  deciding = 0;
   if (masked)
     mask_restore (&old);
+  errno = saved_errno;
 }
 
 attribute_public const char *

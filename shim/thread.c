@@ -108,7 +108,7 @@ on_thread_exit (void *value)
 
 /* Blocks every signal but those the caller's own code may raise, which
    stay as they were; the mask before in *OLD.  0, or -1 where the
-   system call is refused (*OLD is then not written).  */
+   system call is refused or *OLD was not written.  */
 static int
 block_async (sigset_t *old)
 {
@@ -129,7 +129,13 @@ block_async (sigset_t *old)
   /* SIG_BLOCK: those six stay as they were, in one system call.  A
      refusal leaves the caller's errno as it was.  */
   int saved = errno;
+  /* A filter may answer 0 and write nothing (SECCOMP_RET_ERRNO with 0,
+     a supervisor): the kernel never reports SIGKILL blocked, so OLD
+     with SIGKILL still in it was not written, and is not restored.  */
+  sigfillset (old);
   int ret = sigprocmask (SIG_BLOCK, &all, old);
+  if (ret == 0 && sigismember (old, SIGKILL))
+    ret = -1;
   errno = saved;
   return ret;
 }
@@ -283,6 +289,18 @@ static __thread unsigned char vfork_paused
   __attribute__ ((tls_model ("initial-exec")));
 static __thread sigset_t vfork_mask
   __attribute__ ((tls_model ("initial-exec")));
+/* Whether vfork_mask holds the mask before: a filter may refuse the
+   call, or answer 0 without writing it (see block_async).  */
+static __thread unsigned char vfork_masked
+  __attribute__ ((tls_model ("initial-exec")));
+
+/* The mask before vfork_prepare, where it saved one.  */
+static void
+vfork_restore_mask (void)
+{
+  if (vfork_masked)
+    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+}
 
 enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
 
@@ -298,7 +316,11 @@ __rseq_compat_vfork_prepare (void)
 
   sigset_t all;
   sigfillset (&all);
-  sigprocmask (SIG_SETMASK, &all, &vfork_mask);
+  sigfillset (&vfork_mask);
+  int saved = errno;
+  vfork_masked = sigprocmask (SIG_SETMASK, &all, &vfork_mask) == 0
+                 && !sigismember (&vfork_mask, SIGKILL);
+  errno = saved;
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
@@ -308,7 +330,7 @@ __rseq_compat_vfork_prepare (void)
   else if (__rseq_compat_unregister_self () == 0)
     vfork_paused = PAUSED_SHIM;
   if (!vfork_paused)
-    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+    vfork_restore_mask ();
 }
 
 /* In the child, right after vfork returned there.  The shared TLS says
@@ -317,7 +339,7 @@ attribute_hidden void
 __rseq_compat_vfork_child (void)
 {
   if (vfork_paused)
-    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+    vfork_restore_mask ();
 }
 
 static void
@@ -341,7 +363,7 @@ vfork_resume_registration (void)
         /* Unregistered, so writing is allowed; glibc's own marker.  */
         area->cpu_id = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
     }
-  sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+  vfork_restore_mask ();
 }
 
 /* RET is the raw system call result; returns vfork's.  */
