@@ -140,19 +140,37 @@ block_async (sigset_t *old)
   return ret;
 }
 
-/* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL.  Looked
-   up once, at start-up, where a failed lookup's dlerror message can be
-   discarded without hiding one of the program's.  On glibc 2.32 and
-   2.33 it is in libpthread, so a program that only dlopens libpthread
-   later is not covered (README: Differences from glibc).  */
+/* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL, once
+   looked up.  Looked up at start-up, where a failed lookup's dlerror
+   message can be discarded without hiding one of the program's; or by
+   the first pthread_create with attributes that comes before it: a
+   constructor glibc runs before the shim's (doc/using.md, the
+   constructor window), whose thread would take its creator's mask
+   instead of the attribute's.  That pthread_create looked the C
+   library's up already (next_fn), so a message of the program's was
+   gone by then.  On glibc 2.32 and 2.33 it is in libpthread, so a
+   program that only dlopens libpthread later is not covered (README:
+   Differences from glibc).  */
 static getmask_fn *attr_getmask;
+static int attr_looked_up;
 
 void
 __rseq_compat_thread_lookup (void)
 {
-  attr_getmask = (getmask_fn *) __rseq_compat_next ("pthread_attr_getsigmask_np");
-  if (attr_getmask == NULL)
+  getmask_fn *fn
+    = (getmask_fn *) __rseq_compat_next ("pthread_attr_getsigmask_np");
+  if (fn == NULL)
     dlerror ();
+  __atomic_store_n (&attr_getmask, fn, __ATOMIC_RELAXED);
+  __atomic_store_n (&attr_looked_up, 1, __ATOMIC_RELEASE);
+}
+
+static getmask_fn *
+attr_getmask_fn (void)
+{
+  if (!__atomic_load_n (&attr_looked_up, __ATOMIC_ACQUIRE))
+    __rseq_compat_thread_lookup ();
+  return __atomic_load_n (&attr_getmask, __ATOMIC_RELAXED);
 }
 
 void
@@ -246,7 +264,8 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
      the mask last, so it must be that one.  */
   sigset_t attr_mask;
-  if (attr != NULL && attr_getmask != NULL && attr_getmask (attr, &attr_mask) == 0)
+  getmask_fn *getmask = attr != NULL ? attr_getmask_fn () : NULL;
+  if (getmask != NULL && getmask (attr, &attr_mask) == 0)
     s->mask = attr_mask;
   int ret = real (thread, attr, trampoline, s);
   /* From the local copy: the new thread may have released S already (ASan
