@@ -3,9 +3,12 @@
    shim does not see (thrd_create) forks at a chosen point of that
    decision: DECIDE_FORK=claim in its first getpid, which a seccomp
    filter traps (SIGSYS); publish at the first instruction after the
-   mode is stored, the decision stepped with the trap flag (SIGTRAP).
-   The child creates a thread that checks __rseq_size against its
-   registration.  x86-64.  decide-fork.exp.
+   mode is stored, the decision stepped with the trap flag (SIGTRAP);
+   waiter at that same stop, but from a handler on that thread while
+   its own pthread_create waits for the decision (its sched_yield,
+   trapped by a seccomp filter of its own).  The child creates a
+   thread that checks __rseq_size against its registration.  x86-64.
+   decide-fork.exp.
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -31,9 +34,15 @@
    good in its first pthread_create.  publish: the mode was stored
    before __rseq_size, so that a child forked in between took the
    decision over, kept the mode and published 0 while the threads it
-   started were registered.  Each stop is exact, not a matter of
-   timing: a system call the shim makes there, or the one instruction
-   after the store.  */
+   started were registered.  waiter, before the sixth review: a thread
+   that waits for the decision has its signals open, and the wait
+   compared the claim with the process ID read once before it, so that
+   a child forked by a handler there (the child returns into the wait)
+   found its parent's claim, took it for its own and waited for good.
+   Each stop is exact, not a matter of timing: a system call the shim
+   makes there, or the one instruction after the store, and for waiter
+   the first system call of the waiting thread's wait that the shim
+   makes through the C library (sched_yield).  */
 
 #define _GNU_SOURCE 1
 #include "rtest.h"
@@ -68,6 +77,9 @@
 #define STEP_LIMIT 5000000ul
 
 static const char *window;
+/* The command for the forking thread: 'f' forks at once, 'w' calls
+   pthread_create and forks from a handler while it waits.  */
+static char command;
 static int to_forker[2], from_forker[2];
 static thrd_t forker;
 /* The process's ID: what the SIGSYS handler makes getpid answer (the
@@ -107,6 +119,11 @@ find_shim (struct dl_phdr_info *info, size_t size, void *data)
   return 1;
 }
 
+/* waiter: set while the waiting thread's first trapped sched_yield
+   is to fork; where that system call was (0: none forked).  */
+static volatile sig_atomic_t waiter_armed;
+static volatile uintptr_t waiter_at;
+
 /* In a thread pthread_create started: it must be registered (the
    mode is shim-owned), and __rseq_size must say so.  */
 static void *
@@ -135,31 +152,97 @@ child_main (void)
   return rt_exit_status ();
 }
 
+static void *
+check_waiter (void *arg)
+{
+  (void) arg;
+  return check_thread (syscall (SYS_getpid) == pid_now
+                       ? (void *) "waiting thread"
+                       : (void *) "fork child of the waiting thread");
+}
+
+static int trap_syscall (long int nr);
+
+/* Tells the main thread, stopped in its handler, the child's ID.  */
+static void
+report_child (pid_t pid)
+{
+  if (write (from_forker[1], &pid, sizeof pid) != (ssize_t) sizeof pid)
+    _exit (125);
+}
+
+/* waiter: this thread's pthread_create waits for the decision, which
+   the main thread holds open; the first sched_yield of that wait traps
+   (on_sigsys_yield), and the handler forks there.  The child returns
+   from the handler into the wait, and must get out of it: its
+   pthread_create returns and starts a thread, or the parent finds the
+   child still there.  */
+static void
+fork_while_waiting (void)
+{
+  /* A trap whose signal is blocked kills the process instead; the
+     wait has the thread's own mask, and a thread thrd_create started
+     may have SIGSYS blocked.  */
+  sigset_t sys;
+  sigemptyset (&sys);
+  sigaddset (&sys, SIGSYS);
+  pthread_sigmask (SIG_UNBLOCK, &sys, NULL);
+  /* This thread's alone (and its children's, the fork child's
+     included): the main thread's sched_yield, if any, is not
+     trapped.  */
+  int err = trap_syscall (SYS_sched_yield);
+  CHECK (err == 0, "seccomp filter: %s", strerror (err));
+  pthread_t t;
+  if (err == 0)
+    {
+      waiter_armed = 1;
+      err = pthread_create (&t, NULL, check_waiter, NULL);
+      CHECK (err == 0, "waiting thread: pthread_create: %s", strerror (err));
+    }
+  if (err == 0)
+    pthread_join (t, NULL);
+  if (syscall (SYS_getpid) != pid_now)
+    _exit (rt_exit_status ());
+  /* Without a wait (or without the filter) no handler forked: the main
+     thread learns there is no child.  */
+  if (waiter_armed)
+    {
+      waiter_armed = 0;
+      report_child (-1);
+    }
+}
+
 /* The thread the shim does not see: forks when the main thread says.
-   The seccomp filter is the main thread's alone, installed after this
-   one started, so the child is not filtered.  */
+   The seccomp filter of claim is the main thread's alone, installed
+   after this one started, so the child is not filtered.  */
 static int
 forker_main (void *arg)
 {
   (void) arg;
   char c;
-  if (read (to_forker[0], &c, 1) != 1 || c != 'f')
+  if (read (to_forker[0], &c, 1) != 1)
     return 0;
+  if (c == 'w')
+    {
+      fork_while_waiting ();
+      return 0;
+    }
   pid_t pid = fork ();
   if (pid == 0)
     _exit (child_main ());
-  return write (from_forker[1], &pid, sizeof pid) == (ssize_t) sizeof pid;
+  report_child (pid);
+  return 0;
 }
 
 /* From a handler on the deciding thread, stopped: the other thread
-   forks, and this one waits until it has.  */
+   forks (COMMAND says how), and this one waits until it has.  */
 static void
 fork_elsewhere (void)
 {
   armed = 0;
   pid_t pid = -1;
   ssize_t n;
-  if (write (to_forker[1], "f", 1) == 1)
+  if (write (to_forker[1], &command, 1) == 1)
     {
       while ((n = read (from_forker[0], &pid, sizeof pid)) < 0
              && errno == EINTR)
@@ -186,6 +269,27 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
       fork_elsewhere ();
     }
   uc->uc_mcontext.gregs[REG_RAX] = pid_now;
+  errno = saved;
+}
+
+/* waiter: the waiting thread's sched_yield, trapped, answered 0 as the
+   kernel would.  The first forks: the parent tells the main thread,
+   the child returns into the wait as the parent does.  */
+static void
+on_sigsys_yield (int sig, siginfo_t *si, void *ctx)
+{
+  (void) sig;
+  int saved = errno;
+  ucontext_t *uc = ctx;
+  if (si->si_syscall == SYS_sched_yield && waiter_armed)
+    {
+      waiter_armed = 0;
+      waiter_at = (uintptr_t) si->si_call_addr;
+      pid_t pid = fork ();
+      if (pid != 0)
+        report_child (pid);
+    }
+  uc->uc_mcontext.gregs[REG_RAX] = 0;
   errno = saved;
 }
 
@@ -239,9 +343,10 @@ trap_flag (int on)
                       "lea 128(%%rsp), %%rsp" ::: "memory", "cc");
 }
 
-/* A filter for the calling thread that traps getpid (SIGSYS).  */
+/* A filter for the calling thread that traps the system call NR
+   (SIGSYS).  */
 static int
-trap_getpid (void)
+trap_syscall (long int nr)
 {
   struct sock_filter code[] =
     {
@@ -250,7 +355,7 @@ trap_getpid (void)
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_getpid, 0, 1),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (unsigned int) nr, 0, 1),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
@@ -278,8 +383,10 @@ decide_fork_start (void)
   if (window == NULL)
     window = "unset";
   int claim = strcmp (window, "claim") == 0;
-  CHECK (claim || strcmp (window, "publish") == 0,
-         "DECIDE_FORK is %s, not claim or publish", window);
+  int waiter = strcmp (window, "waiter") == 0;
+  command = waiter ? 'w' : 'f';
+  CHECK (claim || waiter || strcmp (window, "publish") == 0,
+         "DECIDE_FORK is %s, not claim, publish or waiter", window);
   mode_fn = (const char *(*) (void)) dlsym (RTLD_DEFAULT, "rseq_compat_mode");
   abi = rt_abi ();
   dl_iterate_phdr (find_shim, NULL);
@@ -303,9 +410,15 @@ decide_fork_start (void)
   sa.sa_sigaction = claim ? on_sigsys : on_sigtrap;
   CHECK (sigaction (claim ? SIGSYS : SIGTRAP, &sa, NULL) == 0,
          "sigaction: %s", strerror (errno));
+  if (waiter)
+    {
+      sa.sa_sigaction = on_sigsys_yield;
+      CHECK (sigaction (SIGSYS, &sa, NULL) == 0, "sigaction: %s",
+             strerror (errno));
+    }
   if (claim)
     {
-      int err = trap_getpid ();
+      int err = trap_syscall (SYS_getpid);
       CHECK (err == 0, "seccomp filter: %s", strerror (err));
     }
   if (rt_failures != 0)
@@ -377,5 +490,9 @@ decide_fork_finish (void)
             "instructions stepped), child %s; mode %s, __rseq_size %u\n",
             window, (unsigned long int) (stopped_at - shim_base), steps,
             child > 0 ? "forked" : "not forked", mode_fn (), *abi.size);
+  if (waiter_at != 0)
+    printf ("decide-fork %s: the waiting thread forked in sched_yield "
+            "(the system call at %#lx)\n", window,
+            (unsigned long int) waiter_at);
   return rt_exit_status ();
 }
