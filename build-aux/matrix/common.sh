@@ -160,7 +160,12 @@ mx_bootstrap() {
     # open below it the pipe lands on fd 10 or above and the essential
     # download dies with "Bad fd number" (trixie arm64, check-full).
     # Nothing mmdebstrap runs needs our descriptors.
+    # A mirror or snapshot may serve sid's Release past its Valid-Until
+    # (renewed weekly), which apt then refuses: "Release file ... is
+    # expired".  The signature is still checked (mx_apt_setup does the
+    # same inside the chroots).
     if ! mx_without_fds mmdebstrap --mode=root --variant=minbase --format=tar \
+           --aptopt='Acquire::Check-Valid-Until "false"' \
            ${_arch:+--architectures="$_arch"} "$_s" "$_tar.partial" "$_m" \
            >>"$_log" 2>&1; then
       rm -f "$_tar.partial"
