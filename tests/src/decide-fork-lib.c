@@ -7,8 +7,12 @@
    waiter at that same stop, but from a handler on that thread while
    its own pthread_create waits for the decision (its sched_yield,
    trapped by a seccomp filter of its own).  The child creates a
-   thread that checks __rseq_size against its registration.  x86-64.
-   decide-fork.exp.
+   thread that checks __rseq_size against its registration.  And
+   without a fork: handler-claim and handler-mode step the decision
+   and create a thread from the SIGTRAP handler at each instruction of
+   the shim's, from the claim (or from the mode's store) until
+   __rseq_compat_init_once returns; each pthread_create must return.
+   x86-64.  decide-fork.exp.
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -42,7 +46,16 @@
    Each stop is exact, not a matter of timing: a system call the shim
    makes there, or the one instruction after the store, and for waiter
    the first system call of the waiting thread's wait that the shim
-   makes through the C library (sched_yield).  */
+   makes through the C library (sched_yield).
+
+   handler-claim and handler-mode, before the sixth review: the
+   deciding thread's flag, which a handler's pthread_create on that
+   thread checks so as not to wait for itself, was set a few
+   instructions after the claim and cleared a few before the decision
+   was done; a handler there (SIGTRAP stays open during the decision,
+   and any signal where a filter refuses the mask) waited for good.
+   No instruction is left out, so the gaps are found wherever the
+   compiler put them.  */
 
 #define _GNU_SOURCE 1
 #include "rtest.h"
@@ -66,10 +79,14 @@
 #endif
 
 #define TRAP_FLAG 0x100
+#define ZERO_FLAG 0x40
 
 /* How long the child may take; a child of the claim window before the
    fix never ends.  */
 #define CHILD_SECONDS 5
+/* How long one pthread_create from the SIGTRAP handler may take (it
+   takes tens of microseconds), in the watchdog's 10 ms ticks.  */
+#define CREATE_TICKS 300
 /* Far more instructions than the decision takes (3,000 to 4,000 from
    the constructor's pthread_create with musl 1.2.3): stepping stops
    there rather than run into the C library's pthread_create, where
@@ -118,6 +135,28 @@ find_shim (struct dl_phdr_info *info, size_t size, void *data)
       }
   return 1;
 }
+
+static void *
+noop (void *arg)
+{
+  return arg;
+}
+
+/* handler-claim and handler-mode: the claim's compare-and-swap (where
+   it was, whether it succeeded, and the stack pointer after it, inside
+   __rseq_compat_init_once's frame), the instruction stepped last,
+   whether the decision's function has returned, the pthread_create
+   calls made and failed, and the instruction whose call is under way
+   (0: none), which the watchdog reports if the call never returns.  */
+static uintptr_t claim_at, claim_sp, prev_pc;
+static int claim_won;
+static volatile uintptr_t returned_to;
+static volatile unsigned long int creates, create_errors;
+static volatile int first_create_error;
+static volatile uintptr_t creating_at, first_create_at, last_create_at;
+static volatile int watch_done;
+static thrd_t watchdog;
+static int from_mode;
 
 /* waiter: set while the waiting thread's first trapped sched_yield
    is to fork; where that system call was (0: none forked).  */
@@ -324,6 +363,136 @@ on_sigtrap (int sig, siginfo_t *si, void *ctx)
   errno = saved;
 }
 
+/* Whether the instruction at PC, in the shim's code, is LOCK CMPXCHG
+   (F0, a REX prefix or none, 0F B1): the claim's compare-and-swap,
+   the first the decision executes.  */
+static int
+is_lock_cmpxchg (uintptr_t pc)
+{
+  const unsigned char *p = (const unsigned char *) pc;
+  if (p[0] != 0xf0)
+    return 0;
+  p++;
+  if ((p[0] & 0xf0) == 0x40)
+    p++;
+  return p[0] == 0x0f && p[1] == 0xb1;
+}
+
+/* Whether it is RET (C3, C2, either after REP).  */
+static int
+is_ret (uintptr_t pc)
+{
+  const unsigned char *p = (const unsigned char *) pc;
+  if (p[0] == 0xf3)
+    p++;
+  return p[0] == 0xc3 || p[0] == 0xc2;
+}
+
+static int
+in_shim (uintptr_t pc)
+{
+  return pc >= shim_lo && pc < shim_hi;
+}
+
+/* handler-claim, handler-mode: one instruction done.  Until the claim
+   nothing is done (a thread created there would make the decision
+   itself, nested, and leave none to interrupt).  From it (for
+   handler-mode, from the mode's store) until the decision's function
+   returns, a thread is created and joined at each instruction of the
+   shim's; the C library's are stepped through but left alone (a
+   handler there could find the C library's own locks taken).  The
+   function has returned at a RET that leaves the stack above its
+   frame; any other RET is a callee's.  */
+static void
+on_sigtrap_create (int sig, siginfo_t *si, void *ctx)
+{
+  (void) sig;
+  (void) si;
+  int saved = errno;
+  ucontext_t *uc = ctx;
+  uintptr_t pc = uc->uc_mcontext.gregs[REG_RIP];
+  uintptr_t sp = uc->uc_mcontext.gregs[REG_RSP];
+  uintptr_t last = prev_pc;
+  prev_pc = pc;
+  if (armed && ++steps >= STEP_LIMIT)
+    armed = 0;
+  else if (armed && claim_sp == 0)
+    {
+      if (in_shim (last) && is_lock_cmpxchg (last))
+        {
+          claim_at = last;
+          claim_sp = sp;
+          /* CMPXCHG sets ZF when it stored: this thread claimed the
+             decision, and no earlier caller made it.  */
+          claim_won = (uc->uc_mcontext.gregs[REG_EFL] & ZERO_FLAG) != 0;
+        }
+    }
+  else if (armed && in_shim (last) && is_ret (last) && sp > claim_sp)
+    {
+      returned_to = pc;
+      armed = 0;
+    }
+  if (!armed)
+    {
+      uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t) TRAP_FLAG;
+      errno = saved;
+      return;
+    }
+  if (claim_sp != 0 && in_shim (pc)
+      && (!from_mode || mode_fn () != undecided))
+    {
+      creating_at = pc;
+      if (first_create_at == 0)
+        first_create_at = pc;
+      last_create_at = pc;
+      pthread_t t;
+      int err = pthread_create (&t, NULL, noop, NULL);
+      if (err == 0)
+        pthread_join (t, NULL);
+      else if (create_errors++ == 0)
+        first_create_error = err;
+      creates++;
+      creating_at = 0;
+    }
+  /* The saved flags keep the trap flag: the next instruction traps
+     too.  */
+  errno = saved;
+}
+
+/* A pthread_create from the SIGTRAP handler that does not return waits
+   for the decision its own thread is making: nothing else would end
+   the test.  */
+static int
+watchdog_main (void *arg)
+{
+  (void) arg;
+  unsigned long int seen = creates;
+  int ticks = 0;
+  while (!watch_done)
+    {
+      struct timespec ts = { 0, 10 * 1000 * 1000 };
+      nanosleep (&ts, NULL);
+      uintptr_t at = creating_at;
+      if (at == 0 || creates != seen)
+        {
+          seen = creates;
+          ticks = 0;
+          continue;
+        }
+      if (++ticks < CREATE_TICKS)
+        continue;
+      CHECK (0, "%s: pthread_create from a SIGTRAP handler at "
+             "librseq-compat+%#lx (the claim at +%#lx; %lu calls had "
+             "returned) did not return in %d s: it waits for the decision "
+             "its own thread is making", window,
+             (unsigned long int) (at - shim_base),
+             (unsigned long int) (claim_at - shim_base), creates,
+             CREATE_TICKS / 100);
+      _exit (rt_exit_status ());
+    }
+  return 0;
+}
+
 /* Sets or clears the trap flag, below the red zone that pushfq and
    popfq would overwrite (lea leaves the flags alone).  */
 static void
@@ -370,12 +539,6 @@ trap_syscall (long int nr)
   return 0;
 }
 
-static void *
-noop (void *arg)
-{
-  return arg;
-}
-
 __attribute__ ((constructor)) static void
 decide_fork_start (void)
 {
@@ -384,9 +547,12 @@ decide_fork_start (void)
     window = "unset";
   int claim = strcmp (window, "claim") == 0;
   int waiter = strcmp (window, "waiter") == 0;
+  from_mode = strcmp (window, "handler-mode") == 0;
+  int handler = from_mode || strcmp (window, "handler-claim") == 0;
   command = waiter ? 'w' : 'f';
-  CHECK (claim || waiter || strcmp (window, "publish") == 0,
-         "DECIDE_FORK is %s, not claim, publish or waiter", window);
+  CHECK (claim || waiter || handler || strcmp (window, "publish") == 0,
+         "DECIDE_FORK is %s, not claim, publish, waiter, handler-claim or "
+         "handler-mode", window);
   mode_fn = (const char *(*) (void)) dlsym (RTLD_DEFAULT, "rseq_compat_mode");
   abi = rt_abi ();
   dl_iterate_phdr (find_shim, NULL);
@@ -407,7 +573,8 @@ decide_fork_start (void)
          "thrd_create failed");
   struct sigaction sa = { .sa_flags = SA_SIGINFO };
   sigemptyset (&sa.sa_mask);
-  sa.sa_sigaction = claim ? on_sigsys : on_sigtrap;
+  sa.sa_sigaction = claim ? on_sigsys
+                    : handler ? on_sigtrap_create : on_sigtrap;
   CHECK (sigaction (claim ? SIGSYS : SIGTRAP, &sa, NULL) == 0,
          "sigaction: %s", strerror (errno));
   if (waiter)
@@ -421,6 +588,9 @@ decide_fork_start (void)
       int err = trap_syscall (SYS_getpid);
       CHECK (err == 0, "seccomp filter: %s", strerror (err));
     }
+  if (handler)
+    CHECK (thrd_create (&watchdog, watchdog_main, NULL) == thrd_success,
+           "thrd_create failed");
   if (rt_failures != 0)
     return;
 
@@ -433,6 +603,11 @@ decide_fork_start (void)
   if (!claim)
     trap_flag (0);
   armed = 0;
+  if (handler)
+    {
+      watch_done = 1;
+      thrd_join (watchdog, NULL);
+    }
   CHECK (err == 0, "pthread_create: %s", strerror (err));
   if (err == 0)
     pthread_join (t, NULL);
@@ -449,6 +624,35 @@ decide_fork_finish (void)
 {
   if (!ready)
     return rt_exit_status ();
+  if (strncmp (window, "handler-", 8) == 0)
+    {
+      CHECK (claim_at != 0, "%s: no claim (LOCK CMPXCHG) in the shim's "
+             "code in %lu instructions stepped", window, steps);
+      CHECK (claim_at == 0 || claim_won, "%s: the compare-and-swap at "
+             "librseq-compat+%#lx did not store: not the decision's claim",
+             window, (unsigned long int) (claim_at - shim_base));
+      CHECK (returned_to != 0, "%s: the decision's function did not return "
+             "in %lu instructions stepped", window, steps);
+      CHECK (returned_to == 0 || in_shim (returned_to), "%s: the decision's "
+             "function returned to %#lx, outside the shim's code", window,
+             (unsigned long int) returned_to);
+      CHECK (creates > 0, "%s: no thread created from the handler", window);
+      CHECK (create_errors == 0, "%s: pthread_create from the handler failed "
+             "%lu times (first: %s)", window, create_errors,
+             strerror (first_create_error));
+      if (claim_at != 0 && creates > 0)
+        printf ("decide-fork %s: the claim at librseq-compat+%#lx; %lu "
+                "threads created from the handler, at +%#lx to +%#lx; "
+                "returned to +%#lx after %lu instructions stepped; mode %s\n",
+                window, (unsigned long int) (claim_at - shim_base), creates,
+                (unsigned long int) (first_create_at - shim_base),
+                (unsigned long int) (last_create_at - shim_base),
+                (unsigned long int) (returned_to - shim_base), steps,
+                mode_fn ());
+      close (to_forker[1]);
+      thrd_join (forker, NULL);
+      return rt_exit_status ();
+    }
   if (stopped_at == 0)
     CHECK (0, "%s: the decision never reached the stop (%lu instructions "
            "stepped)", window, steps);
