@@ -1,7 +1,7 @@
-/* hide-auxv PROGRAM [ARG...]: runs PROGRAM with AT_RSEQ_FEATURE_SIZE
-   and AT_RSEQ_ALIGN turned into AT_IGNORE in the auxiliary vector of
-   every program it executes, as a kernel before 6.3 hands it out.
-   auxv-hidden.exp.
+/* hide-auxv [VAR=VALUE...] PROGRAM [ARG...]: runs PROGRAM, with the
+   variables set, with AT_RSEQ_FEATURE_SIZE and AT_RSEQ_ALIGN turned
+   into AT_IGNORE in its auxiliary vector, as a kernel before 6.3 hands
+   it out.  auxv-hidden.exp.
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -22,16 +22,16 @@
 /* The kernel the suite runs on may be 6.3 or later; the shim must
    behave on older ones too (Debian 11's 5.10, 12's 6.1), where musl's
    getauxval sets errno for the missing entries.  The entries are
-   rewritten on the new program's stack at each exec (ptrace's exec
-   stop), before any of its code runs: what PROGRAM (often env) runs
-   in turn is covered too.  /proc/PID/auxv, the kernel's copy, keeps
-   them; the C libraries read the stack's.  */
+   rewritten on the new program's stack at its exec (ptrace's exec
+   stop), before any of its code runs.  /proc/PID/auxv, the kernel's
+   copy, keeps them; the C libraries read the stack's.  */
 
 #define _GNU_SOURCE 1
 #include <elf.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -99,9 +99,14 @@ hide (pid_t pid)
 int
 main (int argc, char **argv)
 {
-  if (argc < 2)
+  /* VAR=VALUE words first, as env takes them: the program must be the
+     one executed (env in between would get the rewrite instead).  */
+  int first = 1;
+  while (first < argc && strchr (argv[first], '=') != NULL)
+    first++;
+  if (first >= argc)
     {
-      fprintf (stderr, "usage: hide-auxv PROGRAM [ARG...]\n");
+      fprintf (stderr, "usage: hide-auxv [VAR=VALUE...] PROGRAM [ARG...]\n");
       return 2;
     }
   pid_t pid = fork ();
@@ -112,57 +117,57 @@ main (int argc, char **argv)
     }
   if (pid == 0)
     {
-      /* Stopped until the tracer has set its options: the exec must
-         stop there as an exec event.  */
+      for (int i = 1; i < first; i++)
+        if (putenv (argv[i]) != 0)
+          _exit (125);
+      /* The exec then stops with SIGTRAP, before the program's first
+         instruction.  */
       if (ptrace (PTRACE_TRACEME, 0, NULL, NULL) != 0)
         {
           fprintf (stderr, "hide-auxv: ptrace: %s\n", strerror (errno));
           _exit (125);
         }
-      raise (SIGSTOP);
-      execvp (argv[1], argv + 1);
-      fprintf (stderr, "hide-auxv: %s: %s\n", argv[1], strerror (errno));
+      execvp (argv[first], argv + first);
+      fprintf (stderr, "hide-auxv: %s: %s\n", argv[first], strerror (errno));
       _exit (127);
     }
   int status;
-  int first = 1;
-  while (waitpid (pid, &status, 0) == pid)
+  if (waitpid (pid, &status, 0) != pid)
     {
-      if (WIFEXITED (status))
-        return WEXITSTATUS (status);
-      if (WIFSIGNALED (status))
-        return 128 + WTERMSIG (status);
-      int sig = WSTOPSIG (status);
-      if (first && sig == SIGSTOP)
-        {
-          first = 0;
-          /* The tracee dies with the tracer: never left running
-             without the rewrite.  */
-          if (ptrace (PTRACE_SETOPTIONS, pid, NULL,
-                      (void *) (long int) (PTRACE_O_TRACEEXEC
-                                           | PTRACE_O_EXITKILL)) != 0)
-            {
-              fprintf (stderr, "hide-auxv: PTRACE_SETOPTIONS: %s\n",
-                       strerror (errno));
-              kill (pid, SIGKILL);
-              return 125;
-            }
-          sig = 0;
-        }
-      else if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
-        {
-          int err = hide (pid);
-          if (err != 0)
-            {
-              fprintf (stderr, "hide-auxv: auxv: %s\n", strerror (err));
-              kill (pid, SIGKILL);
-              return 125;
-            }
-          sig = 0;
-        }
-      /* Any other stop is a signal for the program: delivered.  */
-      ptrace (PTRACE_CONT, pid, NULL, (void *) (long int) sig);
+      fprintf (stderr, "hide-auxv: waitpid: %s\n", strerror (errno));
+      kill (pid, SIGKILL);
+      return 125;
     }
-  fprintf (stderr, "hide-auxv: waitpid: %s\n", strerror (errno));
-  return 125;
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (!WIFSTOPPED (status) || WSTOPSIG (status) != SIGTRAP)
+    {
+      fprintf (stderr, "hide-auxv: the exec did not stop (status %#x)\n",
+               (unsigned int) status);
+      kill (pid, SIGKILL);
+      return 125;
+    }
+  int err = hide (pid);
+  if (err != 0)
+    {
+      fprintf (stderr, "hide-auxv: auxv: %s\n", strerror (err));
+      kill (pid, SIGKILL);
+      return 125;
+    }
+  /* Left alone from here: a traced program differs (LeakSanitizer,
+     make check-sanitize's, stops its threads with ptrace itself).  */
+  if (ptrace (PTRACE_DETACH, pid, NULL, NULL) != 0)
+    {
+      fprintf (stderr, "hide-auxv: PTRACE_DETACH: %s\n", strerror (errno));
+      kill (pid, SIGKILL);
+      return 125;
+    }
+  while (waitpid (pid, &status, 0) != pid)
+    if (errno != EINTR)
+      {
+        fprintf (stderr, "hide-auxv: waitpid: %s\n", strerror (errno));
+        return 125;
+      }
+  return WIFEXITED (status) ? WEXITSTATUS (status)
+                            : 128 + WTERMSIG (status);
 }
