@@ -115,6 +115,52 @@ $(eval $(call shim_variant,aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,-ldl,$(B)
 CHECK_LIBS += $(B)/aarch64/$(SONAME)
 endif
 
+# librseq-compat.a, for static programs (make static; doc/static.md).
+# The shim's sources less those that serve a dynamic loader (dlsym.c;
+# boot.c reads the initial stack for early.c's IFUNC resolver), plus
+# shim/static-*.c, which hold what a static link changes, all compiled
+# with RSEQ_COMPAT_STATIC.  -fPIC (from shim_cflags) keeps the archive
+# usable in static-pie programs.  The objects become ONE relocatable
+# member: a static link takes an archive's members one by one, only
+# for symbols still undefined, so a reference to any of its symbols
+# must bring all of them (the start-up entry of static-start.c above
+# all, which nothing references).  Hidden symbols are made local
+# there, so that the archive's internals cannot meet a program's.
+STATIC_SRCS := $(filter-out dlsym.c boot.c,$(SHIM_SRCS)) static-real.c \
+	static-libc.c static-start.c
+OBJCOPY ?= objcopy
+# $(1): name, $(2): compiler, $(3): arch, $(4): bits dir, $(5): output
+# directory.
+define static_variant
+$(1)_BRANCH := $$(call cc_accepts,$(2),$$(branch_protection_$(3)))
+$(1)_OBJS := $$(STATIC_SRCS:%.c=$(B)/obj/$(1)/%.o) $(B)/obj/$(1)/stubs.o
+$(B)/obj/$(1)/%.o: shim/%.c $$(SHIM_HDRS) | $(B)/obj/$(1)/
+	$(2) -DRSEQ_COMPAT_STATIC=1 $$(call shim_cppflags,$(3),$(4)) \
+	  $$($(1)_BRANCH) $$(call shim_cflags,$(3)) -c $$< -o $$@
+$(B)/obj/$(1)/%.o: shim/arch/$(3)/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
+	$(2) -DRSEQ_COMPAT_STATIC=1 $$(call shim_cppflags,$(3),$(4)) \
+	  $$($(1)_BRANCH) $$(call asm_branch_flags,$(3)) -fPIC -c $$< -o $$@
+$(5)/librseq-compat.a: $$($(1)_OBJS) | $(5)/
+	$(2) -r -nostdlib -o $(B)/obj/$(1)/librseq-compat.o $$($(1)_OBJS)
+	$(OBJCOPY) --localize-hidden $(B)/obj/$(1)/librseq-compat.o
+	rm -f $$@
+	$(AR) rcs $$@ $(B)/obj/$(1)/librseq-compat.o
+endef
+
+STATIC_LIBS :=
+ifeq ($(ARCH),x86_64)
+$(eval $(call static_variant,static-host,$(CC),$(ARCH),$(ARCH_BITS),$(B)))
+STATIC_LIBS += $(B)/librseq-compat.a
+ifneq ($(MUSL_CC),)
+ifeq ($(LIBC),glibc)
+$(eval $(call static_variant,static-musl,$(MUSL_CC),$(ARCH),$(ARCH_BITS),$(B)/musl))
+STATIC_LIBS += $(B)/musl/librseq-compat.a
+endif
+endif
+endif
+.PHONY: static
+static: $(STATIC_LIBS)
+
 # Directories are made by this pattern rule; without .PRECIOUS make
 # takes those of the clang and aarch64 copies for intermediate files and
 # tries to delete them at the end.
@@ -197,7 +243,7 @@ $(B)/rseq-compat.pc: shim/rseq-compat.pc.in $(CONFIG_MK) | $(B)/
 .DEFAULT_GOAL := all
 .PHONY: all check check-build check-run demo deps install uninstall clean distclean dist distcheck
 .PHONY: check-matrix
-all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc $(B)/preload/.stamp
+all: $(VARIANT_LIBS) $(STATIC_LIBS) $(PROGRAM) $(B)/rseq-compat.pc $(B)/preload/.stamp
 
 deps:
 	@$(srcdir)/build-aux/ensure-deps

@@ -30,7 +30,9 @@ extern const ptrdiff_t __rseq_offset;
 extern const unsigned int __rseq_size;
 extern const unsigned int __rseq_flags;
 
-#if !RSEQ_COMPAT_GLIBC
+/* musl runs no code of the shim's before its constructor, and a static
+   program none before its start-up code: both decide there.  */
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
 static void
 decide_from_process (void)
 {
@@ -42,10 +44,16 @@ decide_from_process (void)
       .at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN),
       .vdso_base = getauxval (AT_SYSINFO_EHDR),
       /* musl's loader refuses to dlopen a library with initial-exec
-         TLS, so a running constructor means start-up.  */
+         TLS, so a running constructor means start-up; a static
+         program's start-up code runs before its main.  */
       .startup = 1,
     };
   __rseq_compat_decide (&boot);
+  /* A static program has no copies: its references lead to the
+     archive's own storage, or to the C library's definitions, which
+     the archive must never write.  */
+  if (RSEQ_COMPAT_STATIC)
+    return;
   /* In a second copy the GOT leads to the first copy's definitions (or
      the program's copies of them), which are final: the first copy's
      constructor ran before this one.  */
@@ -91,8 +99,14 @@ say (const char *msg)
    registered earlier, in early.c's resolver: glibc copies the TLS images
    into the main thread's block after relocating every object, and would
    overwrite the registered area, which user space must not write.  */
+#if RSEQ_COMPAT_STATIC
+/* Not a constructor: static-start.c runs it before them.  */
+void
+__rseq_compat_static_init (void)
+#else
 __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
+#endif
 {
   __rseq_compat_init_once ();
   /* The main thread, which runs the constructors, whichever thread the
@@ -140,7 +154,7 @@ __rseq_compat_init_once (void)
         sched_yield ();
       return;
     }
-#if !RSEQ_COMPAT_GLIBC
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
 #endif
   if (__rseq_compat_state.own_area)

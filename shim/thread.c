@@ -124,8 +124,12 @@ void
 __rseq_compat_thread_lookup (void)
 {
   attr_getmask = (getmask_fn *) __rseq_compat_next ("pthread_attr_getsigmask_np");
+#if !RSEQ_COMPAT_STATIC
+  /* In the archive the lookup is no dlsym, and dlerror would pull a
+     static glibc's dynamic loading into every program.  */
   if (attr_getmask == NULL)
     dlerror ();
+#endif
 }
 
 void
@@ -374,8 +378,18 @@ clone_child (void *p)
    parent's shadow-stack pointer, so no entry the parent will return
    through is popped or overwritten; nothing is needed here (see
    stubs.S for vfork).  */
+/* The archive for musl cannot define clone: musl's own, which it must
+   call for every other use, is a strong definition in libc.a, and it
+   does more than the system call where CLONE_VM is clear.  The link
+   then names this one with --wrap=clone (static-real.c).  */
+#if RSEQ_COMPAT_STATIC && !RSEQ_COMPAT_GLIBC
+# define CLONE_NAME __wrap_clone
+#else
+# define CLONE_NAME clone
+#endif
+
 attribute_public int
-clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
+CLONE_NAME (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 {
   static void *real_cache;
   clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone", NULL);
