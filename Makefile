@@ -353,6 +353,7 @@ INSTALL ?= install
 # build-aux/install-guard: never over an installed package's files
 # (prefix=/usr on top of the Debian package).
 INSTALLED_PATHS = $(libdir)/$(SONAME) $(libdir)/librseq-compat.so \
+  $(libdir)/librseq-compat.a \
   $(bindir)/rseq-compat $(includedir)/rseq-compat.h \
   $(libdir)/pkgconfig/rseq-compat.pc $(pkglibdir) $(preloaddir) \
   $(mandir)/man1/rseq-compat.1 $(mandir)/man3/rseq-compat.h.3 \
@@ -375,6 +376,9 @@ install: all
 	  $(DESTDIR)$(includedir) $(DESTDIR)$(libdir)/pkgconfig
 	$(INSTALL) -m 755 $(B)/$(SONAME) $(DESTDIR)$(libdir)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so
+ifneq ($(filter $(B)/librseq-compat.a,$(STATIC_LIBS)),)
+	$(INSTALL) -m 644 $(B)/librseq-compat.a $(DESTDIR)$(libdir)/librseq-compat.a
+endif
 	$(INSTALL) -m 755 $(PROGRAM) $(DESTDIR)$(bindir)/rseq-compat
 	$(INSTALL) -m 644 shim/include/rseq-compat.h $(DESTDIR)$(includedir)/
 	$(make_pc) > $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc
@@ -406,6 +410,7 @@ uninstall:
 	$(INSTALL_DIRS_CHECK)
 	$(srcdir)/build-aux/install-guard uninstall "$(DESTDIR)" $(INSTALLED_PATHS)
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
+	  $(DESTDIR)$(libdir)/librseq-compat.a \
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
 	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
 	  $(DESTDIR)$(pkglibdir)/musl/$(SONAME) \
