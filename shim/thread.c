@@ -196,8 +196,12 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      a closed pipe.  */
   if (real == NULL)
     return EAGAIN;
-#if !RSEQ_COMPAT_GLIBC
-  /* A constructor that runs before the shim's (init.c).  */
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
+  /* A constructor that runs before the shim's (init.c), or in a static
+     program an entry of .preinit_array before the archive's: without
+     the decision, own_area is still 0 and the thread would start
+     unregistered.  The shared library for glibc decides while the
+     loader relocates it, before any code of the program runs.  */
   if (__rseq_compat_state.mode == RSEQ_COMPAT_MODE_UNDECIDED)
     __rseq_compat_init_once ();
 #endif
