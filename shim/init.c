@@ -100,7 +100,10 @@ say (const char *msg)
    into the main thread's block after relocating every object, and would
    overwrite the registered area, which user space must not write.  */
 #if RSEQ_COMPAT_STATIC
-/* Not a constructor: static-start.c runs it before them.  */
+/* Not a constructor: static-start.c runs it before them, on musl from
+   two places (.init and a fallback in .init_array), of which the first
+   to run acts.  Start-up is single-threaded until then but for threads
+   the program made earlier, which never call this.  */
 void
 __rseq_compat_static_init (void)
 #else
@@ -108,6 +111,12 @@ __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
 #endif
 {
+#if RSEQ_COMPAT_STATIC
+  static int done;
+  if (done)
+    return;
+  done = 1;
+#endif
   __rseq_compat_init_once ();
   /* The main thread, which runs the constructors, whichever thread the
      decision was made on.  */

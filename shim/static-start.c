@@ -19,27 +19,53 @@
 /* The shared library registers the main thread from a constructor of
    priority 101 in an object initialised first (init.c).  A static
    program has one object, whose constructors run in the order of
-   their sections, so the archive asks for an earlier slot:
+   their sections, and a section the program shares with the archive
+   holds the program's entries first (its objects come first on the
+   link line), so the archive takes a slot no program uses:
 
    - glibc runs .preinit_array before .init_array in a static program
      (static-pie included), after its TLS and its own rseq
-     registration are set up;
-   - musl never runs .preinit_array (its __libc_start_main walks
-     .init_array alone), so there the entry goes to .init_array.00100,
-     a priority below every one a program may write (101 and up; 0 to
-     100 are the implementation's), which the linker sorts before
-     them and before plain constructors.  */
+     registration are set up.  A program's own .preinit_array entries
+     still run before the archive's: sched_getcpu, getcpu and
+     pthread_create are made safe there (getcpu.c, thread.c);
+   - musl never runs .preinit_array: its __libc_start_main calls _init
+     (crti.o's .init section, closed by crtn.o's) and then walks
+     .init_array.  Code placed in .init therefore runs before every
+     constructor, whatever its priority (0 to 100 included, which sort
+     before anything a later object adds to .init_array.00100 or
+     later, and tie with the program's at equal priority); crti.o's
+     prologue leaves the stack aligned for a call.  A link without
+     crti.o (-nostartfiles, left out) never runs .init: the entry in
+     .init_array.00000, the earliest priority, is there for it, and
+     runs after the program's own priority-0 entries only in such a
+     link.  __rseq_compat_static_init runs once, whichever comes
+     first.  */
 
 #include "shim.h"
 
+#if RSEQ_COMPAT_GLIBC
 typedef void init_fn (void);
 
-#if RSEQ_COMPAT_GLIBC
-# define EARLY_SECTION ".preinit_array"
-#else
-# define EARLY_SECTION ".init_array.00100"
-#endif
-
 static init_fn *const early_init
-  __attribute__ ((section (EARLY_SECTION), used))
+  __attribute__ ((section (".preinit_array"), used))
   = __rseq_compat_static_init;
+#else
+# if defined __x86_64__
+#  define CALL_INSN "call"
+#  define SECTION_TYPE "@progbits"
+# elif defined __aarch64__
+#  define CALL_INSN "bl"
+#  define SECTION_TYPE "%progbits"
+# else
+#  error "a call instruction for .init"
+# endif
+__asm__ (".pushsection .init, \"ax\", " SECTION_TYPE "\n\t"
+         CALL_INSN " __rseq_compat_static_init\n\t"
+         ".popsection");
+
+typedef void init_fn (void);
+
+static init_fn *const fallback_init
+  __attribute__ ((section (".init_array.00000"), used))
+  = __rseq_compat_static_init;
+#endif
