@@ -234,8 +234,18 @@ $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
 
 # Written again by install, so that a prefix given to make install lands
 # in the installed copy.
+# pkg-config --static's words for librseq-compat.a, where one is built
+# for the host: -u takes the archive into a program that refers to
+# nothing in it, and names a symbol that only the archive defines, so
+# the same words in a dynamic link change nothing (static-start.c);
+# -lpthread after the archive, whose pthread_create calls
+# __pthread_create_2_1, in libpthread.a before glibc 2.34 (an empty
+# library since, and on musl).  Empty where no archive is built.
+comma := ,
+PC_LIBS_PRIVATE := $(if $(filter $(B)/librseq-compat.a,$(STATIC_LIBS)),-Wl$(comma)-u$(comma)__rseq_compat_static -lpthread)
 make_pc = sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
 	    -e 's|@includedir@|$(includedir)|' \
+	    -e 's|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|' \
 	    -e 's|@VERSION@|$(PACKAGE_VERSION)|' shim/rseq-compat.pc.in
 $(B)/rseq-compat.pc: shim/rseq-compat.pc.in $(CONFIG_MK) | $(B)/
 	$(make_pc) > $@

@@ -86,7 +86,20 @@ current_cpu_id (void)
 #endif
 }
 
-attribute_public int
+/* Weak in the archive: a static program may carry its own (a fallback
+   for old C libraries is common), which then wins instead of failing
+   the link with a duplicate definition.  The archive never calls them
+   itself; the C library's stay out either way, their members being
+   taken only for a symbol still undefined.  pthread_create, vfork and
+   clone stay strong: a program's own would silently leave threads
+   unregistered or vfork children reading the parent's cpu_id.  */
+#if RSEQ_COMPAT_STATIC
+# define INTERPOSED attribute_public __attribute__ ((weak))
+#else
+# define INTERPOSED attribute_public
+#endif
+
+INTERPOSED int
 sched_getcpu (void)
 {
   int cpu = current_cpu_id ();
@@ -102,7 +115,7 @@ sched_getcpu (void)
 /* The node comes from node_id only when __rseq_size covers it (Linux
    6.3 and later, and a C library that says so); glibc's getcpu never
    reads the area at all.  */
-attribute_public int
+INTERPOSED int
 getcpu (unsigned int *cpu, unsigned int *node)
 {
   if (UNDECIDED ())

@@ -43,6 +43,19 @@
 
 #include "shim.h"
 
+/* What the link line names with -Wl,-u (pkg-config --static, and
+   doc/static.md), and what <rseq-compat.h> refers to strongly under
+   RSEQ_COMPAT_STATIC_LINK, so that the archive is linked although the
+   program refers to none of its other symbols (or only weakly, as the
+   header does).  Defined in the archive alone: the shared library does
+   not export it, so the same -u in a dynamic link names a symbol that
+   nothing defines, which the linkers ignore.  (-u rseq_compat_mode,
+   defined by the shared library too, fails a dynamic link with GNU ld
+   2.40 in a program that refers to it weakly: --as-needed drops the
+   library that only a weak reference needs, and the -u is left
+   undefined.)  */
+attribute_public const char __rseq_compat_static[] = "librseq-compat.a";
+
 #if RSEQ_COMPAT_GLIBC
 typedef void init_fn (void);
 
