@@ -224,6 +224,25 @@ probe (const struct rseq_layout *layout)
   return ret;
 }
 
+#if RSEQ_COMPAT_STATIC
+/* glibc registered nothing: 1 if it chose not to, although the kernel
+   would have taken the registration.  glibc 2.35 to 2.38 read
+   GLIBC_TUNABLES more loosely than tunables.c (glibc.pthread.rseq=0:,
+   =0junk, =0=1 turn registration off there), so the static program's
+   own glibc is asked instead, through the kernel: rseq (NULL, 0, 0)
+   fails with EINVAL where the system call exists and is allowed
+   (ENOSYS or EPERM from old kernels, emulators and sandboxes, where
+   glibc's registration failed).  The shared library keeps the reader's
+   answer alone.  */
+static int
+libc_declined (void)
+{
+  return __rseq_compat_sys_rseq (NULL, 0, 0) == -EINVAL;
+}
+#else
+# define libc_declined() 0
+#endif
+
 /* glibc 2.35 and later (and RHEL 9's 2.34) register in the dynamic
    loader, or in a static program's start-up code, and export the
    result.  Returns 1 if they do.  */
@@ -248,8 +267,8 @@ adopt_libc (const struct rseq_compat_boot *boot, int tunable_off)
        cannot take over either.  */
     st->mode = RSEQ_COMPAT_MODE_REFUSED;
   else
-    st->mode = tunable_off ? RSEQ_COMPAT_MODE_DISABLED
-                           : RSEQ_COMPAT_MODE_UNAVAILABLE;
+    st->mode = tunable_off || libc_declined ()
+               ? RSEQ_COMPAT_MODE_DISABLED : RSEQ_COMPAT_MODE_UNAVAILABLE;
   return 1;
 }
 
