@@ -130,7 +130,8 @@ STATIC_SRCS := $(filter-out dlsym.c boot.c,$(SHIM_SRCS)) static-real.c \
 	static-libc.c static-start.c
 OBJCOPY ?= objcopy
 # $(1): name, $(2): compiler, $(3): arch, $(4): bits dir, $(5): output
-# directory.
+# directory, $(6) and $(7): the objcopy and ar for that arch (the host's
+# know no other machine's objects).
 define static_variant
 $(1)_BRANCH := $$(call cc_accepts,$(2),$$(branch_protection_$(3)))
 $(1)_OBJS := $$(STATIC_SRCS:%.c=$(B)/obj/$(1)/%.o) $(B)/obj/$(1)/stubs.o
@@ -142,20 +143,32 @@ $(B)/obj/$(1)/%.o: shim/arch/$(3)/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
 	  $$($(1)_BRANCH) $$(call asm_branch_flags,$(3)) -fPIC -c $$< -o $$@
 $(5)/librseq-compat.a: $$($(1)_OBJS) | $(5)/
 	$(2) -r -nostdlib -o $(B)/obj/$(1)/librseq-compat.o $$($(1)_OBJS)
-	$(OBJCOPY) --localize-hidden $(B)/obj/$(1)/librseq-compat.o
+	$(6) --localize-hidden $(B)/obj/$(1)/librseq-compat.o
 	rm -f $$@
-	$(AR) rcs $$@ $(B)/obj/$(1)/librseq-compat.o
+	$(7) rcs $$@ $(B)/obj/$(1)/librseq-compat.o
 endef
 
+# For the host (x86-64 or AArch64: the architectures whose start-up
+# entries static-start.c knows), for musl beside a host glibc, and for
+# AArch64 with the cross compiler (built and linked only: make check
+# runs no AArch64 program but under qemu-user, static.exp), whose
+# binutils carry its prefix (aarch64-linux-gnu-gcc: aarch64-linux-gnu-).
 STATIC_LIBS :=
-ifeq ($(ARCH),x86_64)
-$(eval $(call static_variant,static-host,$(CC),$(ARCH),$(ARCH_BITS),$(B)))
+ifneq ($(filter x86_64 aarch64,$(ARCH)),)
+$(eval $(call static_variant,static-host,$(CC),$(ARCH),$(ARCH_BITS),$(B),$(OBJCOPY),$(AR)))
 STATIC_LIBS += $(B)/librseq-compat.a
 ifneq ($(MUSL_CC),)
 ifeq ($(LIBC),glibc)
-$(eval $(call static_variant,static-musl,$(MUSL_CC),$(ARCH),$(ARCH_BITS),$(B)/musl))
+$(eval $(call static_variant,static-musl,$(MUSL_CC),$(ARCH),$(ARCH_BITS),$(B)/musl,$(OBJCOPY),$(AR)))
 STATIC_LIBS += $(B)/musl/librseq-compat.a
 endif
+endif
+endif
+ifneq ($(CROSS_CC_AARCH64),)
+ifeq ($(ARCH),x86_64)
+CROSS_PREFIX_AARCH64 := $(patsubst %gcc,%,$(filter %gcc,$(firstword $(CROSS_CC_AARCH64))))
+$(eval $(call static_variant,static-aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,$(B)/aarch64,$(CROSS_PREFIX_AARCH64)objcopy,$(CROSS_PREFIX_AARCH64)ar))
+STATIC_LIBS += $(B)/aarch64/librseq-compat.a
 endif
 endif
 .PHONY: static
