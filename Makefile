@@ -174,6 +174,40 @@ endif
 .PHONY: static
 static: $(STATIC_LIBS)
 
+# The archive for another C library of this architecture, whose headers
+# are in LIBC_INCLUDE (directories, searched in that order: an installed
+# prefix's include/, or a Debian root's usr/include/$(ARCH)-linux-gnu
+# and usr/include).  The archive is that C library's: built from its
+# headers alone (-nostdinc; the compiler's own headers stay), glibc's
+# when they define __GLIBC__, musl's otherwise.  Nothing is linked, so
+# the C library's objects are not needed until a program is:
+#
+#   make static-for STATIC_FOR_NAME=glibc-2.17 \
+#     LIBC_INCLUDE=/opt/rseq-compat/glibc-2.17/include
+#
+# writes $(B)/static-for/glibc-2.17/librseq-compat.a (objects in
+# $(B)/obj/static-for-glibc-2.17/).  tests/rseq.shim/static-old.exp
+# builds it so for glibc 2.17, 2.28 and musl 1.1.24 (make
+# check-oldlibc's builds) and Debian bullseye's glibc 2.31.
+STATIC_FOR_NAME ?= other
+STATIC_FOR_DIR := $(B)/static-for/$(STATIC_FOR_NAME)
+.PHONY: static-for
+ifneq ($(strip $(LIBC_INCLUDE)),)
+ifneq ($(filter x86_64 aarch64,$(ARCH)),)
+CC_INCLUDE := $(shell $(CC) -print-file-name=include)
+STATIC_FOR_CC := $(CC) -nostdinc -isystem $(CC_INCLUDE) \
+	-isystem $(CC_INCLUDE)-fixed $(addprefix -isystem ,$(LIBC_INCLUDE))
+$(eval $(call static_variant,static-for-$(STATIC_FOR_NAME),$(STATIC_FOR_CC),$(ARCH),$(ARCH_BITS),$(STATIC_FOR_DIR),$(OBJCOPY),$(AR)))
+static-for: $(STATIC_FOR_DIR)/librseq-compat.a
+else
+static-for:
+	@echo "make static-for: the archive knows x86-64 and AArch64 only" >&2; exit 1
+endif
+else
+static-for:
+	@echo "make static-for: LIBC_INCLUDE must name the C library's include directories" >&2; exit 1
+endif
+
 # Directories are made by this pattern rule; without .PRECIOUS make
 # takes those of the clang and aarch64 copies for intermediate files and
 # tries to delete them at the end.

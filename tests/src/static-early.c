@@ -48,8 +48,8 @@
 #include <sys/rseq.h>
 #include <arch.h>
 
-#ifndef __GLIBC__
-/* The archive's; musl 1.2.3 has none.  */
+#if !defined __GLIBC__ || __GLIBC__ * 1000 + __GLIBC_MINOR__ < 2029
+/* The archive's; musl 1.2.3 and glibc before 2.29 have none.  */
 extern int getcpu (unsigned int *, unsigned int *);
 #endif
 
