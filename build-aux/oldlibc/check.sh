@@ -35,7 +35,11 @@ case $name in
   glibc-*) ccs="CC=$prefix/bin/rc-cc ac_cv_prog_MUSL_CC= $nocc" ;;
   musl-*) ccs="MUSL_CC=$prefix/bin/musl-gcc $nocc" ;;
 esac
-tests=$(cd "$OL_TOP/tests/rseq.shim" && ls ./*.exp | sed 's|^\./||' | tr '\n' ' ')
+# static-old.exp is left out: run on the host, it links static programs
+# against these very builds (from RSEQ_COMPAT_CACHE, which the chroot
+# cannot see).
+tests=$(cd "$OL_TOP/tests/rseq.shim" && ls ./*.exp | sed 's|^\./||' |
+  grep -v '^static-old\.exp$' | tr '\n' ' ')
 # The chroot's own programs (/bin/sh, expect, valgrind's launcher,
 # setpriv) are Debian's glibc 2.31 programs.  A glibc that new or newer
 # becomes their C library too, for the whole run (inner-syslibc.sh):
