@@ -58,10 +58,13 @@ fi
 # Killed, and gone within 5 s (a zombie waiting for init counts as gone).
 for i in 1 2 3 4 5 6 7 8 9 10; do
   left=
-  for c in /proc/[0-9]*/comm; do
-    [ "$(cat "$c" 2>/dev/null)" = rc-soak-standin ] || continue
-    state=$(awk '{ sub(/.*\) /, ""); print $1 }' "${c%/comm}/stat" 2>/dev/null)
-    [ "$state" = Z ] || [ -z "$state" ] || left="$left ${c%/comm}($state)"
+  # By the program's path, which holds this run's own directory: the
+  # name alone would also find another run's stand-in (tiers run side
+  # by side).
+  for c in /proc/[0-9]*/cmdline; do
+    [ "$(tr '\0' '\n' < "$c" 2>/dev/null | head -n 1)" = "$t/rc-soak-standin" ] || continue
+    state=$(awk '{ sub(/.*\) /, ""); print $1 }' "${c%/cmdline}/stat" 2>/dev/null)
+    [ "$state" = Z ] || [ -z "$state" ] || left="$left ${c%/cmdline}($state)"
   done
   [ -z "$left" ] && break
   sleep 0.5
