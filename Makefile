@@ -31,7 +31,7 @@ $(CONFIG_MK): config.mk.in configure
 endif
 
 SONAME := librseq-compat.so.1
-SHIM_SRCS := early.c boot.c area.c tunables.c elf-sym.c getcpu.c dlsym.c thread.c init.c \
+SHIM_SRCS := early.c boot.c area.c tunables.c elf-sym.c getcpu.c dlsym.c start.c thread.c init.c \
 	query.c
 SHIM_HDRS := $(wildcard shim/*.h shim/arch/*/*.h sysdeps/unix/sysv/linux/*.h \
 		sysdeps/unix/sysv/linux/*/*.h sysdeps/unix/sysv/linux/*/bits/*.h)

@@ -145,13 +145,7 @@ rseq_compat_init (void)
    calling this first.  Such a thread (thrd_create, which the shim does
    not see) may call it while the main thread does: the first caller
    decides, a second one waits for it.  */
-/* Inline atomics on AArch64: GCC's default out-of-line helpers
-   (libgcc's __aarch64_cas4_acq) carry no BTI/PAC property note, and
-   linking one in would drop the shim's (branch-protection.exp).  */
-#if defined __aarch64__ && defined __GNUC__ && !defined __clang__
-__attribute__ ((target ("no-outline-atomics")))
-#endif
-attribute_hidden void
+attribute_inline_atomics attribute_hidden void
 __rseq_compat_init_once (void)
 {
   static int state;		/* 0: not begun, 1: deciding, 2: done.  */

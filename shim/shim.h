@@ -28,6 +28,16 @@
 
 #define attribute_hidden __attribute__ ((visibility ("hidden")))
 #define attribute_public __attribute__ ((visibility ("default")))
+/* For a function with an atomic read-modify-write: inline on AArch64.
+   GCC's default out-of-line helpers (libgcc's __aarch64_cas4_acq)
+   carry no BTI/PAC property note, and linking one in would drop the
+   shim's (branch-protection.exp).  */
+#if defined __aarch64__ && defined __GNUC__ && !defined __clang__
+# define attribute_inline_atomics \
+  __attribute__ ((target ("no-outline-atomics")))
+#else
+# define attribute_inline_atomics
+#endif
 
 /* A glibc build can find the C library's own registration (glibc 2.35
    and later, RHEL 9's 2.34) and runs its first code in an IFUNC

@@ -30,19 +30,13 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "start.h"
 
 typedef int create_fn (pthread_t *, const pthread_attr_t *,
                        void *(*) (void *), void *);
 typedef int clone_fn (int (*) (void *), void *, int, void *, ...);
 /* 0 with the mask, PTHREAD_ATTR_NO_SIGMASK_NP (1) without one.  */
 typedef int getmask_fn (const pthread_attr_t *, sigset_t *);
-
-struct start
-{
-  void *(*fn) (void *);
-  void *arg;
-  sigset_t mask;
-};
 
 #if !RSEQ_COMPAT_GLIBC
 /* musl's detached threads unmap their own stack, TLS included, before
@@ -148,7 +142,7 @@ static void *
 trampoline (void *p)
 {
   struct start s = *(struct start *) p;
-  free (p);
+  __rseq_compat_start_release (p);
   if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED)
     __rseq_compat_mark_failed ();
   else if (__rseq_compat_register_self () == 0)
@@ -208,7 +202,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (!__rseq_compat_state.own_area)
     return real (thread, attr, fn, arg);
 
-  struct start *s = malloc (sizeof *s);
+  struct start *s = __rseq_compat_start_claim ();
   if (s == NULL)
     return EAGAIN;
   s->fn = fn;
@@ -239,12 +233,12 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (attr != NULL && attr_getmask != NULL && attr_getmask (attr, &attr_mask) == 0)
     s->mask = attr_mask;
   int ret = real (thread, attr, trampoline, s);
-  /* From the local copy: the new thread may have freed S already (ASan
+  /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
   sigprocmask (SIG_SETMASK, &old, NULL);
   if (ret != 0)
-    free (s);
+    __rseq_compat_start_release (s);
   return ret;
 }
 

@@ -68,6 +68,13 @@
                  of the handler).
    affinity      a thread bound to one CPU is told that CPU by
                  sched_getcpu.
+   handler-create  threads created from a SIGALRM handler that
+                 interrupts the main thread in malloc and free (musl's
+                 pthread_create allows it; glibc's may call malloc
+                 itself, so differential.exp runs it on musl only).
+   in-flight     200 threads created back to back on one CPU, so that
+                 many have not started yet (on musl, none: they are
+                 SCHED_IDLE): each returns its own argument.
    exit-thread   a thread calls exit (3) while the main thread waits.
    main-exit     the main thread calls pthread_exit while another
                  thread runs; the process ends with the last thread.  */
@@ -86,6 +93,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -812,6 +820,122 @@ main_exit (void)
   pthread_exit (NULL);
 }
 
+static volatile sig_atomic_t handler_created, handler_failed;
+
+static void *
+handler_thread (void *arg)
+{
+  return arg;
+}
+
+static void
+on_alarm_create (int sig)
+{
+  (void) sig;
+  int saved = errno;
+  pthread_attr_t a;
+  pthread_t t;
+  pthread_attr_init (&a);
+  pthread_attr_setdetachstate (&a, PTHREAD_CREATE_DETACHED);
+  if (pthread_create (&t, &a, handler_thread, NULL) == 0)
+    handler_created++;
+  else
+    handler_failed++;
+  pthread_attr_destroy (&a);
+  errno = saved;
+}
+
+/* A hang (a lock taken twice in one thread) becomes a status of its
+   own instead of stopping the suite.  */
+static int watchdog_started;
+
+static void *
+watchdog (void *arg)
+{
+  (void) arg;
+  __atomic_store_n (&watchdog_started, 1, __ATOMIC_RELEASE);
+  sleep (60);
+  static const char msg[] = "handler-create: hung\n";
+  write (1, msg, sizeof msg - 1);
+  _exit (9);
+}
+
+static int
+handler_create (void)
+{
+  sigset_t all, old;
+  pthread_t w;
+  sigfillset (&all);
+  pthread_sigmask (SIG_BLOCK, &all, &old);
+  /* Also what makes musl's malloc take its lock: a second thread.  */
+  if (pthread_create (&w, NULL, watchdog, NULL) != 0)
+    return 2;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  /* Running its own code, past whatever its start takes.  */
+  while (!__atomic_load_n (&watchdog_started, __ATOMIC_ACQUIRE))
+    sched_yield ();
+  struct sigaction sa = { .sa_handler = on_alarm_create,
+                          .sa_flags = SA_RESTART };
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGALRM, &sa, NULL);
+  struct itimerval it = { { 0, 500 }, { 0, 500 } };
+  setitimer (ITIMER_REAL, &it, NULL);
+  void *blocks[32];
+  unsigned n = 0;
+  while (handler_created + handler_failed < 300)
+    {
+      for (int i = 0; i < 32; i++)
+        blocks[i] = malloc (16 + (n++ % 61) * 24);
+      for (int i = 0; i < 32; i++)
+        free (blocks[i]);
+    }
+  struct itimerval off = { { 0, 0 }, { 0, 0 } };
+  setitimer (ITIMER_REAL, &off, NULL);
+  printf ("handler-create: 300 threads from handlers, %s\n",
+          handler_failed == 0 ? "none failed" : "some failed");
+  return handler_failed != 0;
+}
+
+static void *
+in_flight_work (void *arg)
+{
+  return (void *) ((uintptr_t) arg * 3 + 1);
+}
+
+static int
+in_flight (void)
+{
+  enum { N = 200 };
+  pthread_t t[N];
+  cpu_set_t one;
+  CPU_ZERO (&one);
+  CPU_SET (sched_getcpu () >= 0 ? sched_getcpu () : 0, &one);
+  sched_setaffinity (0, sizeof one, &one);
+  /* Where the C library takes SCHED_IDLE (musl; glibc refuses it),
+     none of them runs before the creator blocks in the first join.  */
+  pthread_attr_t a, *ap = NULL;
+  pthread_attr_init (&a);
+  struct sched_param none = { .sched_priority = 0 };
+  if (pthread_attr_setinheritsched (&a, PTHREAD_EXPLICIT_SCHED) == 0
+      && pthread_attr_setschedpolicy (&a, SCHED_IDLE) == 0
+      && pthread_attr_setschedparam (&a, &none) == 0)
+    ap = &a;
+  for (uintptr_t i = 0; i < N; i++)
+    if (pthread_create (&t[i], ap, in_flight_work, (void *) i) != 0)
+      return 2;
+  pthread_attr_destroy (&a);
+  int wrong = 0;
+  for (uintptr_t i = 0; i < N; i++)
+    {
+      void *ret;
+      pthread_join (t[i], &ret);
+      wrong += (uintptr_t) ret != i * 3 + 1;
+    }
+  printf ("in-flight: %d threads, %d returned another's argument\n", N,
+          wrong);
+  return wrong != 0;
+}
+
 static const struct
 {
   const char *name;
@@ -838,6 +962,8 @@ static const struct
   { "altstack", altstack },
   { "segv-thread", segv_thread },
   { "affinity", affinity },
+  { "handler-create", handler_create },
+  { "in-flight", in_flight },
   { "exit-thread", exit_thread },
   { "main-exit", main_exit },
 };

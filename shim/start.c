@@ -1,0 +1,81 @@
+/* Start blocks for pthread_create, without malloc.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE 1
+#include <stddef.h>
+#include <sys/mman.h>
+
+#include "shim.h"
+#include "start.h"
+
+/* Start blocks do not come from malloc: programs create threads from
+   signal handlers (musl's pthread_create takes no lock that malloc
+   holds, so this works without the shim), and a handler that
+   interrupted malloc would wait forever for malloc's lock.  A block is
+   claimed with one atomic exchange and given back by the new thread
+   once it has copied it.  The first blocks are static; more come in
+   pages of their own, mapped when every block is in use and kept for
+   the process's life, so their number is bounded by the most creations
+   in flight at once.  */
+enum { START_PAGE_BYTES = 4096 };
+struct start_page
+{
+  struct start_page *next;
+  struct start slot[(START_PAGE_BYTES - sizeof (void *))
+                    / sizeof (struct start)];
+};
+
+static struct start_page first_page;
+static struct start_page *pages = &first_page;
+
+attribute_inline_atomics static struct start *
+start_claim_in (struct start_page *p)
+{
+  for (; p != NULL; p = p->next)
+    for (size_t i = 0; i < sizeof p->slot / sizeof p->slot[0]; i++)
+      if (!__atomic_load_n (&p->slot[i].busy, __ATOMIC_RELAXED)
+          && !__atomic_exchange_n (&p->slot[i].busy, 1, __ATOMIC_ACQUIRE))
+        return &p->slot[i];
+  return NULL;
+}
+
+attribute_inline_atomics struct start *
+__rseq_compat_start_claim (void)
+{
+  struct start *s = start_claim_in (__atomic_load_n (&pages, __ATOMIC_ACQUIRE));
+  if (s != NULL)
+    return s;
+  struct start_page *np = mmap (NULL, sizeof *np, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (np == MAP_FAILED)
+    return NULL;
+  np->slot[0].busy = 1;
+  struct start_page *head = __atomic_load_n (&pages, __ATOMIC_RELAXED);
+  do
+    np->next = head;
+  while (!__atomic_compare_exchange_n (&pages, &head, np, 1, __ATOMIC_RELEASE,
+                                       __ATOMIC_RELAXED));
+  return &np->slot[0];
+}
+
+void
+__rseq_compat_start_release (struct start *s)
+{
+  __atomic_store_n (&s->busy, 0, __ATOMIC_RELEASE);
+}
+
