@@ -17,9 +17,13 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <errno.h>
+#include <link.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -33,6 +37,66 @@ extern const unsigned int __rseq_flags;
 /* musl runs no code of the shim's before its constructor, and a static
    program none before its start-up code: both decide there.  */
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
+/* A static program has no copies (decide_from_process).  */
+# if !RSEQ_COMPAT_STATIC
+/* Whether ADDR, where the GOT leads for one of __rseq_*, is a copy the
+   loader made for the program (a COPY relocation: the program refers to
+   the shim's variable, reads its own copy, and musl keeps such copies
+   writable).  Anything else outside the shim is the program's own
+   definition (it may be const, in read-only memory): it interposes on
+   the shim's as on glibc's, and glibc 2.35 and later leave it as the
+   program made it, writing only their own.  musl leaves the program's
+   dynamic section unrelocated, so its addresses are the file's plus the
+   load bias.  */
+static int
+program_copy_at (const void *addr)
+{
+  const ElfW(Phdr) *ph = (const ElfW(Phdr) *) getauxval (AT_PHDR);
+  size_t n = getauxval (AT_PHNUM);
+  uintptr_t bias = 0;
+  const ElfW(Dyn) *dyn = NULL;
+  if (ph == NULL)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (ph[i].p_type == PT_PHDR)
+      bias = (uintptr_t) ph - ph[i].p_vaddr;
+  for (size_t i = 0; i < n; i++)
+    if (ph[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *) (bias + ph[i].p_vaddr);
+  if (dyn == NULL)
+    return 0;
+  uintptr_t rela = 0;
+  size_t size = 0, ent = sizeof (ElfW(Rela));
+  for (; dyn->d_tag != DT_NULL; dyn++)
+    if (dyn->d_tag == DT_RELA)
+      rela = bias + dyn->d_un.d_ptr;
+    else if (dyn->d_tag == DT_RELASZ)
+      size = dyn->d_un.d_val;
+    else if (dyn->d_tag == DT_RELAENT && dyn->d_un.d_val != 0)
+      ent = dyn->d_un.d_val;
+  for (size_t off = 0; rela != 0 && off + sizeof (ElfW(Rela)) <= size;
+       off += ent)
+    {
+      const ElfW(Rela) *r = (const ElfW(Rela) *) (rela + off);
+      if (ELF64_R_TYPE (r->r_info) == RSEQ_COMPAT_R_COPY
+          && bias + r->r_offset == (uintptr_t) addr)
+        return 1;
+    }
+  return 0;
+}
+
+/* Where the program reads __rseq_* through its GOT: the shim's own
+   storage, or the program's copy of it, which the shim writes; NULL
+   for the program's own definition.  */
+static void *
+published (const volatile void *got, const void *own)
+{
+  if (got == own || program_copy_at ((const void *) got))
+    return (void *) got;
+  return NULL;
+}
+# endif
+
 static void
 decide_from_process (void)
 {
@@ -52,8 +116,7 @@ decide_from_process (void)
   /* A static program has no copies: its references lead to the
      archive's own storage, or to the C library's definitions, which
      the archive must never write.  */
-  if (RSEQ_COMPAT_STATIC)
-    return;
+#if !RSEQ_COMPAT_STATIC
   /* In a second copy the GOT leads to the first copy's definitions (or
      the program's copies of them), which are final: the first copy's
      constructor ran before this one.  */
@@ -66,13 +129,19 @@ decide_from_process (void)
     }
 
   /* The program's COPY relocations were made before this constructor
-     ran; musl keeps such copies writable, and the GOT leads to them.  */
-  *(volatile ptrdiff_t *) &__rseq_offset = __rseq_compat_offset;
-  *(volatile unsigned int *) &__rseq_flags = __rseq_compat_flags;
+     ran; the GOT leads to them.  */
+  volatile ptrdiff_t *o = published (&__rseq_offset, &__rseq_compat_offset);
+  volatile unsigned int *f = published (&__rseq_flags, &__rseq_compat_flags);
+  unsigned int *s = published (&__rseq_size, &__rseq_compat_size);
+  if (o != NULL)
+    *o = __rseq_compat_offset;
+  if (f != NULL)
+    *f = __rseq_compat_flags;
   /* Last, and a release: the header's accessors test the size before
      they load the offset.  */
-  __atomic_store_n ((unsigned int *) &__rseq_size, __rseq_compat_size,
-                    __ATOMIC_RELEASE);
+  if (s != NULL)
+    __atomic_store_n (s, __rseq_compat_size, __ATOMIC_RELEASE);
+#endif
 }
 #endif
 
@@ -144,18 +213,55 @@ rseq_compat_init (void)
    starts would not be registered, which pthread_create prevents by
    calling this first.  Such a thread (thrd_create, which the shim does
    not see) may call it while the main thread does: the first caller
-   decides, a second one waits for it.  */
+   decides, a second one waits for it.  No handler of an asynchronous
+   signal runs on the deciding thread meanwhile: one that created a
+   thread there would wait for itself.  A handler of a signal the
+   thread's own code raises (those stay open: blocked, they kill) that
+   does so finds its own thread deciding and goes on undecided: its
+   thread starts unregistered.  A fork while another thread decides
+   leaves the child a decision no thread of its will finish: the first
+   caller there finds the decider gone and decides itself.  */
 attribute_inline_atomics attribute_hidden void
 __rseq_compat_init_once (void)
 {
-  static int state;		/* 0: not begun, 1: deciding, 2: done.  */
-  int expected = 0;
-  if (!__atomic_compare_exchange_n (&state, &expected, 1, 0,
-                                    __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+  /* 0: not begun; -1: done; else the deciding thread's ID.  */
+  static int state;
+  if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == -1)
+    return;
+  /* pthread_create calls this: the caller's errno stays as it was.  */
+  int saved_errno = errno;
+  int self = (int) syscall (SYS_gettid);
+  sigset_t old;
+  __rseq_compat_block_async (&old);
+  int seen = 0;
+  while (!__atomic_compare_exchange_n (&state, &seen, self, 0,
+                                       __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
     {
-      while (__atomic_load_n (&state, __ATOMIC_ACQUIRE) != 2)
-        sched_yield ();
-      return;
+      if (seen == -1 || seen == self)
+        {
+          sigprocmask (SIG_SETMASK, &old, NULL);
+          errno = saved_errno;
+          return;
+        }
+      /* Decided by a thread of this process: wait.  Gone (a fork
+         child): take its place, with the compare-and-swap above.  */
+      if (syscall (SYS_tgkill, (long int) getpid (), (long int) seen, 0) != 0
+          && errno == ESRCH)
+        continue;
+      sigprocmask (SIG_SETMASK, &old, NULL);
+      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) != -1)
+        {
+          if (syscall (SYS_tgkill, (long int) getpid (), (long int) seen, 0)
+              != 0 && errno == ESRCH)
+            break;
+          sched_yield ();
+        }
+      if (seen == -1)
+        {
+          errno = saved_errno;
+          return;
+        }
+      __rseq_compat_block_async (&old);
     }
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
@@ -176,7 +282,9 @@ __rseq_compat_init_once (void)
     default:
       break;
     }
-  __atomic_store_n (&state, 2, __ATOMIC_RELEASE);
+  __atomic_store_n (&state, -1, __ATOMIC_RELEASE);
+  sigprocmask (SIG_SETMASK, &old, NULL);
+  errno = saved_errno;
 }
 
 attribute_public const char *

@@ -19,6 +19,7 @@
 #ifndef RSEQ_COMPAT_SHIM_H
 #define RSEQ_COMPAT_SHIM_H 1
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -192,6 +193,10 @@ void __rseq_compat_init_dlvsym (const struct r_debug *dbg) attribute_hidden;
 
 /* thread.c */
 void __rseq_compat_thread_init (void) attribute_hidden;
+/* Blocks every signal but those the caller's own code may raise
+   (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS), which stay as
+   they were; the mask before in *OLD.  */
+void __rseq_compat_block_async (sigset_t *old) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;

@@ -107,6 +107,27 @@ on_thread_exit (void *value)
 }
 #endif
 
+void
+__rseq_compat_block_async (sigset_t *old)
+{
+  /* The caller keeps the signals that its own code raises (a fault
+     inside pthread_create, such as the C library storing the new
+     thread's ID in a page that a write-barrier handler protects, or a
+     seccomp SIGSYS): blocked, they would kill the process instead of
+     reaching its handler.  sigprocmask, not pthread_sigmask: before
+     glibc 2.32 the latter is in libpthread, which the shim must not
+     pull into every process.  Both set the calling thread's mask on
+     Linux.  */
+  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
+                                            SIGFPE, SIGTRAP, SIGSYS };
+  sigset_t all;
+  sigfillset (&all);
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    sigdelset (&all, raised_by_own_code[i]);
+  /* SIG_BLOCK: those six stay as they were, in one system call.  */
+  sigprocmask (SIG_BLOCK, &all, old);
+}
+
 /* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL.  Looked
    up once, at start-up, where a failed lookup's dlerror message can be
    discarded without hiding one of the program's.  On glibc 2.32 and
@@ -207,24 +228,11 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
     return EAGAIN;
   s->fn = fn;
   s->arg = arg;
-  /* The new thread inherits this mask.  The creator keeps the signals
-     that its own code raises (a fault inside pthread_create, such as
-     the C library storing the new thread's ID in a page that a
-     write-barrier handler protects, or a seccomp SIGSYS): blocked,
-     they would kill the process instead of reaching its handler.  The
-     new thread starts with them as the creator had them; any other
-     signal waits until it is registered.  sigprocmask, not
-     pthread_sigmask: before glibc 2.32 the latter is in libpthread,
-     which the shim must not pull into every process.  Both set the
-     calling thread's mask on Linux.  */
-  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
-                                            SIGFPE, SIGTRAP, SIGSYS };
-  sigset_t all, old;
-  sigfillset (&all);
-  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-    sigdelset (&all, raised_by_own_code[i]);
-  /* SIG_BLOCK: those six stay as they were, in one system call.  */
-  sigprocmask (SIG_BLOCK, &all, &old);
+  /* The new thread inherits this mask: it starts with the signals its
+     own code raises as the creator had them; any other signal waits
+     until it is registered.  */
+  sigset_t old;
+  __rseq_compat_block_async (&old);
   s->mask = old;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies

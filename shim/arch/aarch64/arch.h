@@ -30,6 +30,10 @@
    system call.  */
 #undef RSEQ_COMPAT_VDSO_GETCPU
 
+/* The dynamic relocation that copies a shared object's variable into
+   the program (R_AARCH64_COPY).  */
+#define RSEQ_COMPAT_R_COPY 1024
+
 #define RSEQ_COMPAT_GLIBC_BASE_VERSION "GLIBC_2.17"
 
 static inline long int

@@ -28,6 +28,9 @@
 
 /* The vDSO's getcpu and the version node that carries it.  */
 #define RSEQ_COMPAT_VDSO_GETCPU "__vdso_getcpu"
+/* The dynamic relocation that copies a shared object's variable into
+   the program (R_X86_64_COPY).  */
+#define RSEQ_COMPAT_R_COPY 5
 
 /* Version of dlsym in glibc before 2.34 moved it into libc.so.6.  */
 #define RSEQ_COMPAT_GLIBC_BASE_VERSION "GLIBC_2.2.5"
