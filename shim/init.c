@@ -205,6 +205,41 @@ rseq_compat_init (void)
     }
 }
 
+/* The decision's own mask, with raw system calls: it runs in the first
+   constructor, before a sanitizer's runtime has set up its interceptors
+   of sigfillset or sigprocmask (TSan's jumped to address 0), and the
+   kernel's mask is one 64-bit word on both architectures.  The signals
+   the thread's own code raises stay as they were (blocked, they kill),
+   and so do the C libraries' internal ones (32 to 34: cancellation,
+   set*id broadcasts), which no handler of the program's runs for.  */
+static void
+mask_async (uint64_t *old)
+{
+  static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
+                              SIGSYS, 32, 33, 34 };
+  uint64_t set = ~(uint64_t) 0;
+  for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
+    set &= ~((uint64_t) 1 << (open[i] - 1));
+  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, (long int) &set,
+                        (long int) old, sizeof set);
+}
+
+static void
+mask_restore (const uint64_t *old)
+{
+  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
+                        sizeof *old);
+}
+
+/* Whether thread TID is gone from this process (a fork child's parent's
+   thread).  */
+static int
+thread_gone (int tid)
+{
+  long int pid = rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
+  return rseq_compat_syscall4 (SYS_tgkill, pid, tid, 0, 0) == -ESRCH;
+}
+
 /* The decision and what follows from it, but no registration.  musl
    runs constructors in dependency order, so with the shim linked after
    another library (cc main.c -la -lrseq-compat) liba's runs first:
@@ -228,40 +263,29 @@ __rseq_compat_init_once (void)
   static int state;
   if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == -1)
     return;
-  /* pthread_create calls this: the caller's errno stays as it was.  */
-  int saved_errno = errno;
-  int self = (int) syscall (SYS_gettid);
-  sigset_t old;
-  __rseq_compat_block_async (&old);
+  int self = (int) rseq_compat_syscall4 (SYS_gettid, 0, 0, 0, 0);
+  uint64_t old;
+  mask_async (&old);
   int seen = 0;
   while (!__atomic_compare_exchange_n (&state, &seen, self, 0,
                                        __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
     {
       if (seen == -1 || seen == self)
         {
-          sigprocmask (SIG_SETMASK, &old, NULL);
-          errno = saved_errno;
+          mask_restore (&old);
           return;
         }
       /* Decided by a thread of this process: wait.  Gone (a fork
          child): take its place, with the compare-and-swap above.  */
-      if (syscall (SYS_tgkill, (long int) getpid (), (long int) seen, 0) != 0
-          && errno == ESRCH)
+      if (thread_gone (seen))
         continue;
-      sigprocmask (SIG_SETMASK, &old, NULL);
-      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) != -1)
-        {
-          if (syscall (SYS_tgkill, (long int) getpid (), (long int) seen, 0)
-              != 0 && errno == ESRCH)
-            break;
-          sched_yield ();
-        }
+      mask_restore (&old);
+      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) != -1
+             && !thread_gone (seen))
+        sched_yield ();
       if (seen == -1)
-        {
-          errno = saved_errno;
-          return;
-        }
-      __rseq_compat_block_async (&old);
+        return;
+      mask_async (&old);
     }
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
@@ -283,8 +307,7 @@ __rseq_compat_init_once (void)
       break;
     }
   __atomic_store_n (&state, -1, __ATOMIC_RELEASE);
-  sigprocmask (SIG_SETMASK, &old, NULL);
-  errno = saved_errno;
+  mask_restore (&old);
 }
 
 attribute_public const char *
