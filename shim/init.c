@@ -17,7 +17,6 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
-#include <errno.h>
 #include <link.h>
 #include <sched.h>
 #include <signal.h>
@@ -45,44 +44,54 @@ extern const unsigned int __rseq_flags;
    writable).  Anything else outside the shim is the program's own
    definition (it may be const, in read-only memory): it interposes on
    the shim's as on glibc's, and glibc 2.35 and later leave it as the
-   program made it, writing only their own.  musl leaves the program's
-   dynamic section unrelocated, so its addresses are the file's plus the
-   load bias.  */
-static int
-program_copy_at (const void *addr)
+   program made it, writing only their own.  The program is the first
+   object dl_iterate_phdr reports: AT_PHDR describes the loader instead
+   when the loader runs as a command (elf-sym.c).  musl leaves the
+   program's dynamic section unrelocated, so its addresses are the
+   file's plus the load bias.  */
+struct copy_query
 {
-  const ElfW(Phdr) *ph = (const ElfW(Phdr) *) getauxval (AT_PHDR);
-  size_t n = getauxval (AT_PHNUM);
-  uintptr_t bias = 0;
+  uintptr_t addr;
+  int found;
+};
+
+static int
+find_copy (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  struct copy_query *q = data;
   const ElfW(Dyn) *dyn = NULL;
-  if (ph == NULL)
-    return 0;
-  for (size_t i = 0; i < n; i++)
-    if (ph[i].p_type == PT_PHDR)
-      bias = (uintptr_t) ph - ph[i].p_vaddr;
-  for (size_t i = 0; i < n; i++)
-    if (ph[i].p_type == PT_DYNAMIC)
-      dyn = (const ElfW(Dyn) *) (bias + ph[i].p_vaddr);
-  if (dyn == NULL)
-    return 0;
+  for (size_t i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *) (info->dlpi_addr
+                                 + info->dlpi_phdr[i].p_vaddr);
   uintptr_t rela = 0;
-  size_t size = 0, ent = sizeof (ElfW(Rela));
-  for (; dyn->d_tag != DT_NULL; dyn++)
+  size_t relasz = 0, ent = sizeof (ElfW(Rela));
+  for (; dyn != NULL && dyn->d_tag != DT_NULL; dyn++)
     if (dyn->d_tag == DT_RELA)
-      rela = bias + dyn->d_un.d_ptr;
+      rela = info->dlpi_addr + dyn->d_un.d_ptr;
     else if (dyn->d_tag == DT_RELASZ)
-      size = dyn->d_un.d_val;
+      relasz = dyn->d_un.d_val;
     else if (dyn->d_tag == DT_RELAENT && dyn->d_un.d_val != 0)
       ent = dyn->d_un.d_val;
-  for (size_t off = 0; rela != 0 && off + sizeof (ElfW(Rela)) <= size;
+  for (size_t off = 0; rela != 0 && off + sizeof (ElfW(Rela)) <= relasz;
        off += ent)
     {
       const ElfW(Rela) *r = (const ElfW(Rela) *) (rela + off);
       if (ELF64_R_TYPE (r->r_info) == RSEQ_COMPAT_R_COPY
-          && bias + r->r_offset == (uintptr_t) addr)
-        return 1;
+          && info->dlpi_addr + r->r_offset == q->addr)
+        q->found = 1;
     }
-  return 0;
+  /* The program alone.  */
+  return 1;
+}
+
+static int
+program_copy_at (const void *addr)
+{
+  struct copy_query q = { (uintptr_t) addr, 0 };
+  dl_iterate_phdr (find_copy, &q);
+  return q.found;
 }
 
 /* Where the program reads __rseq_* through its GOT: the shim's own
@@ -112,7 +121,11 @@ decide_from_process (void)
          program's start-up code runs before its main.  */
       .startup = 1,
     };
-  __rseq_compat_decide (&boot);
+  /* A fork child that takes over (__rseq_compat_init_once) keeps what
+     the parent decided before the fork: its probe would run on a thread
+     that may be registered by then.  */
+  if (__rseq_compat_state.mode == RSEQ_COMPAT_MODE_UNDECIDED)
+    __rseq_compat_decide (&boot);
   /* A static program has no copies: its references lead to the
      archive's own storage, or to the C library's definitions, which
      the archive must never write.  */
@@ -231,13 +244,16 @@ mask_restore (const uint64_t *old)
                         sizeof *old);
 }
 
-/* Whether thread TID is gone from this process (a fork child's parent's
-   thread).  */
+/* The process the decision began in, 0 until its decider says.  */
+static long int decider_pid;
+
+/* Whether the decision under way began in another process: this one is
+   a fork child, and the thread deciding stayed in the parent.  */
 static int
-thread_gone (int tid)
+decider_gone (void)
 {
-  long int pid = rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
-  return rseq_compat_syscall4 (SYS_tgkill, pid, tid, 0, 0) == -ESRCH;
+  long int pid = __atomic_load_n (&decider_pid, __ATOMIC_ACQUIRE);
+  return pid != 0 && pid != rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
 }
 
 /* The decision and what follows from it, but no registration.  musl
@@ -255,38 +271,42 @@ thread_gone (int tid)
    does so finds its own thread deciding and goes on undecided: its
    thread starts unregistered.  A fork while another thread decides
    leaves the child a decision no thread of its will finish: the first
-   caller there finds the decider gone and decides itself.  */
+   caller there finds the decision begun in another process and finishes
+   it.  */
 attribute_inline_atomics attribute_hidden void
 __rseq_compat_init_once (void)
 {
-  /* 0: not begun; -1: done; else the deciding thread's ID.  */
-  static int state;
-  if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == -1)
+  /* 0: not begun; 1: done; else the deciding thread's pointer (no
+     system call, which a seccomp filter could refuse, and never 1).  */
+  static uintptr_t state;
+  if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == 1)
     return;
-  int self = (int) rseq_compat_syscall4 (SYS_gettid, 0, 0, 0, 0);
+  uintptr_t self = (uintptr_t) rseq_compat_thread_pointer ();
   uint64_t old;
   mask_async (&old);
-  int seen = 0;
+  uintptr_t seen = 0;
   while (!__atomic_compare_exchange_n (&state, &seen, self, 0,
                                        __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
     {
-      if (seen == -1 || seen == self)
+      if (seen == 1 || seen == self)
         {
           mask_restore (&old);
           return;
         }
-      /* Decided by a thread of this process: wait.  Gone (a fork
-         child): take its place, with the compare-and-swap above.  */
-      if (thread_gone (seen))
+      /* Decided in this process: wait.  In the parent (a fork child):
+         take its place, with the compare-and-swap above.  */
+      if (decider_gone ())
         continue;
       mask_restore (&old);
-      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) != -1
-             && !thread_gone (seen))
+      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) != 1
+             && !decider_gone ())
         sched_yield ();
-      if (seen == -1)
+      if (seen == 1)
         return;
       mask_async (&old);
     }
+  __atomic_store_n (&decider_pid, rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0),
+                    __ATOMIC_RELEASE);
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
 #endif
@@ -306,7 +326,7 @@ __rseq_compat_init_once (void)
     default:
       break;
     }
-  __atomic_store_n (&state, -1, __ATOMIC_RELEASE);
+  __atomic_store_n (&state, 1, __ATOMIC_RELEASE);
   mask_restore (&old);
 }
 

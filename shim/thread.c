@@ -212,13 +212,13 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (real == NULL)
     return EAGAIN;
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
-  /* A constructor that runs before the shim's (init.c), or in a static
-     program an entry of .preinit_array before the archive's: without
-     the decision, own_area is still 0 and the thread would start
-     unregistered.  The shared library for glibc decides while the
+  /* A constructor that runs before the shim's (init.c), in a static
+     program an entry of .preinit_array before the archive's, or a
+     decision under way on another thread: the mode is set before the
+     exit hook exists, so the whole start-up must be complete (one load
+     once it is).  The shared library for glibc decides while the
      loader relocates it, before any code of the program runs.  */
-  if (__rseq_compat_state.mode == RSEQ_COMPAT_MODE_UNDECIDED)
-    __rseq_compat_init_once ();
+  __rseq_compat_init_once ();
 #endif
   if (!__rseq_compat_state.own_area)
     return real (thread, attr, fn, arg);
