@@ -336,19 +336,23 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
           && rseq_layout_fit (&st->layout, RSEQ_LAYOUT_LEGACY_LEN,
                               RSEQ_LAYOUT_LEGACY_ALIGN))
         ret = probe (&st->layout);
+      /* The mode last: a fork child that takes over a decision made
+         in its parent (init.c) keeps what the mode says was decided.  */
       if (ret == 0)
         {
-          st->mode = RSEQ_COMPAT_MODE_SHIM_OWNED;
           /* After the offset: a reader that sees the size nonzero
              (rseq-compat.h tests it before it loads the offset) must
              see the offset too, even on a weakly ordered machine.  */
           __atomic_store_n (&__rseq_compat_size, st->layout.public_size,
                             __ATOMIC_RELEASE);
+          __atomic_store_n (&st->mode, RSEQ_COMPAT_MODE_SHIM_OWNED,
+                            __ATOMIC_RELEASE);
         }
       else
         {
-          st->mode = RSEQ_COMPAT_MODE_UNAVAILABLE;
           st->probe_errno = (int) -ret;
+          __atomic_store_n (&st->mode, RSEQ_COMPAT_MODE_UNAVAILABLE,
+                            __ATOMIC_RELEASE);
         }
     }
 }

@@ -17,6 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <limits.h>
 #include <link.h>
 #include <sched.h>
 #include <signal.h>
@@ -218,14 +219,15 @@ rseq_compat_init (void)
     }
 }
 
-/* The decision's own mask, with raw system calls: it runs in the first
-   constructor, before a sanitizer's runtime has set up its interceptors
-   of sigfillset or sigprocmask (TSan's jumped to address 0), and the
-   kernel's mask is one 64-bit word on both architectures.  The signals
+/* The decision's own mask, with raw system calls, and whether it was
+   set: it runs in the first constructor, before a sanitizer's runtime
+   has set up its interceptors of sigfillset or sigprocmask (TSan's
+   jumped to address 0), and the kernel's mask is one 64-bit word on
+   both architectures.  The signals
    the thread's own code raises stay as they were (blocked, they kill),
    and so do the C libraries' internal ones (32 to 34: cancellation,
    set*id broadcasts), which no handler of the program's runs for.  */
-static void
+static int
 mask_async (uint64_t *old)
 {
   static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
@@ -233,8 +235,9 @@ mask_async (uint64_t *old)
   uint64_t set = ~(uint64_t) 0;
   for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
     set &= ~((uint64_t) 1 << (open[i] - 1));
-  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, (long int) &set,
-                        (long int) old, sizeof set);
+  /* Refused (a filter), it wrote nothing to OLD: nothing to restore.  */
+  return rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, (long int) &set,
+                               (long int) old, sizeof set) == 0;
 }
 
 static void
@@ -244,17 +247,11 @@ mask_restore (const uint64_t *old)
                         sizeof *old);
 }
 
-/* The process the decision began in, 0 until its decider says.  */
-static long int decider_pid;
-
-/* Whether the decision under way began in another process: this one is
-   a fork child, and the thread deciding stayed in the parent.  */
-static int
-decider_gone (void)
-{
-  long int pid = __atomic_load_n (&decider_pid, __ATOMIC_ACQUIRE);
-  return pid != 0 && pid != rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
-}
+/* Set on the thread that is deciding: a handler of a signal its own
+   code raised (those stay open) that creates a thread there must not
+   wait for itself.  */
+static __thread unsigned char deciding
+  __attribute__ ((tls_model ("initial-exec")));
 
 /* The decision and what follows from it, but no registration.  musl
    runs constructors in dependency order, so with the shim linked after
@@ -276,37 +273,49 @@ decider_gone (void)
 attribute_inline_atomics attribute_hidden void
 __rseq_compat_init_once (void)
 {
-  /* 0: not begun; 1: done; else the deciding thread's pointer (no
-     system call, which a seccomp filter could refuse, and never 1).  */
-  static uintptr_t state;
-  if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == 1)
+  /* 0: not begun; DONE; else the ID of the process whose thread is
+     deciding, set by the one compare-and-swap that claims the decision
+     (a fork between a claim and a later store of it left a child that
+     waited for good).  A fork child that finds its parent's ID there
+     takes the decision over.  A process whose ID another had before
+     (PID namespaces, reuse), forked while its parent decided, waits
+     instead: doc/internals.md.  */
+  static long int state;
+  const long int done = LONG_MIN;
+  if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == done)
     return;
-  uintptr_t self = (uintptr_t) rseq_compat_thread_pointer ();
+  if (deciding)
+    return;
+  /* Where a filter refuses getpid, its error (negative) stands for the
+     process: fork children are then not told apart.  */
+  long int self = rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
+  if (self == 0 || self == done)
+    self = -1;
   uint64_t old;
-  mask_async (&old);
-  uintptr_t seen = 0;
+  int masked = mask_async (&old);
+  long int seen = 0;
   while (!__atomic_compare_exchange_n (&state, &seen, self, 0,
                                        __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
     {
-      if (seen == 1 || seen == self)
+      if (seen == done)
         {
-          mask_restore (&old);
+          if (masked)
+            mask_restore (&old);
           return;
         }
-      /* Decided in this process: wait.  In the parent (a fork child):
-         take its place, with the compare-and-swap above.  */
-      if (decider_gone ())
+      /* Claimed in this process: wait.  In another (this is a fork
+         child): take it over, with the compare-and-swap above.  */
+      if (seen != self)
         continue;
-      mask_restore (&old);
-      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) != 1
-             && !decider_gone ())
+      if (masked)
+        mask_restore (&old);
+      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) == self)
         sched_yield ();
-      if (seen == 1)
+      if (seen == done)
         return;
-      mask_async (&old);
+      masked = mask_async (&old);
     }
-  __atomic_store_n (&decider_pid, rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0),
-                    __ATOMIC_RELEASE);
+  deciding = 1;
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
 #endif
@@ -326,8 +335,10 @@ __rseq_compat_init_once (void)
     default:
       break;
     }
-  __atomic_store_n (&state, 1, __ATOMIC_RELEASE);
-  mask_restore (&old);
+  deciding = 0;
+  __atomic_store_n (&state, done, __ATOMIC_RELEASE);
+  if (masked)
+    mask_restore (&old);
 }
 
 attribute_public const char *

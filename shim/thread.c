@@ -107,7 +107,7 @@ on_thread_exit (void *value)
 }
 #endif
 
-void
+int
 __rseq_compat_block_async (sigset_t *old)
 {
   /* The caller keeps the signals that its own code raises (a fault
@@ -124,8 +124,12 @@ __rseq_compat_block_async (sigset_t *old)
   sigfillset (&all);
   for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
     sigdelset (&all, raised_by_own_code[i]);
-  /* SIG_BLOCK: those six stay as they were, in one system call.  */
-  sigprocmask (SIG_BLOCK, &all, old);
+  /* SIG_BLOCK: those six stay as they were, in one system call.  A
+     refusal leaves the caller's errno as it was.  */
+  int saved = errno;
+  int ret = sigprocmask (SIG_BLOCK, &all, old);
+  errno = saved;
+  return ret;
 }
 
 /* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL.  Looked
@@ -173,7 +177,8 @@ trampoline (void *p)
         pthread_setspecific (exit_key, (void *) 1);
 #endif
     }
-  sigprocmask (SIG_SETMASK, &s.mask, NULL);
+  if (s.set_mask)
+    sigprocmask (SIG_SETMASK, &s.mask, NULL);
   return s.fn (s.arg);
 }
 
@@ -232,8 +237,9 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      own code raises as the creator had them; any other signal waits
      until it is registered.  */
   sigset_t old;
-  __rseq_compat_block_async (&old);
+  int blocked = __rseq_compat_block_async (&old) == 0;
   s->mask = old;
+  s->set_mask = blocked;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
      the mask last, so it must be that one.  */
@@ -244,7 +250,8 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
-  sigprocmask (SIG_SETMASK, &old, NULL);
+  if (blocked)
+    sigprocmask (SIG_SETMASK, &old, NULL);
   if (ret != 0)
     __rseq_compat_start_release (s);
   return ret;
