@@ -19,7 +19,6 @@
 #ifndef RSEQ_COMPAT_SHIM_H
 #define RSEQ_COMPAT_SHIM_H 1
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -193,11 +192,6 @@ void __rseq_compat_init_dlvsym (const struct r_debug *dbg) attribute_hidden;
 
 /* thread.c */
 void __rseq_compat_thread_init (void) attribute_hidden;
-/* Blocks every signal but those the caller's own code may raise
-   (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS), which stay as
-   they were; the mask before in *OLD.  0, or -1 where the system call
-   is refused (*OLD is then not written).  */
-int __rseq_compat_block_async (sigset_t *old) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;

@@ -25,7 +25,6 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,8 +106,11 @@ on_thread_exit (void *value)
 }
 #endif
 
-int
-__rseq_compat_block_async (sigset_t *old)
+/* Blocks every signal but those the caller's own code may raise, which
+   stay as they were; the mask before in *OLD.  0, or -1 where the
+   system call is refused (*OLD is then not written).  */
+static int
+block_async (sigset_t *old)
 {
   /* The caller keeps the signals that its own code raises (a fault
      inside pthread_create, such as the C library storing the new
@@ -237,7 +239,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      own code raises as the creator had them; any other signal waits
      until it is registered.  */
   sigset_t old;
-  int blocked = __rseq_compat_block_async (&old) == 0;
+  int blocked = block_async (&old) == 0;
   s->mask = old;
   s->set_mask = blocked;
   /* glibc 2.32 and later start the thread with the mask that
