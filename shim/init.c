@@ -35,7 +35,11 @@ extern const ptrdiff_t __rseq_offset;
 extern const unsigned int __rseq_size;
 extern const unsigned int __rseq_flags;
 
-#if !RSEQ_COMPAT_GLIBC
+/* musl runs no code of the shim's before its constructor, and a static
+   program none before its start-up code: both decide there.  */
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
+/* A static program has no copies (decide_from_process).  */
+# if !RSEQ_COMPAT_STATIC
 /* Whether ADDR, where the GOT leads for one of __rseq_*, is a copy the
    loader made for the program (a COPY relocation: the program refers to
    the shim's variable, reads its own copy, and musl keeps such copies
@@ -102,6 +106,7 @@ published (const volatile void *got, const void *own)
     return (void *) got;
   return NULL;
 }
+# endif
 
 static void
 decide_from_process (void)
@@ -114,7 +119,8 @@ decide_from_process (void)
       .at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN),
       .vdso_base = getauxval (AT_SYSINFO_EHDR),
       /* musl's loader refuses to dlopen a library with initial-exec
-         TLS, so a running constructor means start-up.  */
+         TLS, so a running constructor means start-up; a static
+         program's start-up code runs before its main.  */
       .startup = 1,
     };
   /* A fork child that takes over (__rseq_compat_init_once) keeps what
@@ -122,6 +128,10 @@ decide_from_process (void)
      that may be registered by then.  */
   if (__rseq_compat_state.mode == RSEQ_COMPAT_MODE_UNDECIDED)
     __rseq_compat_decide (&boot);
+  /* A static program has no copies: its references lead to the
+     archive's own storage, or to the C library's definitions, which
+     the archive must never write.  */
+#if !RSEQ_COMPAT_STATIC
   /* In a second copy the GOT leads to the first copy's definitions (or
      the program's copies of them), which are final: the first copy's
      constructor ran before this one.  */
@@ -146,6 +156,7 @@ decide_from_process (void)
      they load the offset.  */
   if (s != NULL)
     __atomic_store_n (s, __rseq_compat_size, __ATOMIC_RELEASE);
+#endif
 }
 #endif
 
@@ -172,9 +183,24 @@ say (const char *msg)
    registered earlier, in early.c's resolver: glibc copies the TLS images
    into the main thread's block after relocating every object, and would
    overwrite the registered area, which user space must not write.  */
+#if RSEQ_COMPAT_STATIC
+/* Not a constructor: static-start.c runs it before them, on musl from
+   two places (.init and a fallback in .init_array), of which the first
+   to run acts.  Start-up is single-threaded until then but for threads
+   the program made earlier, which never call this.  */
+void
+__rseq_compat_static_init (void)
+#else
 __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
+#endif
 {
+#if RSEQ_COMPAT_STATIC
+  static int done;
+  if (done)
+    return;
+  done = 1;
+#endif
   /* C11: errno is 0 when main starts; a failed registration or write
      here must not say otherwise.  */
   int saved_errno = errno;
@@ -332,7 +358,7 @@ __rseq_compat_init_once (void)
       masked = mask_async (&old);
       deciding = 1;
     }
-#if !RSEQ_COMPAT_GLIBC
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
 #endif
   if (__rseq_compat_state.own_area)

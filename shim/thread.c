@@ -159,8 +159,12 @@ __rseq_compat_thread_lookup (void)
 {
   getmask_fn *fn
     = (getmask_fn *) __rseq_compat_next ("pthread_attr_getsigmask_np");
+#if !RSEQ_COMPAT_STATIC
+  /* In the archive the lookup is no dlsym, and dlerror would pull a
+     static glibc's dynamic loading into every program.  */
   if (fn == NULL)
     dlerror ();
+#endif
   __atomic_store_n (&attr_getmask, fn, __ATOMIC_RELAXED);
   __atomic_store_n (&attr_looked_up, 1, __ATOMIC_RELEASE);
 }
@@ -238,11 +242,13 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      a closed pipe.  */
   if (real == NULL)
     return EAGAIN;
-#if !RSEQ_COMPAT_GLIBC
-  /* A constructor that runs before the shim's (init.c), or a decision
-     under way on another thread: the mode is set before the exit hook
-     exists, so the whole start-up must be complete (one load once it
-     is).  */
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
+  /* A constructor that runs before the shim's (init.c), in a static
+     program an entry of .preinit_array before the archive's, or a
+     decision under way on another thread: the mode is set before the
+     exit hook exists, so the whole start-up must be complete (one load
+     once it is).  The shared library for glibc decides while the
+     loader relocates it, before any code of the program runs.  */
   __rseq_compat_init_once ();
 #endif
   if (!__rseq_compat_state.own_area)
@@ -428,8 +434,18 @@ clone_child (void *p)
    parent's shadow-stack pointer, so no entry the parent will return
    through is popped or overwritten; nothing is needed here (see
    stubs.S for vfork).  */
+/* The archive for musl cannot define clone: musl's own, which it must
+   call for every other use, is a strong definition in libc.a, and it
+   does more than the system call where CLONE_VM is clear.  The link
+   then names this one with --wrap=clone (static-real.c).  */
+#if RSEQ_COMPAT_STATIC && !RSEQ_COMPAT_GLIBC
+# define CLONE_NAME __wrap_clone
+#else
+# define CLONE_NAME clone
+#endif
+
 attribute_public int
-clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
+CLONE_NAME (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 {
   static void *real_cache;
   clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone", NULL);

@@ -24,8 +24,9 @@ aarch64_report() {
   echo "Debian's arm64 cloud kernels under qemu-system-aarch64 ${qv:-?} (TCG, \`-M virt"
   echo "-cpu max\`, 2 CPUs).  Each arm64 mmdebstrap userland builds the tree (under"
   echo "qemu-user); each guest runs tests/rseq.shim"
-  echo "(${AARCH64_RUNTESTFLAGS:+RUNTESTFLAGS=\"$flags\", }make check-run) and mxcheck with the shim preloaded"
-  echo "and this kernel's values: passed/run, guest seconds."
+  echo "(RUNTESTFLAGS=\"$flags\", make check-run) and mxcheck with the shim preloaded"
+  echo "and this kernel's values: passed/run, guest seconds.  Left out:"
+  echo "$MX_EXCLUDE_WHY."
   echo
   printf '| userland |'
   for k in $kernels; do printf ' Linux %s |' "$(cat "$out/release-$k" 2>/dev/null || echo "$k")"; done
