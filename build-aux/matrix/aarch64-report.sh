@@ -69,9 +69,13 @@ aarch64_report() {
   printf '|---|---|'
   for k in $kernels; do printf -- '---|'; done
   echo
+  # CONFIG|what the table calls it: the static musl program is linked
+  # with librseq-compat.a (counter.exp).
   for u in $userlands; do
-    for c in glibc musl; do
-      printf '| %s | %s + shim |' "$u" "$c"
+    for row in 'glibc|glibc + shim' 'musl|musl + shim' \
+               'static musl|static musl + archive'; do
+      c=${row%%|*}
+      printf '| %s | %s |' "$u" "${row#*|}"
       for k in $kernels; do
         r=$(aarch64_log "$u-$k" "^counter \\[$c\\]:" | sed -n 's/.*; rseq \([0-9]*\), atomic.*/\1/p')
         a=$(aarch64_log "$u-$k" "^counter \\[$c, aborts\\]:" | sed -n 's/.*, atomic \([0-9]*\);.*/\1/p')
@@ -84,7 +88,7 @@ aarch64_report() {
   echo "sched_getcpu: system calls strace counts during 2,000 calls (getcpu-syscalls.exp)."
   echo
   printf '| userland | kernel |'
-  cfgs="glibc alone|glibc|glibc-off|musl alone|musl|musl-off"
+  cfgs="glibc alone|glibc|glibc-off|musl alone|musl|musl-off|static musl alone|static musl"
   echo "$cfgs" | tr '|' '\n' | while read -r c; do printf ' %s |' "$c"; done
   echo
   printf '|---|---|'
