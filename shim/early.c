@@ -258,9 +258,13 @@ adopt_libc (const struct rseq_compat_boot *boot, int tunable_off)
   __rseq_compat_offset = *libc_offset;
   if (*libc_size != 0)
     {
-      st->mode = RSEQ_COMPAT_MODE_LIBC_OWNED;
       __rseq_compat_size = rseq_layout_effective_size (*libc_size);
       st->libc_reg_len = rseq_layout_libc_reg_len (*libc_size);
+      /* The mode last, as in __rseq_compat_decide: a fork child that
+         takes the decision over keeps a decided mode, and the values
+         that go with it must be there.  */
+      __atomic_store_n (&st->mode, RSEQ_COMPAT_MODE_LIBC_OWNED,
+                        __ATOMIC_RELEASE);
     }
   else if (!boot->startup)
     /* glibc registers nothing, and the threads already run: the shim

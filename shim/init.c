@@ -224,6 +224,19 @@ rseq_compat_init (void)
   errno = saved_errno;
 }
 
+/* The signals the decision blocks: all but those the thread's own code
+   raises and the C libraries' internal ones (below).  */
+static uint64_t
+async_set (void)
+{
+  static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
+                              SIGSYS, 32, 33, 34 };
+  uint64_t set = ~(uint64_t) 0;
+  for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
+    set &= ~((uint64_t) 1 << (open[i] - 1));
+  return set;
+}
+
 /* The decision's own mask, with raw system calls, and whether it was
    set: it runs in the first constructor, before a sanitizer's runtime
    has set up its interceptors of sigfillset or sigprocmask (TSan's
@@ -235,11 +248,7 @@ rseq_compat_init (void)
 static int
 mask_async (uint64_t *old)
 {
-  static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
-                              SIGSYS, 32, 33, 34 };
-  uint64_t set = ~(uint64_t) 0;
-  for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
-    set &= ~((uint64_t) 1 << (open[i] - 1));
+  uint64_t set = async_set ();
   /* Refused (a filter), or answered 0 by a filter that wrote nothing to
      OLD (SECCOMP_RET_ERRNO with 0, a supervisor): nothing to restore.
      The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
@@ -250,11 +259,17 @@ mask_async (uint64_t *old)
          && (*old & ((uint64_t) 1 << (SIGKILL - 1))) == 0;
 }
 
+/* Unblocks what mask_async blocked that OLD did not: exactly the
+   thread's mask before, with no SIG_SETMASK, which a filter may refuse
+   (or answer 0 without doing) while it lets SIG_BLOCK through; the
+   thread then kept almost every signal blocked for good.  */
 static void
 mask_restore (const uint64_t *old)
 {
-  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
-                        sizeof *old);
+  uint64_t added = async_set () & ~*old;
+  if (added != 0)
+    rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK, (long int) &added,
+                          0, sizeof added);
 }
 
 /* The process, for the decision's claim.  Where a filter refuses
@@ -318,6 +333,9 @@ __rseq_compat_init_once (void)
      the flag (where a filter refused the mask, any handler can run)
      waited for itself.  */
   deciding = 1;
+  /* A handler on this thread reads the flag: no compiler may move it
+     past the claim (nor its clearing before DONE, below).  */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
   long int seen = 0;
   while (!__atomic_compare_exchange_n (&state, &seen, self, 0,
                                        __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
@@ -357,6 +375,7 @@ __rseq_compat_init_once (void)
         }
       masked = mask_async (&old);
       deciding = 1;
+      __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
@@ -378,6 +397,7 @@ __rseq_compat_init_once (void)
       break;
     }
   __atomic_store_n (&state, done, __ATOMIC_RELEASE);
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
   deciding = 0;
   if (masked)
     mask_restore (&old);

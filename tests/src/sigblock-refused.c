@@ -1,11 +1,13 @@
-/* sigblock-refused [--answer-0] PROGRAM [ARG...]: runs PROGRAM under a
-   seccomp filter that refuses rt_sigprocmask (SIG_BLOCK, ...) with
-   EPERM and allows every other call, SIG_SETMASK included; with
-   --answer-0 the filter answers 0 instead, without doing the call or
-   writing the old mask (SECCOMP_RET_ERRNO with 0, as a supervisor may
-   answer).  The shim blocks signals around its start-up and
-   pthread_create, and must restore nothing it did not save
-   (seccomp.exp).
+/* sigblock-refused [--answer-0] [--setmask] PROGRAM [ARG...]: runs
+   PROGRAM under a seccomp filter that refuses rt_sigprocmask
+   (SIG_BLOCK, ...) with EPERM and allows every other call, SIG_SETMASK
+   included; with --answer-0 the filter answers 0 instead, without doing
+   the call or writing the old mask (SECCOMP_RET_ERRNO with 0, as a
+   supervisor may answer); with --setmask it is SIG_SETMASK that the
+   filter answers so, and SIG_BLOCK that it lets through.  The shim
+   blocks signals around its start-up and pthread_create, and must
+   restore nothing it did not save, and what it blocked even where
+   SIG_SETMASK fails (seccomp.exp).
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -41,16 +43,18 @@ main (int argc, char **argv)
   /* The answer: an error, or a success that wrote nothing, which a
      caller cannot tell from a real one by the return value.  */
   unsigned int answer = EPERM;
-  if (argc > 1 && strcmp (argv[1], "--answer-0") == 0)
-    {
+  unsigned int how = SIG_BLOCK;
+  for (; argc > 1 && argv[1][0] == '-'; argv++, argc--)
+    if (strcmp (argv[1], "--answer-0") == 0)
       answer = 0;
-      argv++;
-      argc--;
-    }
-  if (argc < 2)
+    else if (strcmp (argv[1], "--setmask") == 0)
+      how = SIG_SETMASK;
+    else
+      break;
+  if (argc < 2 || argv[1][0] == '-')
     {
-      fprintf (stderr,
-               "usage: sigblock-refused [--answer-0] PROGRAM [ARG...]\n");
+      fprintf (stderr, "usage: sigblock-refused [--answer-0] [--setmask]"
+               " PROGRAM [ARG...]\n");
       return 2;
     }
   struct sock_filter prog[] =
@@ -59,7 +63,7 @@ main (int argc, char **argv)
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 3),
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
                 offsetof (struct seccomp_data, args[0])),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SIG_BLOCK, 0, 1),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, how, 0, 1),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | answer),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
