@@ -205,6 +205,9 @@ rseq_compat_init (void)
      here must not say otherwise.  */
   int saved_errno = errno;
   __rseq_compat_init_once ();
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  __rseq_compat_thread_resolve ();
+#endif
   /* The main thread, which runs the constructors, whichever thread the
      decision was made on.  */
   switch (__rseq_compat_state.mode)

@@ -195,6 +195,9 @@ void __rseq_compat_thread_init (void) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;
+/* glibc's dynamic builds: the lookups of the C library's functions the
+   shim wraps, made from its constructor (thread.c).  */
+void __rseq_compat_thread_resolve (void) attribute_hidden;
 /* The shim's decision and what follows from it, at most once, on
    whichever thread calls first; no registration (the constructor
    registers the main thread).  Also called by pthread_create on musl,

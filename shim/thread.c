@@ -146,11 +146,10 @@ block_async (sigset_t *old)
    the first pthread_create with attributes that comes before it: a
    constructor glibc runs before the shim's (doc/using.md, the
    constructor window), whose thread would take its creator's mask
-   instead of the attribute's.  That pthread_create looked the C
-   library's up already (next_fn), so a message of the program's was
-   gone by then.  On glibc 2.32 and 2.33 it is in libpthread, so a
-   program that only dlopens libpthread later is not covered (README:
-   Differences from glibc).  */
+   instead of the attribute's, which is worse than the dlerror message
+   of the program's that this lookup may discard there.  On glibc 2.32
+   and 2.33 it is in libpthread, so a program that only dlopens
+   libpthread later is not covered (README: Differences from glibc).  */
 static getmask_fn *attr_getmask;
 static int attr_looked_up;
 
@@ -444,11 +443,40 @@ clone_child (void *p)
 # define CLONE_NAME clone
 #endif
 
+static void *real_clone_cache;
+
+static clone_fn *
+real_clone (void)
+{
+  return (clone_fn *) next_fn (&real_clone_cache, "clone", NULL);
+}
+
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+/* glibc frees the calling thread's pending dlerror message at the start
+   of every dl* call, and a successful one leaves none: a lookup made
+   in the program's first pthread_create or clone hid a failure the
+   program had not asked dlerror about yet (differential.exp,
+   dlerror-kept).  So they are made here, from the shim's constructor,
+   which glibc runs before the program's code (but in the constructor
+   window, doc/using.md); what a failed one leaves (before glibc 2.34,
+   a program without libpthread) is nobody's.  A program that dlopens
+   libpthread later has its pthread_create looked up then.  */
+void
+__rseq_compat_thread_resolve (void)
+{
+  int failed = real_create () == NULL;
+  failed |= real_clone () == NULL;
+  if (!__atomic_load_n (&attr_looked_up, __ATOMIC_ACQUIRE))
+    __rseq_compat_thread_lookup ();
+  if (failed)
+    dlerror ();
+}
+#endif
+
 attribute_public int
 CLONE_NAME (int (*fn) (void *), void *stack, int flags, void *arg, ...)
 {
-  static void *real_cache;
-  clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone", NULL);
+  clone_fn *real = real_clone ();
   /* The C libraries read these three only when FLAGS asks for them,
      in this order (clone(2)): a caller that passes fewer has nothing
      more on its stack to read.  */
