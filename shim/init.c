@@ -262,13 +262,17 @@ mask_async (uint64_t *old)
          && (*old & ((uint64_t) 1 << (SIGKILL - 1))) == 0;
 }
 
-/* Unblocks what mask_async blocked that OLD did not: exactly the
-   thread's mask before, with no SIG_SETMASK, which a filter may refuse
-   (or answer 0 without doing) while it lets SIG_BLOCK through; the
-   thread then kept almost every signal blocked for good.  */
+/* Back to OLD, by two calls each of which restores it alone: SIG_SETMASK,
+   then unblocking what mask_async blocked that OLD did not (a no-op
+   after the first).  A filter may refuse either (or answer 0 without
+   doing it) while it lets SIG_BLOCK through: with one call only, the
+   thread kept almost every signal blocked for good (seccomp.exp, both
+   ways).  A filter that stops both leaves it so.  */
 static void
 mask_restore (const uint64_t *old)
 {
+  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
+                        sizeof *old);
   uint64_t added = async_set () & ~*old;
   if (added != 0)
     rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK, (long int) &added,

@@ -459,12 +459,16 @@ real_clone (void)
    dlerror-kept).  So they are made here, from the shim's constructor,
    which glibc runs before the program's code (but in the constructor
    window, doc/using.md); what a failed one leaves (before glibc 2.34,
-   a program without libpthread) is nobody's.  A program that dlopens
-   libpthread later has its pthread_create looked up then.  */
+   a program without libpthread) is nobody's.  Only in the global scope,
+   where everything loaded at start-up is: the search in libpthread's
+   handle (next_fn's SONAME) made glibc look for the file, opening
+   ld.so.cache and libpthread.so.0 in every process without it.  A
+   program that loads libpthread later has its pthread_create looked up
+   then, the lazy way.  */
 void
 __rseq_compat_thread_resolve (void)
 {
-  int failed = real_create () == NULL;
+  int failed = next_fn (&real_create_cache, "pthread_create", NULL) == NULL;
   failed |= real_clone () == NULL;
   if (!__atomic_load_n (&attr_looked_up, __ATOMIC_ACQUIRE))
     __rseq_compat_thread_lookup ();

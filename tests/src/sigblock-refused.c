@@ -1,13 +1,13 @@
-/* sigblock-refused [--answer-0] [--setmask] PROGRAM [ARG...]: runs
-   PROGRAM under a seccomp filter that refuses rt_sigprocmask
-   (SIG_BLOCK, ...) with EPERM and allows every other call, SIG_SETMASK
-   included; with --answer-0 the filter answers 0 instead, without doing
-   the call or writing the old mask (SECCOMP_RET_ERRNO with 0, as a
-   supervisor may answer); with --setmask it is SIG_SETMASK that the
-   filter answers so, and SIG_BLOCK that it lets through.  The shim
-   blocks signals around its start-up and pthread_create, and must
-   restore nothing it did not save, and what it blocked even where
-   SIG_SETMASK fails (seccomp.exp).
+/* sigblock-refused [--answer-0] [--setmask | --unblock] PROGRAM
+   [ARG...]: runs PROGRAM under a seccomp filter that refuses
+   rt_sigprocmask (SIG_BLOCK, ...) with EPERM and allows every other
+   call; with --answer-0 the filter answers 0 instead, without doing the
+   call or writing the old mask (SECCOMP_RET_ERRNO with 0, as a
+   supervisor may answer); with --setmask (--unblock) it is SIG_SETMASK
+   (SIG_UNBLOCK) that the filter answers so, and SIG_BLOCK that it lets
+   through.  The shim blocks signals around its start-up and
+   pthread_create, and must restore nothing it did not save, and undo
+   what it blocked even where one way back fails (seccomp.exp).
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -49,12 +49,14 @@ main (int argc, char **argv)
       answer = 0;
     else if (strcmp (argv[1], "--setmask") == 0)
       how = SIG_SETMASK;
+    else if (strcmp (argv[1], "--unblock") == 0)
+      how = SIG_UNBLOCK;
     else
       break;
   if (argc < 2 || argv[1][0] == '-')
     {
-      fprintf (stderr, "usage: sigblock-refused [--answer-0] [--setmask]"
-               " PROGRAM [ARG...]\n");
+      fprintf (stderr, "usage: sigblock-refused [--answer-0]"
+               " [--setmask | --unblock] PROGRAM [ARG...]\n");
       return 2;
     }
   struct sock_filter prog[] =
