@@ -106,6 +106,79 @@ on_thread_exit (void *value)
 }
 #endif
 
+/* What block_async blocks: every signal but those the caller's own
+   code may raise.  */
+static void
+async_sigset (sigset_t *set)
+{
+  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
+                                            SIGFPE, SIGTRAP, SIGSYS };
+  sigfillset (set);
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    sigdelset (set, raised_by_own_code[i]);
+}
+
+/* The thread's mask into *SET, and whether it could be read (a filter
+   may answer 0 without writing it: the kernel never reports SIGKILL
+   blocked).  SIG_BLOCK with no set changes nothing; block_async has
+   shown that the filter lets SIG_BLOCK through.  */
+static int
+mask_now (sigset_t *set)
+{
+  sigfillset (set);
+  return sigprocmask (SIG_BLOCK, NULL, set) == 0
+         && !sigismember (set, SIGKILL);
+}
+
+/* Whether A and B block the same of the kernel's 64 signals (both
+   architectures' masks are one 64-bit word; the C library's sigset_t
+   may be longer, and only that word is ever written), as the kernel
+   would set them: never SIGKILL or SIGSTOP.  */
+static int
+same_mask (const sigset_t *a, const sigset_t *b)
+{
+  for (int sig = 1; sig <= 64; sig++)
+    if (sig != SIGKILL && sig != SIGSTOP
+        && sigismember (a, sig) != sigismember (b, sig))
+      return 0;
+  return 1;
+}
+
+/* Makes TARGET the thread's mask after block_async (the creator's, or
+   in a new thread the one it must start with), as the C library alone
+   would have left it.  SIG_SETMASK, checked: a filter may refuse it or
+   answer 0 while it lets SIG_BLOCK through.  Then, where the mask is
+   still TARGET plus what block_async blocked and nothing else (glibc
+   before 2.32 blocks nothing around its clone), unblocking what
+   block_async blocked: without it the thread kept almost every signal
+   blocked where the C library alone leaves none.  Where the C library
+   blocked more itself and could not restore it either (musl), the mask
+   stays as it left it, as without the shim (seccomp.exp).  errno is
+   the caller's.  */
+static void
+mask_back (const sigset_t *target)
+{
+  int saved = errno;
+  sigset_t before, now;
+  int known = mask_now (&before);
+  sigprocmask (SIG_SETMASK, target, NULL);
+  if (known && mask_now (&now) && !same_mask (&now, target))
+    {
+      sigset_t extra, ours;
+      async_sigset (&extra);
+      for (int sig = 1; sig <= 64; sig++)
+        if (sigismember (target, sig) == 1)
+          sigdelset (&extra, sig);
+      ours = *target;
+      for (int sig = 1; sig <= 64; sig++)
+        if (sigismember (&extra, sig) == 1)
+          sigaddset (&ours, sig);
+      if (same_mask (&before, &ours))
+        sigprocmask (SIG_UNBLOCK, &extra, NULL);
+    }
+  errno = saved;
+}
+
 /* Blocks every signal but those the caller's own code may raise, which
    stay as they were; the mask before in *OLD.  0, or -1 where the
    system call is refused or *OLD was not written.  */
@@ -120,12 +193,8 @@ block_async (sigset_t *old)
      glibc 2.32 the latter is in libpthread, which the shim must not
      pull into every process.  Both set the calling thread's mask on
      Linux.  */
-  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
-                                            SIGFPE, SIGTRAP, SIGSYS };
   sigset_t all;
-  sigfillset (&all);
-  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-    sigdelset (&all, raised_by_own_code[i]);
+  async_sigset (&all);
   /* SIG_BLOCK: those six stay as they were, in one system call.  A
      refusal leaves the caller's errno as it was.  */
   int saved = errno;
@@ -203,7 +272,7 @@ trampoline (void *p)
 #endif
     }
   if (s.set_mask)
-    sigprocmask (SIG_SETMASK, &s.mask, NULL);
+    mask_back (&s.mask);
   return s.fn (s.arg);
 }
 
@@ -277,7 +346,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
   if (blocked)
-    sigprocmask (SIG_SETMASK, &old, NULL);
+    mask_back (&old);
   if (ret != 0)
     __rseq_compat_start_release (s);
   return ret;

@@ -173,7 +173,11 @@ main (int argc, char **argv)
   if (strcmp (variant, "initfirst") == 0)
     want_first = "libctor-needed-first.so";
   else if (initfirst_threaded)
-    want_first = "libctor-needed-first-thr.so";
+    /* libpthread, before 2.34, is loaded after the library that needs
+       it, and is the last such object then: the window opens either
+       way.  */
+    want_first = rt_glibc_before ("2.34") ? "libpthread.so.0"
+                                          : "libctor-needed-first-thr.so";
   else if (threaded && rt_glibc_before ("2.34"))
     want_first = "libpthread.so.0";
   else
