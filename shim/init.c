@@ -206,7 +206,12 @@ rseq_compat_init (void)
   int saved_errno = errno;
   __rseq_compat_init_once ();
 #if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
-  __rseq_compat_thread_resolve ();
+  /* Not when dlopened (refused): RTLD_NEXT from a library loaded after
+     the C library finds nothing, and what that failure leaves is the
+     program's to see (LeakSanitizer reported glibc 2.31's message
+     buffer); no one calls this copy's pthread_create then.  */
+  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_REFUSED)
+    __rseq_compat_thread_resolve ();
 #endif
   /* The main thread, which runs the constructors, whichever thread the
      decision was made on.  */
