@@ -159,10 +159,11 @@ static void
 mask_back (const sigset_t *target)
 {
   int saved = errno;
-  sigset_t before, now;
-  int known = mask_now (&before);
   sigprocmask (SIG_SETMASK, target, NULL);
-  if (known && mask_now (&now) && !same_mask (&now, target))
+  /* One read: a SIG_SETMASK that was refused or answered 0 changed
+     nothing, so what is there then is what was there before it.  */
+  sigset_t now;
+  if (mask_now (&now) && !same_mask (&now, target))
     {
       sigset_t extra, ours;
       async_sigset (&extra);
@@ -173,7 +174,7 @@ mask_back (const sigset_t *target)
       for (int sig = 1; sig <= 64; sig++)
         if (sigismember (&extra, sig) == 1)
           sigaddset (&ours, sig);
-      if (same_mask (&before, &ours))
+      if (same_mask (&now, &ours))
         sigprocmask (SIG_UNBLOCK, &extra, NULL);
     }
   errno = saved;
