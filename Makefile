@@ -115,6 +115,99 @@ $(eval $(call shim_variant,aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,-ldl,$(B)
 CHECK_LIBS += $(B)/aarch64/$(SONAME)
 endif
 
+# librseq-compat.a, for static programs (make static; doc/static.md).
+# The shim's sources less those that serve a dynamic loader (dlsym.c;
+# boot.c reads the initial stack for early.c's IFUNC resolver), plus
+# shim/static-*.c, which hold what a static link changes, all compiled
+# with RSEQ_COMPAT_STATIC.  -fPIC (from shim_cflags) keeps the archive
+# usable in static-pie programs.  The objects become ONE relocatable
+# member: a static link takes an archive's members one by one, only
+# for symbols still undefined, so a reference to any of its symbols
+# must bring all of them (the start-up entry of static-start.c above
+# all, which nothing references).  Hidden symbols are made local
+# there, so that the archive's internals cannot meet a program's.
+STATIC_SRCS := $(filter-out dlsym.c boot.c,$(SHIM_SRCS)) static-real.c \
+	static-libc.c static-start.c
+OBJCOPY ?= objcopy
+# $(1): name, $(2): compiler, $(3): arch, $(4): bits dir, $(5): output
+# directory, $(6) and $(7): the objcopy and ar for that arch (the host's
+# know no other machine's objects).
+define static_variant
+$(1)_BRANCH := $$(call cc_accepts,$(2),$$(branch_protection_$(3)))
+$(1)_OBJS := $$(STATIC_SRCS:%.c=$(B)/obj/$(1)/%.o) $(B)/obj/$(1)/stubs.o
+$(B)/obj/$(1)/%.o: shim/%.c $$(SHIM_HDRS) | $(B)/obj/$(1)/
+	$(2) -DRSEQ_COMPAT_STATIC=1 $$(call shim_cppflags,$(3),$(4)) \
+	  $$($(1)_BRANCH) $$(call shim_cflags,$(3)) -c $$< -o $$@
+$(B)/obj/$(1)/%.o: shim/arch/$(3)/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
+	$(2) -DRSEQ_COMPAT_STATIC=1 $$(call shim_cppflags,$(3),$(4)) \
+	  $$($(1)_BRANCH) $$(call asm_branch_flags,$(3)) -fPIC -c $$< -o $$@
+$(5)/librseq-compat.a: $$($(1)_OBJS) | $(5)/
+	$(2) -r -nostdlib -o $(B)/obj/$(1)/librseq-compat.o $$($(1)_OBJS)
+	$(6) --localize-hidden $(B)/obj/$(1)/librseq-compat.o
+	rm -f $$@
+	$(7) rcs $$@ $(B)/obj/$(1)/librseq-compat.o
+endef
+
+# For the host (x86-64 or AArch64: the architectures whose start-up
+# entries static-start.c knows), for musl beside a host glibc, and for
+# AArch64 with the cross compiler (built and linked only: make check
+# runs no AArch64 program but under qemu-user, static.exp), whose
+# binutils carry its prefix (aarch64-linux-gnu-gcc: aarch64-linux-gnu-).
+STATIC_LIBS :=
+ifneq ($(filter x86_64 aarch64,$(ARCH)),)
+$(eval $(call static_variant,static-host,$(CC),$(ARCH),$(ARCH_BITS),$(B),$(OBJCOPY),$(AR)))
+STATIC_LIBS += $(B)/librseq-compat.a
+ifneq ($(MUSL_CC),)
+ifeq ($(LIBC),glibc)
+$(eval $(call static_variant,static-musl,$(MUSL_CC),$(ARCH),$(ARCH_BITS),$(B)/musl,$(OBJCOPY),$(AR)))
+STATIC_LIBS += $(B)/musl/librseq-compat.a
+endif
+endif
+endif
+ifneq ($(CROSS_CC_AARCH64),)
+ifeq ($(ARCH),x86_64)
+CROSS_PREFIX_AARCH64 := $(patsubst %gcc,%,$(filter %gcc,$(firstword $(CROSS_CC_AARCH64))))
+$(eval $(call static_variant,static-aarch64,$(CROSS_CC_AARCH64),aarch64,aarch64,$(B)/aarch64,$(CROSS_PREFIX_AARCH64)objcopy,$(CROSS_PREFIX_AARCH64)ar))
+STATIC_LIBS += $(B)/aarch64/librseq-compat.a
+endif
+endif
+.PHONY: static
+static: $(STATIC_LIBS)
+
+# The archive for another C library of this architecture, whose headers
+# are in LIBC_INCLUDE (directories, searched in that order: an installed
+# prefix's include/, or a Debian root's usr/include/$(ARCH)-linux-gnu
+# and usr/include).  The archive is that C library's: built from its
+# headers alone (-nostdinc; the compiler's own headers stay), glibc's
+# when they define __GLIBC__, musl's otherwise.  Nothing is linked, so
+# the C library's objects are not needed until a program is:
+#
+#   make static-for STATIC_FOR_NAME=glibc-2.17 \
+#     LIBC_INCLUDE=/opt/rseq-compat/glibc-2.17/include
+#
+# writes $(B)/static-for/glibc-2.17/librseq-compat.a (objects in
+# $(B)/obj/static-for-glibc-2.17/).  tests/rseq.shim/static-old.exp
+# builds it so for glibc 2.17, 2.28 and musl 1.1.24 (make
+# check-oldlibc's builds) and Debian bullseye's glibc 2.31.
+STATIC_FOR_NAME ?= other
+STATIC_FOR_DIR := $(B)/static-for/$(STATIC_FOR_NAME)
+.PHONY: static-for
+ifneq ($(strip $(LIBC_INCLUDE)),)
+ifneq ($(filter x86_64 aarch64,$(ARCH)),)
+CC_INCLUDE := $(shell $(CC) -print-file-name=include)
+STATIC_FOR_CC := $(CC) -nostdinc -isystem $(CC_INCLUDE) \
+	-isystem $(CC_INCLUDE)-fixed $(addprefix -isystem ,$(LIBC_INCLUDE))
+$(eval $(call static_variant,static-for-$(STATIC_FOR_NAME),$(STATIC_FOR_CC),$(ARCH),$(ARCH_BITS),$(STATIC_FOR_DIR),$(OBJCOPY),$(AR)))
+static-for: $(STATIC_FOR_DIR)/librseq-compat.a
+else
+static-for:
+	@echo "make static-for: the archive knows x86-64 and AArch64 only" >&2; exit 1
+endif
+else
+static-for:
+	@echo "make static-for: LIBC_INCLUDE must name the C library's include directories" >&2; exit 1
+endif
+
 # Directories are made by this pattern rule; without .PRECIOUS make
 # takes those of the clang and aarch64 copies for intermediate files and
 # tries to delete them at the end.
@@ -188,8 +281,18 @@ $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
 
 # Written again by install, so that a prefix given to make install lands
 # in the installed copy.
+# pkg-config --static's words for librseq-compat.a, where one is built
+# for the host: -u takes the archive into a program that refers to
+# nothing in it, and names a symbol that only the archive defines, so
+# the same words in a dynamic link change nothing (static-start.c);
+# -lpthread after the archive, whose pthread_create calls
+# __pthread_create_2_1, in libpthread.a before glibc 2.34 (an empty
+# library since, and on musl).  Empty where no archive is built.
+comma := ,
+PC_LIBS_PRIVATE := $(if $(filter $(B)/librseq-compat.a,$(STATIC_LIBS)),-Wl$(comma)-u$(comma)__rseq_compat_static -lpthread)
 make_pc = sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
 	    -e 's|@includedir@|$(includedir)|' \
+	    -e 's|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|' \
 	    -e 's|@VERSION@|$(PACKAGE_VERSION)|' shim/rseq-compat.pc.in
 $(B)/rseq-compat.pc: shim/rseq-compat.pc.in $(CONFIG_MK) | $(B)/
 	$(make_pc) > $@
@@ -197,7 +300,7 @@ $(B)/rseq-compat.pc: shim/rseq-compat.pc.in $(CONFIG_MK) | $(B)/
 .DEFAULT_GOAL := all
 .PHONY: all check check-build check-run demo deps install uninstall clean distclean dist distcheck
 .PHONY: check-matrix
-all: $(VARIANT_LIBS) $(PROGRAM) $(B)/rseq-compat.pc $(B)/preload/.stamp
+all: $(VARIANT_LIBS) $(STATIC_LIBS) $(PROGRAM) $(B)/rseq-compat.pc $(B)/preload/.stamp
 
 deps:
 	@$(srcdir)/build-aux/ensure-deps
@@ -307,6 +410,7 @@ INSTALL ?= install
 # build-aux/install-guard: never over an installed package's files
 # (prefix=/usr on top of the Debian package).
 INSTALLED_PATHS = $(libdir)/$(SONAME) $(libdir)/librseq-compat.so \
+  $(libdir)/librseq-compat.a \
   $(bindir)/rseq-compat $(includedir)/rseq-compat.h \
   $(libdir)/pkgconfig/rseq-compat.pc $(pkglibdir) $(preloaddir) \
   $(mandir)/man1/rseq-compat.1 $(mandir)/man3/rseq-compat.h.3 \
@@ -329,6 +433,9 @@ install: all
 	  $(DESTDIR)$(includedir) $(DESTDIR)$(libdir)/pkgconfig
 	$(INSTALL) -m 755 $(B)/$(SONAME) $(DESTDIR)$(libdir)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so
+ifneq ($(filter $(B)/librseq-compat.a,$(STATIC_LIBS)),)
+	$(INSTALL) -m 644 $(B)/librseq-compat.a $(DESTDIR)$(libdir)/librseq-compat.a
+endif
 	$(INSTALL) -m 755 $(PROGRAM) $(DESTDIR)$(bindir)/rseq-compat
 	$(INSTALL) -m 644 shim/include/rseq-compat.h $(DESTDIR)$(includedir)/
 	$(make_pc) > $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc
@@ -360,6 +467,7 @@ uninstall:
 	$(INSTALL_DIRS_CHECK)
 	$(srcdir)/build-aux/install-guard uninstall "$(DESTDIR)" $(INSTALLED_PATHS)
 	rm -f $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/librseq-compat.so \
+	  $(DESTDIR)$(libdir)/librseq-compat.a \
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
 	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
 	  $(DESTDIR)$(pkglibdir)/musl/$(SONAME) \

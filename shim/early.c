@@ -37,11 +37,23 @@ struct rseq_compat_state __rseq_compat_state;
 
 /* glibc places these in RELRO: write-protected once the shim is
    relocated, and a program's COPY of them lands in its RELRO too.  On
-   musl the constructor writes them, so they stay writable.  */
-#if RSEQ_COMPAT_GLIBC
+   musl the constructor writes them, so they stay writable, and so does
+   the archive, whose start-up code (static-start.c) writes them.  */
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
 # define PUBLISHED __attribute__ ((section (".data.rel.ro.rseq_compat")))
 #else
 # define PUBLISHED
+#endif
+
+/* In the archive the three symbols are weak: a static glibc 2.35 or
+   later defines them itself, strong, in a libc.a member that every
+   static program links (its TLS set-up refers to it), so the C
+   library's win without a duplicate-symbol error, and static-libc.c
+   then finds that they are not the archive's.  */
+#if RSEQ_COMPAT_STATIC
+# define PUBLIC_ABI attribute_public __attribute__ ((weak))
+#else
+# define PUBLIC_ABI attribute_public
 #endif
 
 ptrdiff_t __rseq_compat_offset PUBLISHED;
@@ -49,12 +61,26 @@ unsigned int __rseq_compat_size PUBLISHED;
 unsigned int __rseq_compat_flags PUBLISHED;
 
 extern const ptrdiff_t __rseq_offset
-  __attribute__ ((alias ("__rseq_compat_offset"))) attribute_public;
+  __attribute__ ((alias ("__rseq_compat_offset"))) PUBLIC_ABI;
 extern const unsigned int __rseq_size
-  __attribute__ ((alias ("__rseq_compat_size"))) attribute_public;
+  __attribute__ ((alias ("__rseq_compat_size"))) PUBLIC_ABI;
 extern const unsigned int __rseq_flags
-  __attribute__ ((alias ("__rseq_compat_flags"))) attribute_public;
+  __attribute__ ((alias ("__rseq_compat_flags"))) PUBLIC_ABI;
 
+#if RSEQ_COMPAT_STATIC
+/* A static program holds one copy of the archive (one member, linked
+   once), and its C library's __rseq_* are resolved by the linker, not
+   exported by a loader.  */
+# define earlier_copy(boot) ((void) (boot), 0)
+
+static int
+libc_abi (const struct rseq_compat_boot *boot, const ptrdiff_t **offset,
+          const unsigned int **size)
+{
+  (void) boot;
+  return __rseq_compat_static_libc_abi (offset, size);
+}
+#else
 /* This copy's dynamic section, provided by the linker.  Hidden, so
    that it is addressed relative to the code, never through the GOT,
    which is not relocated yet when the IFUNC resolver runs (<link.h>
@@ -161,6 +187,19 @@ earlier_copy (const struct rseq_compat_boot *boot)
 }
 #endif
 
+/* The loader's __rseq_offset and __rseq_size (glibc 2.35 and later,
+   and RHEL 9's 2.34), found in its dynamic symbol table.  Returns 1 if
+   it exports them.  */
+static int
+libc_abi (const struct rseq_compat_boot *boot, const ptrdiff_t **offset,
+          const unsigned int **size)
+{
+  *offset = __rseq_compat_elf_sym (boot->loader_base, "__rseq_offset");
+  *size = __rseq_compat_elf_sym (boot->loader_base, "__rseq_size");
+  return *offset != NULL && *size != NULL;
+}
+#endif
+
 /* Scratch area for probing the kernel: the thread's real area cannot be
    used before its TLS block is initialised.  */
 static struct rseq_compat_area probe_area;
@@ -185,33 +224,55 @@ probe (const struct rseq_layout *layout)
   return ret;
 }
 
+#if RSEQ_COMPAT_STATIC
+/* glibc registered nothing: 1 if it chose not to, although the kernel
+   would have taken the registration.  glibc 2.35 to 2.38 read
+   GLIBC_TUNABLES more loosely than tunables.c (glibc.pthread.rseq=0:,
+   =0junk, =0=1 turn registration off there), so the static program's
+   own glibc is asked instead, through the kernel: rseq (NULL, 0, 0)
+   fails with EINVAL where the system call exists and is allowed
+   (ENOSYS or EPERM from old kernels, emulators and sandboxes, where
+   glibc's registration failed).  The shared library keeps the reader's
+   answer alone.  */
+static int
+libc_declined (void)
+{
+  return __rseq_compat_sys_rseq (NULL, 0, 0) == -EINVAL;
+}
+#else
+# define libc_declined() 0
+#endif
+
 /* glibc 2.35 and later (and RHEL 9's 2.34) register in the dynamic
-   loader and export the result there.  Returns 1 if they do.  */
+   loader, or in a static program's start-up code, and export the
+   result.  Returns 1 if they do.  */
 static int
 adopt_libc (const struct rseq_compat_boot *boot, int tunable_off)
 {
   struct rseq_compat_state *st = &__rseq_compat_state;
-  const ptrdiff_t *libc_offset
-    = __rseq_compat_elf_sym (boot->loader_base, "__rseq_offset");
-  const unsigned int *libc_size
-    = __rseq_compat_elf_sym (boot->loader_base, "__rseq_size");
-  if (libc_offset == NULL || libc_size == NULL)
+  const ptrdiff_t *libc_offset;
+  const unsigned int *libc_size;
+  if (!libc_abi (boot, &libc_offset, &libc_size))
     return 0;
 
   __rseq_compat_offset = *libc_offset;
   if (*libc_size != 0)
     {
-      st->mode = RSEQ_COMPAT_MODE_LIBC_OWNED;
       __rseq_compat_size = rseq_layout_effective_size (*libc_size);
       st->libc_reg_len = rseq_layout_libc_reg_len (*libc_size);
+      /* The mode last, as in __rseq_compat_decide: a fork child that
+         takes the decision over keeps a decided mode, and the values
+         that go with it must be there.  */
+      __atomic_store_n (&st->mode, RSEQ_COMPAT_MODE_LIBC_OWNED,
+                        __ATOMIC_RELEASE);
     }
   else if (!boot->startup)
     /* glibc registers nothing, and the threads already run: the shim
        cannot take over either.  */
     st->mode = RSEQ_COMPAT_MODE_REFUSED;
   else
-    st->mode = tunable_off ? RSEQ_COMPAT_MODE_DISABLED
-                           : RSEQ_COMPAT_MODE_UNAVAILABLE;
+    st->mode = tunable_off || libc_declined ()
+               ? RSEQ_COMPAT_MODE_DISABLED : RSEQ_COMPAT_MODE_UNAVAILABLE;
   return 1;
 }
 
@@ -246,11 +307,9 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
   if (earlier_copy (boot))
     {
 #if RSEQ_COMPAT_GLIBC
-      const ptrdiff_t *libc_offset
-        = __rseq_compat_elf_sym (boot->loader_base, "__rseq_offset");
-      const unsigned int *libc_size
-        = __rseq_compat_elf_sym (boot->loader_base, "__rseq_size");
-      if (libc_offset != NULL && libc_size != NULL)
+      const ptrdiff_t *libc_offset;
+      const unsigned int *libc_size;
+      if (libc_abi (boot, &libc_offset, &libc_size))
         {
           __rseq_compat_offset = *libc_offset;
           __rseq_compat_size = rseq_layout_effective_size (*libc_size);
@@ -259,7 +318,11 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
       return;
     }
 
-  if (RSEQ_COMPAT_GLIBC && adopt_libc (boot, tunable_off))
+  /* The archive asks on musl too: a musl that registered rseq itself
+     would define the symbols, and would win over the archive's weak
+     ones as glibc does.  */
+  if ((RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC)
+      && adopt_libc (boot, tunable_off))
     return;
 
   st->answer_rtld_next = 1;
@@ -277,24 +340,28 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
           && rseq_layout_fit (&st->layout, RSEQ_LAYOUT_LEGACY_LEN,
                               RSEQ_LAYOUT_LEGACY_ALIGN))
         ret = probe (&st->layout);
+      /* The mode last: a fork child that takes over a decision made
+         in its parent (init.c) keeps what the mode says was decided.  */
       if (ret == 0)
         {
-          st->mode = RSEQ_COMPAT_MODE_SHIM_OWNED;
           /* After the offset: a reader that sees the size nonzero
              (rseq-compat.h tests it before it loads the offset) must
              see the offset too, even on a weakly ordered machine.  */
           __atomic_store_n (&__rseq_compat_size, st->layout.public_size,
                             __ATOMIC_RELEASE);
+          __atomic_store_n (&st->mode, RSEQ_COMPAT_MODE_SHIM_OWNED,
+                            __ATOMIC_RELEASE);
         }
       else
         {
-          st->mode = RSEQ_COMPAT_MODE_UNAVAILABLE;
           st->probe_errno = (int) -ret;
+          __atomic_store_n (&st->mode, RSEQ_COMPAT_MODE_UNAVAILABLE,
+                            __ATOMIC_RELEASE);
         }
     }
 }
 
-#if RSEQ_COMPAT_GLIBC
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
 /* The resolver of a never-called function whose only purpose is to have
    the loader run __rseq_compat_decide while relocating the shim: after
    TLS layout and the thread pointer are set up and glibc's own

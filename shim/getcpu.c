@@ -50,9 +50,28 @@ __rseq_compat_getcpu_slow (unsigned int *cpu, unsigned int *node)
    from %fs:0 and then the area (the initial-exec TLS pattern); musl's
    build reads its own initial-exec TLS variable, which is already one
    load.  */
+/* The archive for glibc decides in its .preinit_array entry, and a
+   program's own entries there run first (its objects precede the
+   archive on the link line): until then __rseq_compat_offset is 0 and
+   designates the thread's TCB, whose bytes are no cpu_id.  No area is
+   ever at offset 0 (the TCB is there), so 0 means "not decided" and
+   costs one well-predicted branch on the decided path.  Static link
+   constants cannot do better: a TLS offset in initialised data
+   (R_X86_64_TPOFF64) links with GNU ld alone.  The shared library
+   decides while the loader relocates it, before any code can call
+   these, and the musl builds read their own area, -1 until
+   registered.  */
+#if RSEQ_COMPAT_STATIC && RSEQ_COMPAT_GLIBC
+# define UNDECIDED() __builtin_expect (__rseq_compat_offset == 0, 0)
+#else
+# define UNDECIDED() 0
+#endif
+
 static inline int
 current_cpu_id (void)
 {
+  if (UNDECIDED ())
+    return -1;
 #if RSEQ_COMPAT_GLIBC && defined __x86_64__
   _Static_assert (offsetof (struct rseq, cpu_id) == 4, "cpu_id at 4");
   int id;
@@ -67,7 +86,20 @@ current_cpu_id (void)
 #endif
 }
 
-attribute_public int
+/* Weak in the archive: a static program may carry its own (a fallback
+   for old C libraries is common), which then wins instead of failing
+   the link with a duplicate definition.  The archive never calls them
+   itself; the C library's stay out either way, their members being
+   taken only for a symbol still undefined.  pthread_create, vfork and
+   clone stay strong: a program's own would silently leave threads
+   unregistered or vfork children reading the parent's cpu_id.  */
+#if RSEQ_COMPAT_STATIC
+# define INTERPOSED attribute_public __attribute__ ((weak))
+#else
+# define INTERPOSED attribute_public
+#endif
+
+INTERPOSED int
 sched_getcpu (void)
 {
   int cpu = current_cpu_id ();
@@ -83,9 +115,11 @@ sched_getcpu (void)
 /* The node comes from node_id only when __rseq_size covers it (Linux
    6.3 and later, and a C library that says so); glibc's getcpu never
    reads the area at all.  */
-attribute_public int
+INTERPOSED int
 getcpu (unsigned int *cpu, unsigned int *node)
 {
+  if (UNDECIDED ())
+    return __rseq_compat_getcpu_slow (cpu, node);
   const struct rseq *area = rseq_compat_current_area ();
   int id = (int) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED);
   unsigned int size = rseq_layout_effective_size (__rseq_compat_size);

@@ -17,6 +17,8 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <sched.h>
 #include <signal.h>
@@ -33,7 +35,11 @@ extern const ptrdiff_t __rseq_offset;
 extern const unsigned int __rseq_size;
 extern const unsigned int __rseq_flags;
 
-#if !RSEQ_COMPAT_GLIBC
+/* musl runs no code of the shim's before its constructor, and a static
+   program none before its start-up code: both decide there.  */
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
+/* A static program has no copies (decide_from_process).  */
+# if !RSEQ_COMPAT_STATIC
 /* Whether ADDR, where the GOT leads for one of __rseq_*, is a copy the
    loader made for the program (a COPY relocation: the program refers to
    the shim's variable, reads its own copy, and musl keeps such copies
@@ -100,6 +106,7 @@ published (const volatile void *got, const void *own)
     return (void *) got;
   return NULL;
 }
+# endif
 
 static void
 decide_from_process (void)
@@ -112,7 +119,8 @@ decide_from_process (void)
       .at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN),
       .vdso_base = getauxval (AT_SYSINFO_EHDR),
       /* musl's loader refuses to dlopen a library with initial-exec
-         TLS, so a running constructor means start-up.  */
+         TLS, so a running constructor means start-up; a static
+         program's start-up code runs before its main.  */
       .startup = 1,
     };
   /* A fork child that takes over (__rseq_compat_init_once) keeps what
@@ -120,6 +128,10 @@ decide_from_process (void)
      that may be registered by then.  */
   if (__rseq_compat_state.mode == RSEQ_COMPAT_MODE_UNDECIDED)
     __rseq_compat_decide (&boot);
+  /* A static program has no copies: its references lead to the
+     archive's own storage, or to the C library's definitions, which
+     the archive must never write.  */
+#if !RSEQ_COMPAT_STATIC
   /* In a second copy the GOT leads to the first copy's definitions (or
      the program's copies of them), which are final: the first copy's
      constructor ran before this one.  */
@@ -144,6 +156,7 @@ decide_from_process (void)
      they load the offset.  */
   if (s != NULL)
     __atomic_store_n (s, __rseq_compat_size, __ATOMIC_RELEASE);
+#endif
 }
 #endif
 
@@ -170,10 +183,36 @@ say (const char *msg)
    registered earlier, in early.c's resolver: glibc copies the TLS images
    into the main thread's block after relocating every object, and would
    overwrite the registered area, which user space must not write.  */
+#if RSEQ_COMPAT_STATIC
+/* Not a constructor: static-start.c runs it before them, on musl from
+   two places (.init and a fallback in .init_array), of which the first
+   to run acts.  Start-up is single-threaded until then but for threads
+   the program made earlier, which never call this.  */
+void
+__rseq_compat_static_init (void)
+#else
 __attribute__ ((constructor (101))) static void
 rseq_compat_init (void)
+#endif
 {
+#if RSEQ_COMPAT_STATIC
+  static int done;
+  if (done)
+    return;
+  done = 1;
+#endif
+  /* C11: errno is 0 when main starts; a failed registration or write
+     here must not say otherwise.  */
+  int saved_errno = errno;
   __rseq_compat_init_once ();
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  /* Not when dlopened (refused): RTLD_NEXT from a library loaded after
+     the C library finds nothing, and what that failure leaves is the
+     program's to see (LeakSanitizer reported glibc 2.31's message
+     buffer); no one calls this copy's pthread_create then.  */
+  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_REFUSED)
+    __rseq_compat_thread_resolve ();
+#endif
   /* The main thread, which runs the constructors, whichever thread the
      decision was made on.  */
   switch (__rseq_compat_state.mode)
@@ -190,45 +229,76 @@ rseq_compat_init (void)
     default:
       break;
     }
+  errno = saved_errno;
 }
 
-/* The decision's own mask, with raw system calls: it runs in the first
-   constructor, before a sanitizer's runtime has set up its interceptors
-   of sigfillset or sigprocmask (TSan's jumped to address 0), and the
-   kernel's mask is one 64-bit word on both architectures.  The signals
-   the thread's own code raises stay as they were (blocked, they kill),
-   and so do the C libraries' internal ones (32 to 34: cancellation,
-   set*id broadcasts), which no handler of the program's runs for.  */
-static void
-mask_async (uint64_t *old)
+/* The signals the decision blocks: all but those the thread's own code
+   raises and the C libraries' internal ones (below).  */
+static uint64_t
+async_set (void)
 {
   static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
                               SIGSYS, 32, 33, 34 };
   uint64_t set = ~(uint64_t) 0;
   for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
     set &= ~((uint64_t) 1 << (open[i] - 1));
-  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, (long int) &set,
-                        (long int) old, sizeof set);
+  return set;
 }
 
+/* The decision's own mask, with raw system calls, and whether it was
+   set: it runs in the first constructor, before a sanitizer's runtime
+   has set up its interceptors of sigfillset or sigprocmask (TSan's
+   jumped to address 0), and the kernel's mask is one 64-bit word on
+   both architectures.  The signals
+   the thread's own code raises stay as they were (blocked, they kill),
+   and so do the C libraries' internal ones (32 to 34: cancellation,
+   set*id broadcasts), which no handler of the program's runs for.  */
+static int
+mask_async (uint64_t *old)
+{
+  uint64_t set = async_set ();
+  /* Refused (a filter), or answered 0 by a filter that wrote nothing to
+     OLD (SECCOMP_RET_ERRNO with 0, a supervisor): nothing to restore.
+     The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
+     says OLD was not written.  */
+  *old = ~(uint64_t) 0;
+  return rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, (long int) &set,
+                               (long int) old, sizeof set) == 0
+         && (*old & ((uint64_t) 1 << (SIGKILL - 1))) == 0;
+}
+
+/* Back to OLD, by two calls each of which restores it alone: SIG_SETMASK,
+   then unblocking what mask_async blocked that OLD did not (a no-op
+   after the first).  A filter may refuse either (or answer 0 without
+   doing it) while it lets SIG_BLOCK through: with one call only, the
+   thread kept almost every signal blocked for good (seccomp.exp, both
+   ways).  A filter that stops both leaves it so.  */
 static void
 mask_restore (const uint64_t *old)
 {
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
                         sizeof *old);
+  uint64_t added = async_set () & ~*old;
+  if (added != 0)
+    rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK, (long int) &added,
+                          0, sizeof added);
 }
 
-/* The process the decision began in, 0 until its decider says.  */
-static long int decider_pid;
-
-/* Whether the decision under way began in another process: this one is
-   a fork child, and the thread deciding stayed in the parent.  */
-static int
-decider_gone (void)
+/* The process, for the decision's claim.  Where a filter refuses
+   getpid, its error (negative) stands for the process: fork children
+   are then not told apart.  Never 0 or the claim's DONE.  */
+static long int
+current_pid (void)
 {
-  long int pid = __atomic_load_n (&decider_pid, __ATOMIC_ACQUIRE);
-  return pid != 0 && pid != rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
+  long int pid = rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
+  return pid == 0 || pid == LONG_MIN ? -1 : pid;
 }
+
+/* Set on the thread that is deciding: a handler of a signal its own
+   code raised (those stay open) that creates a thread there must not
+   wait for itself.  */
+static __thread unsigned char deciding
+  __attribute__ ((tls_model ("initial-exec")));
 
 /* The decision and what follows from it, but no registration.  musl
    runs constructors in dependency order, so with the shim linked after
@@ -250,38 +320,76 @@ decider_gone (void)
 attribute_inline_atomics attribute_hidden void
 __rseq_compat_init_once (void)
 {
-  /* 0: not begun; 1: done; else the deciding thread's pointer (no
-     system call, which a seccomp filter could refuse, and never 1).  */
-  static uintptr_t state;
-  if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == 1)
+  /* 0: not begun; DONE; else the ID of the process whose thread is
+     deciding, set by the one compare-and-swap that claims the decision
+     (a fork between a claim and a later store of it left a child that
+     waited for good).  A fork child that finds its parent's ID there
+     takes the decision over.  A process whose ID another had before
+     (PID namespaces, reuse), forked while its parent decided, waits
+     instead: doc/internals.md.  */
+  static long int state;
+  const long int done = LONG_MIN;
+  if (__atomic_load_n (&state, __ATOMIC_ACQUIRE) == done)
     return;
-  uintptr_t self = (uintptr_t) rseq_compat_thread_pointer ();
+  if (deciding)
+    return;
+  /* musl's getauxval sets ENOENT for an entry the kernel does not give
+     (AT_RSEQ_* before 6.3): neither main nor pthread_create's caller may
+     find errno changed.  */
+  int saved_errno = errno;
+  long int self = current_pid ();
   uint64_t old;
-  mask_async (&old);
-  uintptr_t seen = 0;
+  int masked = mask_async (&old);
+  /* Before the claim, and cleared only once the decision is done: a
+     handler that creates a thread on this thread between the claim and
+     the flag (where a filter refused the mask, any handler can run)
+     waited for itself.  */
+  deciding = 1;
+  /* A handler on this thread reads the flag: no compiler may move it
+     past the claim (nor its clearing before DONE, below).  */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  long int seen = 0;
   while (!__atomic_compare_exchange_n (&state, &seen, self, 0,
                                        __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
     {
-      if (seen == 1 || seen == self)
+      if (seen == done)
         {
-          mask_restore (&old);
+          deciding = 0;
+          if (masked)
+            mask_restore (&old);
+          errno = saved_errno;
           return;
         }
-      /* Decided in this process: wait.  In the parent (a fork child):
-         take its place, with the compare-and-swap above.  */
-      if (decider_gone ())
+      /* Claimed in this process: wait.  In another (this is a fork
+         child): take it over, with the compare-and-swap above.  */
+      if (seen != self)
         continue;
-      mask_restore (&old);
-      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) != 1
-             && !decider_gone ())
-        sched_yield ();
-      if (seen == 1)
-        return;
-      mask_async (&old);
+      deciding = 0;
+      if (masked)
+        mask_restore (&old);
+      /* The process ID again at each turn: a handler that forks on this
+         thread while it waits (its mask is the program's again) leaves a
+         child here whose decider stayed in the parent.  */
+      while ((seen = __atomic_load_n (&state, __ATOMIC_ACQUIRE)) == self)
+        {
+          long int now = current_pid ();
+          if (now != self)
+            {
+              self = now;
+              break;
+            }
+          sched_yield ();
+        }
+      if (seen == done)
+        {
+          errno = saved_errno;
+          return;
+        }
+      masked = mask_async (&old);
+      deciding = 1;
+      __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }
-  __atomic_store_n (&decider_pid, rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0),
-                    __ATOMIC_RELEASE);
-#if !RSEQ_COMPAT_GLIBC
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   decide_from_process ();
 #endif
   if (__rseq_compat_state.own_area)
@@ -300,8 +408,12 @@ __rseq_compat_init_once (void)
     default:
       break;
     }
-  __atomic_store_n (&state, 1, __ATOMIC_RELEASE);
-  mask_restore (&old);
+  __atomic_store_n (&state, done, __ATOMIC_RELEASE);
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  deciding = 0;
+  if (masked)
+    mask_restore (&old);
+  errno = saved_errno;
 }
 
 attribute_public const char *

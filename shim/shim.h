@@ -19,7 +19,6 @@
 #ifndef RSEQ_COMPAT_SHIM_H
 #define RSEQ_COMPAT_SHIM_H 1
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +46,17 @@
 # define RSEQ_COMPAT_GLIBC 1
 #else
 # define RSEQ_COMPAT_GLIBC 0
+#endif
+
+/* 1 when compiled for librseq-compat.a, the archive that static
+   programs link (Makefile: make static).  It is built from the same
+   sources; what a static link changes is kept in shim/static-*.c: the
+   C library's functions are named at link time instead of found with
+   dlsym (static-real.c), the C library's own __rseq_* are link-time
+   symbols (static-libc.c), and the main thread is registered from
+   .preinit_array or an early .init_array slot (static-start.c).  */
+#ifndef RSEQ_COMPAT_STATIC
+# define RSEQ_COMPAT_STATIC 0
 #endif
 
 enum rseq_compat_mode
@@ -166,7 +176,7 @@ long int __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
 extern __thread unsigned char __rseq_compat_registered
   attribute_hidden __attribute__ ((tls_model ("initial-exec")));
 
-/* dlsym.c */
+/* dlsym.c, or static-real.c in the archive */
 void *__rseq_compat_next (const char *name) attribute_hidden;
 /* The same, or where that finds none, the definition in the loaded
    object SONAME (which must never be unloaded; NULL: none), or NULL.  */
@@ -182,13 +192,12 @@ void __rseq_compat_init_dlvsym (const struct r_debug *dbg) attribute_hidden;
 
 /* thread.c */
 void __rseq_compat_thread_init (void) attribute_hidden;
-/* Blocks every signal but those the caller's own code may raise
-   (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS), which stay as
-   they were; the mask before in *OLD.  */
-void __rseq_compat_block_async (sigset_t *old) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;
+/* glibc's dynamic builds: the lookups of the C library's functions the
+   shim wraps, made from its constructor (thread.c).  */
+void __rseq_compat_thread_resolve (void) attribute_hidden;
 /* The shim's decision and what follows from it, at most once, on
    whichever thread calls first; no registration (the constructor
    registers the main thread).  Also called by pthread_create on musl,
@@ -198,6 +207,16 @@ void __rseq_compat_init_once (void) attribute_hidden;
 /* The shim's pthread_create when FN is the C library's (the one the
    shim's calls), else NULL.  */
 void *__rseq_compat_own_create (void *fn) attribute_hidden;
+
+/* static-libc.c (the archive only): the C library's own __rseq_offset
+   and __rseq_size in *OFFSET and *SIZE, and 1, where the program's C
+   library defines them (a static glibc 2.35 or later); else 0.  */
+int __rseq_compat_static_libc_abi (const ptrdiff_t **offset,
+                                   const unsigned int **size)
+  attribute_hidden;
+/* init.c (the archive only): what the shared library's constructor
+   does, run by static-start.c before every constructor.  */
+void __rseq_compat_static_init (void) attribute_hidden;
 
 /* getcpu.c */
 int __rseq_compat_getcpu_slow (unsigned int *cpu, unsigned int *node)

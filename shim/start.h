@@ -26,6 +26,9 @@ struct start
   void *(*fn) (void *);
   void *arg;
   sigset_t mask;
+  /* Whether the trampoline sets MASK (the creator could block signals:
+     a filter may refuse rt_sigprocmask).  */
+  int set_mask;
   /* Nonzero while a creation in flight holds this block.  */
   int busy;
 };

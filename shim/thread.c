@@ -25,7 +25,6 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,8 +106,85 @@ on_thread_exit (void *value)
 }
 #endif
 
-void
-__rseq_compat_block_async (sigset_t *old)
+/* What block_async blocks: every signal but those the caller's own
+   code may raise.  */
+static void
+async_sigset (sigset_t *set)
+{
+  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
+                                            SIGFPE, SIGTRAP, SIGSYS };
+  sigfillset (set);
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    sigdelset (set, raised_by_own_code[i]);
+}
+
+/* The thread's mask into *SET, and whether it could be read (a filter
+   may answer 0 without writing it: the kernel never reports SIGKILL
+   blocked).  SIG_BLOCK with no set changes nothing; block_async has
+   shown that the filter lets SIG_BLOCK through.  */
+static int
+mask_now (sigset_t *set)
+{
+  sigfillset (set);
+  return sigprocmask (SIG_BLOCK, NULL, set) == 0
+         && !sigismember (set, SIGKILL);
+}
+
+/* Whether A and B block the same of the kernel's 64 signals (both
+   architectures' masks are one 64-bit word; the C library's sigset_t
+   may be longer, and only that word is ever written), as the kernel
+   would set them: never SIGKILL or SIGSTOP.  */
+static int
+same_mask (const sigset_t *a, const sigset_t *b)
+{
+  for (int sig = 1; sig <= 64; sig++)
+    if (sig != SIGKILL && sig != SIGSTOP
+        && sigismember (a, sig) != sigismember (b, sig))
+      return 0;
+  return 1;
+}
+
+/* Makes TARGET the thread's mask after block_async (the creator's, or
+   in a new thread the one it must start with), as the C library alone
+   would have left it.  SIG_SETMASK, checked: a filter may refuse it or
+   answer 0 while it lets SIG_BLOCK through.  Then, where the mask is
+   still TARGET plus what block_async blocked and nothing else (glibc
+   before 2.32 blocks nothing around its clone), unblocking what
+   block_async blocked: without it the thread kept almost every signal
+   blocked where the C library alone leaves none.  Where the C library
+   blocked more itself and could not restore it either (musl), the mask
+   stays as it left it, as without the shim (seccomp.exp).  errno is
+   the caller's.  */
+static void
+mask_back (const sigset_t *target)
+{
+  int saved = errno;
+  sigprocmask (SIG_SETMASK, target, NULL);
+  /* One read: a SIG_SETMASK that was refused or answered 0 changed
+     nothing, so what is there then is what was there before it.  */
+  sigset_t now;
+  if (mask_now (&now) && !same_mask (&now, target))
+    {
+      sigset_t extra, ours;
+      async_sigset (&extra);
+      for (int sig = 1; sig <= 64; sig++)
+        if (sigismember (target, sig) == 1)
+          sigdelset (&extra, sig);
+      ours = *target;
+      for (int sig = 1; sig <= 64; sig++)
+        if (sigismember (&extra, sig) == 1)
+          sigaddset (&ours, sig);
+      if (same_mask (&now, &ours))
+        sigprocmask (SIG_UNBLOCK, &extra, NULL);
+    }
+  errno = saved;
+}
+
+/* Blocks every signal but those the caller's own code may raise, which
+   stay as they were; the mask before in *OLD.  0, or -1 where the
+   system call is refused or *OLD was not written.  */
+static int
+block_async (sigset_t *old)
 {
   /* The caller keeps the signals that its own code raises (a fault
      inside pthread_create, such as the C library storing the new
@@ -118,29 +194,56 @@ __rseq_compat_block_async (sigset_t *old)
      glibc 2.32 the latter is in libpthread, which the shim must not
      pull into every process.  Both set the calling thread's mask on
      Linux.  */
-  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
-                                            SIGFPE, SIGTRAP, SIGSYS };
   sigset_t all;
-  sigfillset (&all);
-  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-    sigdelset (&all, raised_by_own_code[i]);
-  /* SIG_BLOCK: those six stay as they were, in one system call.  */
-  sigprocmask (SIG_BLOCK, &all, old);
+  async_sigset (&all);
+  /* SIG_BLOCK: those six stay as they were, in one system call.  A
+     refusal leaves the caller's errno as it was.  */
+  int saved = errno;
+  /* A filter may answer 0 and write nothing (SECCOMP_RET_ERRNO with 0,
+     a supervisor): the kernel never reports SIGKILL blocked, so OLD
+     with SIGKILL still in it was not written, and is not restored.  */
+  sigfillset (old);
+  int ret = sigprocmask (SIG_BLOCK, &all, old);
+  if (ret == 0 && sigismember (old, SIGKILL))
+    ret = -1;
+  errno = saved;
+  return ret;
 }
 
-/* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL.  Looked
-   up once, at start-up, where a failed lookup's dlerror message can be
-   discarded without hiding one of the program's.  On glibc 2.32 and
-   2.33 it is in libpthread, so a program that only dlopens libpthread
-   later is not covered (README: Differences from glibc).  */
+/* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL, once
+   looked up.  Looked up at start-up, where a failed lookup's dlerror
+   message can be discarded without hiding one of the program's; or by
+   the first pthread_create with attributes that comes before it: a
+   constructor glibc runs before the shim's (doc/using.md, the
+   constructor window), whose thread would take its creator's mask
+   instead of the attribute's, which is worse than the dlerror message
+   of the program's that this lookup may discard there.  On glibc 2.32
+   and 2.33 it is in libpthread, so a program that only dlopens
+   libpthread later is not covered (README: Differences from glibc).  */
 static getmask_fn *attr_getmask;
+static int attr_looked_up;
 
 void
 __rseq_compat_thread_lookup (void)
 {
-  attr_getmask = (getmask_fn *) __rseq_compat_next ("pthread_attr_getsigmask_np");
-  if (attr_getmask == NULL)
+  getmask_fn *fn
+    = (getmask_fn *) __rseq_compat_next ("pthread_attr_getsigmask_np");
+#if !RSEQ_COMPAT_STATIC
+  /* In the archive the lookup is no dlsym, and dlerror would pull a
+     static glibc's dynamic loading into every program.  */
+  if (fn == NULL)
     dlerror ();
+#endif
+  __atomic_store_n (&attr_getmask, fn, __ATOMIC_RELAXED);
+  __atomic_store_n (&attr_looked_up, 1, __ATOMIC_RELEASE);
+}
+
+static getmask_fn *
+attr_getmask_fn (void)
+{
+  if (!__atomic_load_n (&attr_looked_up, __ATOMIC_ACQUIRE))
+    __rseq_compat_thread_lookup ();
+  return __atomic_load_n (&attr_getmask, __ATOMIC_RELAXED);
 }
 
 void
@@ -169,7 +272,8 @@ trampoline (void *p)
         pthread_setspecific (exit_key, (void *) 1);
 #endif
     }
-  sigprocmask (SIG_SETMASK, &s.mask, NULL);
+  if (s.set_mask)
+    mask_back (&s.mask);
   return s.fn (s.arg);
 }
 
@@ -207,11 +311,13 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      a closed pipe.  */
   if (real == NULL)
     return EAGAIN;
-#if !RSEQ_COMPAT_GLIBC
-  /* A constructor that runs before the shim's (init.c), or a decision
-     under way on another thread: the mode is set before the exit hook
-     exists, so the whole start-up must be complete (one load once it
-     is).  */
+#if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
+  /* A constructor that runs before the shim's (init.c), in a static
+     program an entry of .preinit_array before the archive's, or a
+     decision under way on another thread: the mode is set before the
+     exit hook exists, so the whole start-up must be complete (one load
+     once it is).  The shared library for glibc decides while the
+     loader relocates it, before any code of the program runs.  */
   __rseq_compat_init_once ();
 #endif
   if (!__rseq_compat_state.own_area)
@@ -226,19 +332,22 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      own code raises as the creator had them; any other signal waits
      until it is registered.  */
   sigset_t old;
-  __rseq_compat_block_async (&old);
+  int blocked = block_async (&old) == 0;
   s->mask = old;
+  s->set_mask = blocked;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
      the mask last, so it must be that one.  */
   sigset_t attr_mask;
-  if (attr != NULL && attr_getmask != NULL && attr_getmask (attr, &attr_mask) == 0)
+  getmask_fn *getmask = attr != NULL ? attr_getmask_fn () : NULL;
+  if (getmask != NULL && getmask (attr, &attr_mask) == 0)
     s->mask = attr_mask;
   int ret = real (thread, attr, trampoline, s);
   /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
-  sigprocmask (SIG_SETMASK, &old, NULL);
+  if (blocked)
+    mask_back (&old);
   if (ret != 0)
     __rseq_compat_start_release (s);
   return ret;
@@ -274,6 +383,18 @@ static __thread unsigned char vfork_paused
   __attribute__ ((tls_model ("initial-exec")));
 static __thread sigset_t vfork_mask
   __attribute__ ((tls_model ("initial-exec")));
+/* Whether vfork_mask holds the mask before: a filter may refuse the
+   call, or answer 0 without writing it (see block_async).  */
+static __thread unsigned char vfork_masked
+  __attribute__ ((tls_model ("initial-exec")));
+
+/* The mask before vfork_prepare, where it saved one.  */
+static void
+vfork_restore_mask (void)
+{
+  if (vfork_masked)
+    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+}
 
 enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
 
@@ -289,7 +410,11 @@ __rseq_compat_vfork_prepare (void)
 
   sigset_t all;
   sigfillset (&all);
-  sigprocmask (SIG_SETMASK, &all, &vfork_mask);
+  sigfillset (&vfork_mask);
+  int saved = errno;
+  vfork_masked = sigprocmask (SIG_SETMASK, &all, &vfork_mask) == 0
+                 && !sigismember (&vfork_mask, SIGKILL);
+  errno = saved;
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
@@ -299,7 +424,7 @@ __rseq_compat_vfork_prepare (void)
   else if (__rseq_compat_unregister_self () == 0)
     vfork_paused = PAUSED_SHIM;
   if (!vfork_paused)
-    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+    vfork_restore_mask ();
 }
 
 /* In the child, right after vfork returned there.  The shared TLS says
@@ -308,7 +433,7 @@ attribute_hidden void
 __rseq_compat_vfork_child (void)
 {
   if (vfork_paused)
-    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+    vfork_restore_mask ();
 }
 
 static void
@@ -332,7 +457,7 @@ vfork_resume_registration (void)
         /* Unregistered, so writing is allowed; glibc's own marker.  */
         area->cpu_id = (uint32_t) RSEQ_CPU_ID_REGISTRATION_FAILED;
     }
-  sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+  vfork_restore_mask ();
 }
 
 /* RET is the raw system call result; returns vfork's.  */
@@ -378,11 +503,54 @@ clone_child (void *p)
    parent's shadow-stack pointer, so no entry the parent will return
    through is popped or overwritten; nothing is needed here (see
    stubs.S for vfork).  */
-attribute_public int
-clone (int (*fn) (void *), void *stack, int flags, void *arg, ...)
+/* The archive for musl cannot define clone: musl's own, which it must
+   call for every other use, is a strong definition in libc.a, and it
+   does more than the system call where CLONE_VM is clear.  The link
+   then names this one with --wrap=clone (static-real.c).  */
+#if RSEQ_COMPAT_STATIC && !RSEQ_COMPAT_GLIBC
+# define CLONE_NAME __wrap_clone
+#else
+# define CLONE_NAME clone
+#endif
+
+static void *real_clone_cache;
+
+static clone_fn *
+real_clone (void)
 {
-  static void *real_cache;
-  clone_fn *real = (clone_fn *) next_fn (&real_cache, "clone", NULL);
+  return (clone_fn *) next_fn (&real_clone_cache, "clone", NULL);
+}
+
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+/* glibc frees the calling thread's pending dlerror message at the start
+   of every dl* call, and a successful one leaves none: a lookup made
+   in the program's first pthread_create or clone hid a failure the
+   program had not asked dlerror about yet (differential.exp,
+   dlerror-kept).  So they are made here, from the shim's constructor,
+   which glibc runs before the program's code (but in the constructor
+   window, doc/using.md); what a failed one leaves (before glibc 2.34,
+   a program without libpthread) is nobody's.  Only in the global scope,
+   where everything loaded at start-up is: the search in libpthread's
+   handle (next_fn's SONAME) made glibc look for the file, opening
+   ld.so.cache and libpthread.so.0 in every process without it.  A
+   program that loads libpthread later has its pthread_create looked up
+   then, the lazy way.  */
+void
+__rseq_compat_thread_resolve (void)
+{
+  int failed = next_fn (&real_create_cache, "pthread_create", NULL) == NULL;
+  failed |= real_clone () == NULL;
+  if (!__atomic_load_n (&attr_looked_up, __ATOMIC_ACQUIRE))
+    __rseq_compat_thread_lookup ();
+  if (failed)
+    dlerror ();
+}
+#endif
+
+attribute_public int
+CLONE_NAME (int (*fn) (void *), void *stack, int flags, void *arg, ...)
+{
+  clone_fn *real = real_clone ();
   /* The C libraries read these three only when FLAGS asks for them,
      in this order (clone(2)): a caller that passes fewer has nothing
      more on its stack to read.  */

@@ -36,6 +36,8 @@ fi
   echo "    $verdict: $line"
   [ $status -eq 0 ] || echo "    (see $out/project-check.log)"
   echo
+  echo "Left out: $MX_EXCLUDE_WHY."
+  echo
   echo "make check-glibc-project: $(( $(date +%s) - t0 )) s this run."
 } > "$report"
 cat "$report"

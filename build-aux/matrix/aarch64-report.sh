@@ -24,8 +24,9 @@ aarch64_report() {
   echo "Debian's arm64 cloud kernels under qemu-system-aarch64 ${qv:-?} (TCG, \`-M virt"
   echo "-cpu max\`, 2 CPUs).  Each arm64 mmdebstrap userland builds the tree (under"
   echo "qemu-user); each guest runs tests/rseq.shim"
-  echo "(${AARCH64_RUNTESTFLAGS:+RUNTESTFLAGS=\"$flags\", }make check-run) and mxcheck with the shim preloaded"
-  echo "and this kernel's values: passed/run, guest seconds."
+  echo "(RUNTESTFLAGS=\"$flags\", make check-run) and mxcheck with the shim preloaded"
+  echo "and this kernel's values: passed/run, guest seconds.  Left out:"
+  echo "$MX_EXCLUDE_WHY."
   echo
   printf '| userland |'
   for k in $kernels; do printf ' Linux %s |' "$(cat "$out/release-$k" 2>/dev/null || echo "$k")"; done
@@ -68,9 +69,13 @@ aarch64_report() {
   printf '|---|---|'
   for k in $kernels; do printf -- '---|'; done
   echo
+  # CONFIG|what the table calls it: the static musl program is linked
+  # with librseq-compat.a (counter.exp).
   for u in $userlands; do
-    for c in glibc musl; do
-      printf '| %s | %s + shim |' "$u" "$c"
+    for row in 'glibc|glibc + shim' 'musl|musl + shim' \
+               'static musl|static musl + archive'; do
+      c=${row%%|*}
+      printf '| %s | %s |' "$u" "${row#*|}"
       for k in $kernels; do
         r=$(aarch64_log "$u-$k" "^counter \\[$c\\]:" | sed -n 's/.*; rseq \([0-9]*\), atomic.*/\1/p')
         a=$(aarch64_log "$u-$k" "^counter \\[$c, aborts\\]:" | sed -n 's/.*, atomic \([0-9]*\);.*/\1/p')
@@ -83,7 +88,7 @@ aarch64_report() {
   echo "sched_getcpu: system calls strace counts during 2,000 calls (getcpu-syscalls.exp)."
   echo
   printf '| userland | kernel |'
-  cfgs="glibc alone|glibc|glibc-off|musl alone|musl|musl-off"
+  cfgs="glibc alone|glibc|glibc-off|musl alone|musl|musl-off|static musl alone|static musl"
   echo "$cfgs" | tr '|' '\n' | while read -r c; do printf ' %s |' "$c"; done
   echo
   printf '|---|---|'

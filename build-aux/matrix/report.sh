@@ -95,7 +95,8 @@ report() {
   "$top/build-aux/provenance" "$top" check-matrix
   echo "Cells: checks of \`tests/matrix/mxcheck.c\` passed/run with the shim preloaded,"
   echo "under Debian's cloud kernels booted with qemu (TCG) and under the host's kernel;"
-  echo "in the host column the glibc rows add the full \`make check\` run in that suite's chroot."
+  echo "in the host column the glibc rows add the full \`make check\` run in that suite's chroot,"
+  echo "less $MX_EXCLUDE_WHY."
   echo
   echo "$head"
   echo "$rule"

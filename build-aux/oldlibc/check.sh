@@ -35,7 +35,12 @@ case $name in
   glibc-*) ccs="CC=$prefix/bin/rc-cc ac_cv_prog_MUSL_CC= $nocc" ;;
   musl-*) ccs="MUSL_CC=$prefix/bin/musl-gcc $nocc" ;;
 esac
-tests=$(cd "$OL_TOP/tests/rseq.shim" && ls ./*.exp | sed 's|^\./||' | tr '\n' ' ')
+# static-old.exp is left out: run on the host, it links static programs
+# against these very builds (from RSEQ_COMPAT_CACHE, which the chroot
+# cannot see).  Not named, rather than EXCLUDE (matrix/common.sh,
+# MX_EXCLUDE): this list names every file anyway.  The log says why.
+tests=$(cd "$OL_TOP/tests/rseq.shim" && ls ./*.exp | sed 's|^\./||' |
+  grep -v '^static-old\.exp$' | tr '\n' ' ')
 # The chroot's own programs (/bin/sh, expect, valgrind's launcher,
 # setpriv) are Debian's glibc 2.31 programs.  A glibc that new or newer
 # becomes their C library too, for the whole run (inner-syslibc.sh):
@@ -49,8 +54,11 @@ case $name in
     syslibc="sh build-aux/oldlibc/inner-syslibc.sh $prefix ${name#glibc-} &&" ;;
 esac
 log=$out/check-$name.log
-MX_SYSFS=1 mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && $syslibc env $ccs ./configure &&
-  make -j\$(nproc) all && make check RUNTESTFLAGS='$tests'" >"$log" 2>&1
+{
+  echo "oldlibc: $name: make check leaves out $MX_EXCLUDE_WHY"
+  MX_SYSFS=1 mx_in_chroot "$OL_ROOT" sh -c "cd $work/src && $syslibc env $ccs ./configure &&
+    make -j\$(nproc) all && make check RUNTESTFLAGS='$tests'"
+} >"$log" 2>&1
 status=$?
 cp "$OL_ROOT$work/src/build/tests/rseq.sum" "$out/check-$name.sum" 2>/dev/null || :
 

@@ -198,6 +198,37 @@ infer_from_area (struct proc *p, const struct info_report *r,
     }
 }
 
+/* librseq-compat.a in the static program R->exe: its anchor
+   (__rseq_compat_static, which every documented link line names) in the
+   symbol table, and __rseq_* its own where they are the storage behind
+   them (__rseq_compat_*, local symbols).  A static glibc 2.35 or later
+   defines __rseq_* itself, which then win over the archive's weak ones:
+   those stay the C library's, and the archive has stepped aside.  */
+static void
+static_archive (struct proc *p, struct info_report *r)
+{
+  if (proc_symbol_exe (p, r->exe, "__rseq_compat_static") == 0)
+    return;
+  snprintf (r->shim, sizeof r->shim, "%s", r->exe);
+  r->shim_static = 1;
+  uint64_t o = proc_symbol_exe (p, r->exe, "__rseq_offset");
+  uint64_t s = proc_symbol_exe (p, r->exe, "__rseq_size");
+  uint64_t f = proc_symbol_exe (p, r->exe, "__rseq_flags");
+  if (o == 0 || s == 0 || f == 0
+      || o != proc_symbol_exe (p, r->exe, "__rseq_compat_offset")
+      || s != proc_symbol_exe (p, r->exe, "__rseq_compat_size")
+      || f != proc_symbol_exe (p, r->exe, "__rseq_compat_flags"))
+    return;
+  if (proc_read (p, o, &r->shim_offset, sizeof r->shim_offset) == 0
+      && proc_read (p, s, &r->shim_size, sizeof r->shim_size) == 0
+      && proc_read (p, f, &r->shim_flags, sizeof r->shim_flags) == 0)
+    {
+      r->shim_abi = 1;
+      /* What the glibc branch above took for the C library's.  */
+      r->libc_abi = 0;
+    }
+}
+
 int
 proc_describe (struct proc *p, struct info_report *r, char *err,
                size_t errlen)
@@ -340,13 +371,16 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       else if (static_exe)
         {
           /* Stripped: its C library is not known, and the mapped ones'
-             answers are still not its own.  */
+             answers are still not its own.  The archive cannot be seen
+             either (doc/static.md).  */
           snprintf (r->libc, sizeof r->libc, "unknown");
           r->libc_version[0] = '\0';
           r->libc_abi = 0;
         }
     }
 
+  if (r->libc_static)
+    static_archive (p, r);
   info_pick_abi (r);
   return 0;
 }

@@ -136,8 +136,9 @@ derive_reason (struct info_report *r)
 
   if (strcmp (m, "libc-owned") == 0)
     snprintf (r->reason, sizeof r->reason, "%s registers rseq for every "
-              "thread itself%s", libc, shim ? "; librseq-compat is loaded "
-              "and steps aside" : "");
+              "thread itself%s", libc, !shim ? "" : r->shim_static
+              ? "; librseq-compat.a is linked in and steps aside"
+              : "; librseq-compat is loaded and steps aside");
   else if (strcmp (m, "shim-owned") == 0)
     snprintf (r->reason, sizeof r->reason, "%s does not register rseq; "
               "librseq-compat registers the main thread and every thread "

@@ -161,6 +161,7 @@ print_json (FILE *f, const struct info_report *r)
   j_int (&j, "at_rseq_feature_size", (long long int) r->at_feature_size);
   j_int (&j, "at_rseq_align", (long long int) r->at_align);
   j_str (&j, "shim", r->shim[0] != '\0' ? r->shim : NULL);
+  j_bool (&j, "shim_static", r->shim_static);
   j_str (&j, "mode", r->mode);
   j_str (&j, "reason", r->reason);
   if (r->self && r->probe_errno != 0)

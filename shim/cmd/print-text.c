@@ -59,7 +59,11 @@ print_text (FILE *f, const struct info_report *r)
     row (f, "C library", "%s, linked statically", r->libc);
   else
     row (f, "C library", "%s", r->libc);
-  row (f, "librseq-compat", "%s", r->shim[0] != '\0' ? r->shim : "not loaded");
+  if (r->shim_static)
+    row (f, "librseq-compat", "librseq-compat.a, linked into the program");
+  else
+    row (f, "librseq-compat", "%s", r->shim[0] != '\0' ? r->shim
+                                                      : "not loaded");
   row (f, "mode", "%s: %s", r->mode, r->reason);
   row (f, "kernel", "Linux %s, AT_RSEQ_FEATURE_SIZE %lu, AT_RSEQ_ALIGN %lu",
        r->kernel, r->at_feature_size, r->at_align);

@@ -85,6 +85,9 @@ struct info_report
   unsigned long int at_feature_size;
   unsigned long int at_align;
   char shim[PATH_MAX];		/* Path of librseq-compat, or empty.  */
+  /* librseq-compat.a is linked into the static program (shim is then
+     the program's path).  */
+  int shim_static;
   char tunables[256];		/* GLIBC_TUNABLES, or empty.  */
   int have_tunables;
   int tunable_off;

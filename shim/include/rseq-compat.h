@@ -63,6 +63,19 @@ extern long int syscall (long int, ...);
 extern const char *rseq_compat_mode (void) __attribute__ ((__weak__));
 extern long int rseq_compat_query (const char *) __attribute__ ((__weak__));
 
+/* A static program linked with librseq-compat.a may define
+   RSEQ_COMPAT_STATIC_LINK (before this header, or with -D): each object
+   that includes the header then refers to the archive strongly, so that
+   a link line that leaves the archive out fails ("undefined reference
+   to `__rseq_compat_static'") instead of giving a program that runs
+   unregistered, and one that lists it needs no -u.  Not for a dynamic
+   link: the shared library does not define the symbol.  */
+#ifdef RSEQ_COMPAT_STATIC_LINK
+extern const char __rseq_compat_static[];
+static const char *const __rseq_compat_static_ref __attribute__ ((__used__))
+  = __rseq_compat_static;
+#endif
+
 /* The assembly below is written for the LP64 ABIs.  x32 (gcc -mx32)
    and AArch64 ILP32 define __x86_64__ or __aarch64__ too, with 32-bit
    pointers that the 64-bit register operands and address arithmetic

@@ -25,6 +25,10 @@
    Built a second time with -fno-plt (BENCH_NOPLT): the caller then
    calls through its GOT, without the PLT's extra indirect jump; that
    binary measures the first two rows only, named "... (-fno-plt)".
+   Built -static with librseq-compat.a (BENCH_STATIC, plt-floor.c
+   linked in), the program has no PLT: sched_getcpu is the archive's,
+   reached by a direct call, and the floor row is a direct call of
+   bench_floor, "direct call floor".
      vdso getcpu    the vDSO's __vdso_getcpu through a pointer (x86-64)
      getcpu syscall syscall (SYS_getcpu)
      accessor       rseq_compat_cpu () from <rseq-compat.h>, inlined
@@ -51,6 +55,11 @@ int bench_floor (void);
 # define SUFFIX " (-fno-plt)"
 #else
 # define SUFFIX ""
+#endif
+#ifdef BENCH_STATIC
+# define FLOOR "direct call floor"
+#else
+# define FLOOR "PLT call floor" SUFFIX
 #endif
 
 static double
@@ -165,7 +174,7 @@ main (void)
 #endif
 
   bench_run ("getcpu", "sched_getcpu" SUFFIX, loop_sched_getcpu, NULL, 1000);
-  bench_run ("getcpu", "PLT call floor" SUFFIX, loop_floor, NULL, 1000);
+  bench_run ("getcpu", FLOOR, loop_floor, NULL, 1000);
 #ifdef BENCH_NOPLT
   return 0;
 #endif

@@ -37,7 +37,10 @@
    such a thread at the abort handler only when the handler is preceded
    by the registered signature (it kills the process otherwise).
 
-   Before that, every descriptor in the program's __rseq_cs_ptr_array is
+   The shim's (or librseq-compat.a's) rseq_compat_mode, where the
+   program has one, must say the expected mode.
+
+   Before the adds, every descriptor in the program's __rseq_cs_ptr_array is
    checked as the kernel would: 32-byte aligned, version and flags 0, the
    abort handler outside the sequence and preceded by RSEQ_SIG.  */
 
@@ -229,6 +232,14 @@ main (int argc, char **argv)
   int registered = rt_expect_registered ();
   want_abort = aborts && registered;
   clock_gettime (CLOCK_MONOTONIC, &started);
+
+  /* The shim's (or the static archive's) own word for the mode, where
+     one is in the program, must be the expected one; glibc 2.35 and
+     later registers without one.  */
+  const char *shim = rt_shim_mode ();
+  CHECK (strcmp (shim, rt_expect ()) == 0
+         || (strcmp (shim, "none") == 0 && rt_expect_is ("libc-owned")),
+         "the shim's mode is %s, expected %s", shim, rt_expect ());
 
 #ifdef RSEQ_COMPAT_COUNTER_RSEQ
   check_descriptors ();

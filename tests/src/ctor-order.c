@@ -23,9 +23,10 @@
    final values and the final mode.
 
    argv[1] names the variant: "plain", "initfirst" (the DT_NEEDED
-   library is flagged DF_1_INITFIRST) or "threaded" (the program and
+   library is flagged DF_1_INITFIRST), "threaded" (the program and
    the library link libpthread, and the library's constructor starts a
-   thread).  glibc runs first the last object loaded with
+   thread, with a pthread_attr_setsigmask_np mask where there is one)
+   or "initfirst-threaded" (both: the window on glibc 2.34 too).  glibc runs first the last object loaded with
    DF_1_INITFIRST: the shim, unless the library is, or, before glibc
    2.34, libpthread.so.0.  Where glibc registers by itself, and on musl,
    which runs the preloaded shim's constructor first, the main thread is
@@ -152,8 +153,13 @@ check_record (const char *who, const struct ctor_record *r,
       CHECK (r->thread_ret == 0, "%s: pthread_create: %d", who,
              r->thread_ret);
       if (r->thread_ret == 0)
-        check_area (who, "its thread", r->thread_cpu_id,
-                    r->thread_registered, 0, ncpu);
+        {
+          check_area (who, "its thread", r->thread_cpu_id,
+                      r->thread_registered, 0, ncpu);
+          CHECK (r->thread_attr_mask != 0,
+                 "%s: its thread runs without the mask of its attribute"
+                 " (pthread_attr_setsigmask_np)", who);
+        }
     }
 }
 
@@ -161,15 +167,23 @@ int
 main (int argc, char **argv)
 {
   const char *variant = argc > 1 ? argv[1] : "";
-  int threaded = strcmp (variant, "threaded") == 0;
+  int initfirst_threaded = strcmp (variant, "initfirst-threaded") == 0;
+  int threaded = initfirst_threaded || strcmp (variant, "threaded") == 0;
   const char *want_first = "librseq-compat";
   if (strcmp (variant, "initfirst") == 0)
     want_first = "libctor-needed-first.so";
+  else if (initfirst_threaded)
+    /* libpthread, before 2.34, is loaded after the library that needs
+       it, and is the last such object then: the window opens either
+       way.  */
+    want_first = rt_glibc_before ("2.34") ? "libpthread.so.0"
+                                          : "libctor-needed-first-thr.so";
   else if (threaded && rt_glibc_before ("2.34"))
     want_first = "libpthread.so.0";
   else
     CHECK (threaded || strcmp (variant, "plain") == 0,
-           "variant \"%s\": plain, initfirst or threaded", variant);
+           "variant \"%s\": plain, initfirst, threaded or"
+           " initfirst-threaded", variant);
   const char *first = last_initfirst ();
   CHECK (strstr (first, want_first) != NULL,
          "the last DF_1_INITFIRST object is \"%s\", expected %s", first,

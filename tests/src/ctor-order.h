@@ -61,6 +61,10 @@ struct ctor_record
   int thread_ret;
   int thread_cpu_id;
   int thread_registered;
+  /* The thread is created with pthread_attr_setsigmask_np's mask where
+     the C library has it (glibc 2.32 and later): 1 if the thread runs
+     with it, 0 if not, -1 where there is no such function.  */
+  int thread_attr_mask;
 };
 
 static inline const void *

@@ -77,9 +77,17 @@
                  SCHED_IDLE): each returns its own argument.
    exit-thread   a thread calls exit (3) while the main thread waits.
    main-exit     the main thread calls pthread_exit while another
-                 thread runs; the process ends with the last thread.  */
+                 thread runs; the process ends with the last thread.
+   dlerror-kept  a failed dlopen, then the process's first
+                 pthread_create (with attributes) and clone: dlerror
+                 still names the failure (glibc frees a pending message
+                 at the start of every dl* call, so a lookup of the
+                 shim's there lost it).  */
 
 #define _GNU_SOURCE 1
+#ifndef DIFFERENTIAL_STATIC
+# include <dlfcn.h>
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -631,6 +639,36 @@ clone_fn (void)
   return 0;
 }
 
+/* Not in the static programs (static.exp): a static link has no
+   dlopen to speak of before glibc 2.34, nor wants one.  */
+#ifndef DIFFERENTIAL_STATIC
+static int
+dlerror_kept (void)
+{
+  if (dlopen ("/nonexistent/librseq-compat-test-none.so", RTLD_NOW) != NULL)
+    return 2;
+  pthread_attr_t a;
+  pthread_t t;
+  pthread_attr_init (&a);
+  if (pthread_create (&t, &a, idle, NULL) != 0
+      || pthread_join (t, NULL) != 0)
+    return 2;
+  pthread_attr_destroy (&a);
+  size_t size = 64 * 1024;
+  char *stack = malloc (size);
+  if (stack == NULL)
+    return 2;
+  int status;
+  int pid = clone (five, stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return 2;
+  free (stack);
+  const char *e = dlerror ();
+  printf ("dlerror-kept: %s\n", e != NULL ? e : "(no message)");
+  return 0;
+}
+#endif
+
 static char *alt;
 static size_t altsize;
 static volatile sig_atomic_t on_alt = -1;
@@ -966,6 +1004,9 @@ static const struct
   { "in-flight", in_flight },
   { "exit-thread", exit_thread },
   { "main-exit", main_exit },
+#ifndef DIFFERENTIAL_STATIC
+  { "dlerror-kept", dlerror_kept },
+#endif
 };
 
 int

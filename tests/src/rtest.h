@@ -421,11 +421,28 @@ rt_glibc_before (const char *version)
 #endif
 }
 
+/* rseq_compat_mode as <rseq-compat.h> declares it, for rt_shim_mode.  */
+extern const char *rseq_compat_mode (void) __attribute__ ((__weak__));
+
+/* The mode the loaded shim reports, "none" without one.  dlsym first,
+   as any program would look.  A static program has no dynamic symbol
+   table for dlsym to search (musl's finds nothing in one): there the
+   weak reference, which the static link binds to librseq-compat.a's
+   definition or leaves null, is the only way to the archive.  A
+   dynamic executable (every caller is one) binds that reference when
+   it is loaded, to the definition dlsym would find or to none, so for
+   it the fallback changes nothing.  The empty asm keeps the null test real, as
+   __RSEQ_COMPAT_LAUNDER does in <rseq-compat.h>.  */
 static inline const char *
 rt_shim_mode (void)
 {
   const char *(*fn) (void) = (const char *(*) (void))
     dlsym (RTLD_DEFAULT, "rseq_compat_mode");
+  if (fn == NULL)
+    {
+      fn = rseq_compat_mode;
+      __asm__ ("" : "+r" (fn));
+    }
   return fn != NULL ? fn () : "none";
 }
 

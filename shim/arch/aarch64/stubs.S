@@ -36,6 +36,10 @@
 
 	.text
 
+/* Not in the archive: a static program's references to __rseq_* are
+   resolved by the linker, so there is no loader lookup to answer, and
+   the archive finds the C library's functions by name (static-real.c).  */
+#if !RSEQ_COMPAT_STATIC
 	.globl	dlsym
 	.type	dlsym, %function
 	.p2align 2
@@ -105,6 +109,7 @@ dlvsym:
 	.cfi_endproc
 	.size	dlvsym, .-dlvsym
 #endif
+#endif /* !RSEQ_COMPAT_STATIC */
 
 	.globl	vfork
 	.type	vfork, %function

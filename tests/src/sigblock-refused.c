@@ -1,0 +1,82 @@
+/* sigblock-refused [--answer-0] [--setmask | --unblock] PROGRAM
+   [ARG...]: runs PROGRAM under a seccomp filter that refuses
+   rt_sigprocmask (SIG_BLOCK, ...) with EPERM and allows every other
+   call; with --answer-0 the filter answers 0 instead, without doing the
+   call or writing the old mask (SECCOMP_RET_ERRNO with 0, as a
+   supervisor may answer); with --setmask (--unblock) it is SIG_SETMASK
+   (SIG_UNBLOCK) that the filter answers so, and SIG_BLOCK that it lets
+   through.  The shim blocks signals around its start-up and
+   pthread_create, and must restore nothing it did not save, and undo
+   what it blocked even where one way back fails (seccomp.exp).
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int
+main (int argc, char **argv)
+{
+  /* The answer: an error, or a success that wrote nothing, which a
+     caller cannot tell from a real one by the return value.  */
+  unsigned int answer = EPERM;
+  unsigned int how = SIG_BLOCK;
+  for (; argc > 1 && argv[1][0] == '-'; argv++, argc--)
+    if (strcmp (argv[1], "--answer-0") == 0)
+      answer = 0;
+    else if (strcmp (argv[1], "--setmask") == 0)
+      how = SIG_SETMASK;
+    else if (strcmp (argv[1], "--unblock") == 0)
+      how = SIG_UNBLOCK;
+    else
+      break;
+  if (argc < 2 || argv[1][0] == '-')
+    {
+      fprintf (stderr, "usage: sigblock-refused [--answer-0]"
+               " [--setmask | --unblock] PROGRAM [ARG...]\n");
+      return 2;
+    }
+  struct sock_filter prog[] =
+    {
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 3),
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+                offsetof (struct seccomp_data, args[0])),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, how, 0, 1),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | answer),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+  struct sock_fprog fp = { sizeof prog / sizeof prog[0], prog };
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+      || syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) != 0)
+    {
+      fprintf (stderr, "sigblock-refused: seccomp: %s\n", strerror (errno));
+      return 125;
+    }
+  execvp (argv[1], argv + 1);
+  fprintf (stderr, "sigblock-refused: %s: %s\n", argv[1], strerror (errno));
+  return 127;
+}

@@ -1,0 +1,61 @@
+/* Prints the signal mask the main thread has when main starts and the
+   one a new thread starts with, as the kernel reports them
+   (/proc/self/task/TID/status, SigBlk), and pthread_create's answer:
+   what seccomp.exp compares with and without the shim.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE 1
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static void
+report (const char *who)
+{
+  char path[64], line[256];
+  snprintf (path, sizeof path, "/proc/self/task/%ld/status",
+            (long int) syscall (SYS_gettid));
+  FILE *f = fopen (path, "r");
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, "SigBlk:", 7) == 0)
+      printf ("%s: %s", who, line);
+  if (f != NULL)
+    fclose (f);
+}
+
+static void *
+thread (void *arg)
+{
+  report ("thread");
+  return arg;
+}
+
+int
+main (void)
+{
+  report ("main");
+  pthread_t t;
+  int err = pthread_create (&t, NULL, thread, NULL);
+  if (err == 0)
+    pthread_join (t, NULL);
+  printf ("pthread_create: %s\n", strerror (err));
+  report ("main after");
+  return 0;
+}
