@@ -17,6 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <stddef.h>
 #include <sys/mman.h>
 
@@ -60,8 +61,11 @@ __rseq_compat_start_claim (void)
   struct start *s = start_claim_in (__atomic_load_n (&pages, __ATOMIC_ACQUIRE));
   if (s != NULL)
     return s;
+  /* pthread_create leaves errno alone, whatever it returns.  */
+  int saved = errno;
   struct start_page *np = mmap (NULL, sizeof *np, PROT_READ | PROT_WRITE,
                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  errno = saved;
   if (np == MAP_FAILED)
     return NULL;
   np->slot[0].busy = 1;

@@ -118,6 +118,7 @@ async_sigset (sigset_t *set)
     sigdelset (set, raised_by_own_code[i]);
 }
 
+#if RSEQ_COMPAT_GLIBC
 /* The thread's mask into *SET, and whether it could be read (a filter
    may answer 0 without writing it: the kernel never reports SIGKILL
    blocked).  SIG_BLOCK with no set changes nothing; block_async has
@@ -143,6 +144,7 @@ same_mask (const sigset_t *a, const sigset_t *b)
       return 0;
   return 1;
 }
+#endif
 
 /* Makes TARGET the thread's mask after block_async (the creator's, or
    in a new thread the one it must start with), as the C library alone
@@ -151,15 +153,19 @@ same_mask (const sigset_t *a, const sigset_t *b)
    still TARGET plus what block_async blocked and nothing else (glibc
    before 2.32 blocks nothing around its clone), unblocking what
    block_async blocked: without it the thread kept almost every signal
-   blocked where the C library alone leaves none.  Where the C library
-   blocked more itself and could not restore it either (musl), the mask
-   stays as it left it, as without the shim (seccomp.exp).  errno is
-   the caller's.  */
+   blocked where the C library alone leaves none.  musl blocks every
+   application signal around its clone and restores with SIG_SETMASK:
+   under such a filter it leaves them all blocked by itself, which the
+   shim's unblocking must not undo; and where TARGET holds the six
+   signals block_async leaves alone, musl's blocking and the shim's
+   look the same, so on musl the mask stays as SIG_SETMASK left it, as
+   without the shim (seccomp.exp).  errno is the caller's.  */
 static void
 mask_back (const sigset_t *target)
 {
   int saved = errno;
   sigprocmask (SIG_SETMASK, target, NULL);
+#if RSEQ_COMPAT_GLIBC
   /* One read: a SIG_SETMASK that was refused or answered 0 changed
      nothing, so what is there then is what was there before it.  */
   sigset_t now;
@@ -177,6 +183,7 @@ mask_back (const sigset_t *target)
       if (same_mask (&now, &ours))
         sigprocmask (SIG_UNBLOCK, &extra, NULL);
     }
+#endif
   errno = saved;
 }
 
@@ -387,6 +394,17 @@ static __thread sigset_t vfork_mask
    call, or answer 0 without writing it (see block_async).  */
 static __thread unsigned char vfork_masked
   __attribute__ ((tls_model ("initial-exec")));
+/* vforks made while the registration is paused: by the child, on the
+   same TLS (Linux lets a vfork child vfork again), or by a handler in
+   the parent before its own vfork.  The kernel gives a CLONE_VM child
+   no registration, so there is nothing to pause; the state above is
+   the first vfork's, which only the task that paused may resume (a
+   child that resumed it registered the parent's area to itself and
+   left the parent unregistered, with every signal blocked).  vforks
+   nest strictly, each caller waiting for its child, so a count
+   suffices.  */
+static __thread unsigned int vfork_nested
+  __attribute__ ((tls_model ("initial-exec")));
 
 /* The mask before vfork_prepare, where it saved one.  */
 static void
@@ -401,6 +419,11 @@ enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
 attribute_hidden void
 __rseq_compat_vfork_prepare (void)
 {
+  if (vfork_paused)
+    {
+      vfork_nested++;
+      return;
+    }
   const struct rseq_compat_state *st = &__rseq_compat_state;
   int libc = !__rseq_compat_registered
              && st->mode == RSEQ_COMPAT_MODE_LIBC_OWNED
@@ -428,17 +451,23 @@ __rseq_compat_vfork_prepare (void)
 }
 
 /* In the child, right after vfork returned there.  The shared TLS says
-   whether the parent blocked signals; the child must not change it.  */
+   whether the parent blocked signals; the child must not change it.  A
+   nested vfork's parent blocked nothing: its child keeps its mask.  */
 attribute_hidden void
 __rseq_compat_vfork_child (void)
 {
-  if (vfork_paused)
+  if (vfork_paused && !vfork_nested)
     vfork_restore_mask ();
 }
 
 static void
 vfork_resume_registration (void)
 {
+  if (vfork_nested)
+    {
+      vfork_nested--;
+      return;
+    }
   int paused = vfork_paused;
   if (!paused)
     return;

@@ -78,6 +78,20 @@
    exit-thread   a thread calls exit (3) while the main thread waits.
    main-exit     the main thread calls pthread_exit while another
                  thread runs; the process ends with the last thread.
+   vfork-nested  a vfork (or clone) child vforks (or clones) again:
+                 afterwards the parent's signal mask is as before and
+                 sched_getcpu names each CPU the parent is bound to (a
+                 registration resumed by the child would have left the
+                 parent unregistered, every signal blocked, reading a
+                 stale cpu_id), and each grandchild starts with its own
+                 parent's mask.
+   claim-errno   27 pthread_create calls in flight at once (each
+                 one's ID goes into a read-only page, whose SIGSEGV
+                 handler starts the next), the last one under
+                 RLIMIT_AS 0 with a stack of the program's own: it
+                 succeeds or fails with EAGAIN (the shim cannot map a
+                 page for its start blocks then), and errno is left
+                 alone.
    dlerror-kept  a failed dlopen, then the process's first
                  pthread_create (with attributes) and clone: dlerror
                  still names the failure (glibc frees a pending message
@@ -101,6 +115,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -641,6 +657,182 @@ clone_fn (void)
 
 /* Not in the static programs (static.exp): a static link has no
    dlopen to speak of before glibc 2.34, nor wants one.  */
+/* The thread's mask as the kernel holds it: all 64 signals, whatever
+   the C library hides of its own.  */
+static uint64_t
+raw_sigmask (void)
+{
+  uint64_t m = 0;
+  syscall (SYS_rt_sigprocmask, SIG_BLOCK, NULL, &m, sizeof m);
+  return m;
+}
+
+#define NESTED_STACK (64 * 1024)
+static char *nested_stacks;
+static volatile uint64_t nested_want;
+static volatile int nested_how;
+
+static int
+nested_grandchild (void *unused)
+{
+  (void) unused;
+  return raw_sigmask () == nested_want ? 0 : 1;
+}
+
+/* A vfork or clone child (shares the parent's memory): blocks SIGUSR2
+   in its own mask, makes a grandchild the way nested_how says, and
+   reports the grandchild's status as its own.  System calls only,
+   besides vfork and clone.  */
+static int
+nested_child (void *unused)
+{
+  (void) unused;
+  uint64_t m = raw_sigmask () | 1ull << (SIGUSR2 - 1);
+  syscall (SYS_rt_sigprocmask, SIG_SETMASK, &m, NULL, sizeof m);
+  nested_want = raw_sigmask ();
+  pid_t pid;
+  if (nested_how & 2)
+    pid = clone (nested_grandchild, nested_stacks + 2 * NESTED_STACK,
+                 CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+  else
+    {
+      pid = vfork ();
+      if (pid == 0)
+        _exit (nested_grandchild (NULL));
+    }
+  int status;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return 3;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 4;
+}
+
+static int
+vfork_nested (void)
+{
+  nested_stacks = malloc (2 * NESTED_STACK);
+  cpu_set_t all;
+  if (nested_stacks == NULL || sched_getaffinity (0, sizeof all, &all) != 0)
+    return 2;
+  /* volatile: the vfork child runs on this frame.  */
+  for (volatile int how = 0; how < 4; how++)
+    {
+      nested_how = how;
+      const char *outer = how & 1 ? "clone" : "vfork";
+      const char *inner = how & 2 ? "clone" : "vfork";
+      volatile uint64_t before = raw_sigmask ();
+      pid_t pid;
+      if (how & 1)
+        pid = clone (nested_child, nested_stacks + NESTED_STACK,
+                     CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+      else
+        {
+          pid = vfork ();
+          if (pid == 0)
+            _exit (nested_child (NULL));
+        }
+      int status;
+      if (pid < 0 || waitpid (pid, &status, 0) != pid)
+        return 2;
+      uint64_t after = raw_sigmask ();
+      int wrong = 0, cpus = 0;
+      for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET (cpu, &all))
+          {
+            cpu_set_t one;
+            CPU_ZERO (&one);
+            CPU_SET (cpu, &one);
+            if (sched_setaffinity (0, sizeof one, &one) != 0)
+              return 2;
+            cpus++;
+            for (int i = 0; i < 100; i++)
+              wrong += sched_getcpu () != cpu;
+          }
+      sched_setaffinity (0, sizeof all, &all);
+      printf ("vfork-nested: %s in a %s child: grandchild %s, parent's "
+              "mask %s, sched_getcpu %s on %s\n", inner, outer,
+              WIFEXITED (status) && WEXITSTATUS (status) == 0
+              ? "had its parent's mask" : "did not have its parent's mask",
+              after == before ? "kept" : "changed",
+              wrong == 0 ? "right" : "WRONG",
+              cpus > 1 ? "every allowed CPU" : "the one allowed CPU");
+    }
+  free (nested_stacks);
+  return 0;
+}
+
+#define CLAIM_DEPTH 27
+static char claim_stacks[CLAIM_DEPTH][128 * 1024]
+  __attribute__ ((aligned (4096)));
+static char *claim_page;
+static int claim_depth;
+
+static void *
+claim_fn (void *arg)
+{
+  return arg;
+}
+
+static int
+claim_create (pthread_t *where)
+{
+  pthread_attr_t a;
+  pthread_attr_init (&a);
+  pthread_attr_setstack (&a, claim_stacks[claim_depth],
+                         sizeof claim_stacks[claim_depth]);
+  int ret = pthread_create (where, &a, claim_fn, NULL);
+  pthread_attr_destroy (&a);
+  return ret;
+}
+
+static void
+claim_on_segv (int sig)
+{
+  (void) sig;
+  if (++claim_depth < CLAIM_DEPTH - 1)
+    {
+      claim_create ((pthread_t *) claim_page);
+      return;
+    }
+  mprotect (claim_page, pagesize, PROT_READ | PROT_WRITE);
+  struct rlimit rl;
+  getrlimit (RLIMIT_AS, &rl);
+  struct rlimit none = { 0, rl.rlim_max };
+  setrlimit (RLIMIT_AS, &none);
+  pthread_t t;
+  errno = 4242;
+  int ret = claim_create (&t);
+  int err = errno;
+  setrlimit (RLIMIT_AS, &rl);
+  printf ("claim-errno: creation %d in flight: %s, errno %s\n",
+          claim_depth + 1,
+          ret == 0 || ret == EAGAIN ? "created, or EAGAIN" : strerror (ret),
+          err == 4242 ? "kept" : strerror (err));
+}
+
+static int
+claim_errno (void)
+{
+  pagesize = sysconf (_SC_PAGESIZE);
+  /* What the C library maps at its first creation, before the limit.  */
+  pthread_t t;
+  if (pthread_create (&t, NULL, claim_fn, NULL) != 0
+      || pthread_join (t, NULL) != 0)
+    return 2;
+  claim_page = mmap (NULL, pagesize, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+  if (claim_page == MAP_FAILED)
+    return 2;
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = claim_on_segv;
+  sa.sa_flags = SA_NODEFER;
+  sigaction (SIGSEGV, &sa, NULL);
+  claim_create ((pthread_t *) claim_page);
+  /* The threads (detached by nobody, joined by nobody) return at once;
+     the process ends with main.  */
+  return 0;
+}
+
 #ifndef DIFFERENTIAL_STATIC
 static int
 dlerror_kept (void)
@@ -1004,6 +1196,8 @@ static const struct
   { "in-flight", in_flight },
   { "exit-thread", exit_thread },
   { "main-exit", main_exit },
+  { "vfork-nested", vfork_nested },
+  { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
 #endif

@@ -21,6 +21,7 @@
 
 #define _GNU_SOURCE 1
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -48,9 +49,23 @@ thread (void *arg)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   report ("main");
+  /* --sync-blocked: the creator blocks the six signals the shim leaves
+     as they are around pthread_create (and SIGUSR2); musl's own
+     blocking around its clone then looks like the shim's.  */
+  if (argc > 1 && strcmp (argv[1], "--sync-blocked") == 0)
+    {
+      sigset_t set;
+      sigemptyset (&set);
+      int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS,
+                     SIGUSR2 };
+      for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset (&set, sigs[i]);
+      sigprocmask (SIG_BLOCK, &set, NULL);
+      report ("main blocking");
+    }
   pthread_t t;
   int err = pthread_create (&t, NULL, thread, NULL);
   if (err == 0)
