@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -253,6 +254,84 @@ attr_getmask_fn (void)
   return __atomic_load_n (&attr_getmask, __ATOMIC_RELAXED);
 }
 
+#if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
+/* What pthread_attr_t holds in glibc 2.32 to 2.34 (struct pthread_attr
+   and struct pthread_attr_extension, nptl/internaltypes.h; the same on
+   x86-64 and AArch64).  glibc sets the attribute's signal mask in the
+   new thread before it calls the start routine, so a thread created
+   with one could run a handler before the shim's trampoline registers
+   it (ninth review).  The shim therefore hands glibc a copy of the
+   attribute without the mask, as glibc's own internal copy is made (the
+   structure, and the extension beside it), and the trampoline sets the
+   mask once the thread is registered.  Only reached where the shim owns
+   the registration and pthread_attr_getsigmask_np exists: glibc 2.32
+   to 2.34, whose layout this is (2.35 and later register themselves,
+   and the shim adopts them).  */
+struct glibc_attr_ext
+{
+  cpu_set_t *cpuset;
+  size_t cpusetsize;
+  sigset_t sigmask;
+  _Bool sigmask_set;
+};
+
+struct glibc_attr
+{
+  struct sched_param schedparam;
+  int schedpolicy;
+  int flags;
+  size_t guardsize;
+  void *stackaddr;
+  size_t stacksize;
+  struct glibc_attr_ext *extension;
+  void *unused;
+};
+
+/* 56 bytes on x86-64, 64 on AArch64 (the rest unused).  */
+_Static_assert (sizeof (struct glibc_attr) <= sizeof (pthread_attr_t),
+                "glibc's pthread_attr_t holds struct pthread_attr");
+
+/* ATTR without its signal mask (MASK, what GETMASK read from it) in
+   *COPY and *EXT, and COPY; or ATTR itself where what the public calls
+   read from it does not match the layout above, or where the copy still
+   has a mask.  ATTR itself is never written: other threads may create
+   with it at the same time.  */
+static const pthread_attr_t *
+attr_without_mask (const pthread_attr_t *attr, const sigset_t *mask,
+                   getmask_fn *getmask, pthread_attr_t *copy,
+                   struct glibc_attr_ext *ext)
+{
+  struct glibc_attr in;
+  memcpy (&in, attr, sizeof in);
+  /* The fields before the extension pointer, as the C library's own
+     calls (in libc.so.6 on every version) read them, before the
+     pointer is followed.  */
+  int policy, detached;
+  struct sched_param param;
+  if (pthread_attr_getschedpolicy (attr, &policy) != 0
+      || policy != in.schedpolicy
+      || pthread_attr_getschedparam (attr, &param) != 0
+      || param.sched_priority != in.schedparam.sched_priority
+      || pthread_attr_getdetachstate (attr, &detached) != 0
+      || (detached == PTHREAD_CREATE_DETACHED) != (in.flags & 1)
+      || in.extension == NULL
+      || (uintptr_t) in.extension % _Alignof (struct glibc_attr_ext) != 0)
+    return attr;
+  memcpy (ext, in.extension, sizeof *ext);
+  if (ext->sigmask_set != 1
+      || memcmp (&ext->sigmask, mask, sizeof *mask) != 0)
+    return attr;
+  ext->sigmask_set = 0;
+  in.extension = ext;
+  memcpy (copy, attr, sizeof *copy);
+  memcpy (copy, &in, sizeof in);
+  sigset_t left;
+  if (getmask (copy, &left) == 0)
+    return attr;
+  return copy;
+}
+#endif
+
 void
 __rseq_compat_thread_init (void)
 {
@@ -344,11 +423,24 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   s->set_mask = blocked;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
-     the mask last, so it must be that one.  */
+     the mask last, so it must be that one, and glibc gets a copy of
+     ATTR without it (attr_without_mask).  */
   sigset_t attr_mask;
   getmask_fn *getmask = attr != NULL ? attr_getmask_fn () : NULL;
+#if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
+  pthread_attr_t copy;
+  struct glibc_attr_ext ext;
+#endif
   if (getmask != NULL && getmask (attr, &attr_mask) == 0)
-    s->mask = attr_mask;
+    {
+      s->mask = attr_mask;
+#if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
+      /* Where the mask could not be taken out of a copy, the thread
+         starts with it, as before the ninth review (doc/using.md).  */
+      if (blocked)
+        attr = attr_without_mask (attr, &attr_mask, getmask, &copy, &ext);
+#endif
+    }
   int ret = real (thread, attr, trampoline, s);
   /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
