@@ -20,9 +20,17 @@
 #include <errno.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "shim.h"
 #include "start.h"
+
+/* <linux/futex.h>'s values; musl's headers come without the kernel's.  */
+#ifndef FUTEX_WAIT_PRIVATE
+# define FUTEX_WAIT_PRIVATE 128
+# define FUTEX_WAKE_PRIVATE 129
+#endif
 
 /* Start blocks do not come from malloc: programs create threads from
    signal handlers (musl's pthread_create takes no lock that malloc
@@ -80,6 +88,29 @@ __rseq_compat_start_claim (void)
 void
 __rseq_compat_start_release (struct start *s)
 {
-  __atomic_store_n (&s->busy, 0, __ATOMIC_RELEASE);
+  if (__atomic_exchange_n (&s->busy, 0, __ATOMIC_RELEASE) == START_WAITED)
+    {
+      int saved = errno;
+      syscall (SYS_futex, &s->busy, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+      errno = saved;
+    }
+}
+
+void
+__rseq_compat_start_hold (struct start *s)
+{
+  __atomic_store_n (&s->busy, START_WAITED, __ATOMIC_RELAXED);
+}
+
+/* A futex, not a spin: the new thread may have a lower real-time
+   priority than its creator on the same CPU.  */
+void
+__rseq_compat_start_wait (struct start *s)
+{
+  int saved = errno;
+  while (__atomic_load_n (&s->busy, __ATOMIC_ACQUIRE) == START_WAITED)
+    syscall (SYS_futex, &s->busy, FUTEX_WAIT_PRIVATE, START_WAITED, NULL,
+             NULL, 0);
+  errno = saved;
 }
 

@@ -29,16 +29,26 @@ struct start
   /* Whether the trampoline sets MASK (the creator could block signals:
      a filter may refuse rt_sigprocmask).  */
   int set_mask;
-  /* Nonzero while a creation in flight holds this block.  */
+  /* Nonzero while a creation in flight holds this block; START_WAITED
+     where the creator waits for the release (__rseq_compat_start_wait).  */
   int busy;
 };
 
+enum { START_WAITED = 2 };
+
 /* A free block, marked busy, or NULL when none can be mapped.
-   Async-signal-safe: no lock, no malloc.  */
+   Async-signal-safe: no lock, no malloc.  errno is left alone.  */
 struct start *__rseq_compat_start_claim (void)
   __attribute__ ((visibility ("hidden")));
 /* S free again; its contents must have been copied.  */
 void __rseq_compat_start_release (struct start *s)
+  __attribute__ ((visibility ("hidden")));
+/* Marks S, a block of the creator's own, as waited for.  */
+void __rseq_compat_start_hold (struct start *s)
+  __attribute__ ((visibility ("hidden")));
+/* Waits until the new thread has released S (held by
+   __rseq_compat_start_hold).  */
+void __rseq_compat_start_wait (struct start *s)
   __attribute__ ((visibility ("hidden")));
 
 #endif

@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -409,9 +410,20 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (!__rseq_compat_state.own_area)
     return real (thread, attr, fn, arg);
 
+  /* Where no block is free and no page can be mapped (memory
+     exhausted; or every block held by a creation in flight, nested
+     in this thread's own signal handlers), a block in this frame,
+     which the call does not leave before the new thread has copied
+     it: the C library alone would still create the thread, on a stack
+     of the program's own (differential.exp, claim-errno).  */
+  struct start own;
   struct start *s = __rseq_compat_start_claim ();
-  if (s == NULL)
-    return EAGAIN;
+  int waits = s == NULL;
+  if (waits)
+    {
+      s = &own;
+      __rseq_compat_start_hold (s);
+    }
   s->fn = fn;
   s->arg = arg;
   /* The new thread inherits this mask: it starts with the signals its
@@ -442,12 +454,14 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
 #endif
     }
   int ret = real (thread, attr, trampoline, s);
+  if (waits && ret == 0)
+    __rseq_compat_start_wait (s);
   /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
   if (blocked)
     mask_back (&old);
-  if (ret != 0)
+  if (ret != 0 && !waits)
     __rseq_compat_start_release (s);
   return ret;
 }
@@ -486,17 +500,34 @@ static __thread sigset_t vfork_mask
    call, or answer 0 without writing it (see block_async).  */
 static __thread unsigned char vfork_masked
   __attribute__ ((tls_model ("initial-exec")));
-/* vforks made while the registration is paused: by the child, on the
-   same TLS (Linux lets a vfork child vfork again), or by a handler in
-   the parent before its own vfork.  The kernel gives a CLONE_VM child
-   no registration, so there is nothing to pause; the state above is
-   the first vfork's, which only the task that paused may resume (a
-   child that resumed it registered the parent's area to itself and
-   left the parent unregistered, with every signal blocked).  vforks
-   nest strictly, each caller waiting for its child, so a count
-   suffices.  */
-static __thread unsigned int vfork_nested
+/* The pause lives in TLS that a vfork child shares, and Linux lets a
+   vfork child vfork again (or clone so).  The kernel gives a CLONE_VM
+   child no registration, so such a child has nothing to pause, and only
+   the task that paused may resume: a child that resumed registered its
+   parent's area to itself and left the parent unregistered, with every
+   signal blocked (ninth review).  A count of the nested calls is not
+   enough: a child killed while its own child runs never counts down
+   (tenth review).  So the task that paused is named by its thread ID,
+   and only it resumes; vfork_fresh tells the one child that must take
+   the mask back (the paused task's; a nested child's parent blocked
+   nothing); vfork_depth counts the vforks the paused task itself makes
+   meanwhile (a handler that runs before the system call, where a filter
+   kept SIG_SETMASK from blocking it), which nest strictly.  */
+static __thread pid_t vfork_owner
   __attribute__ ((tls_model ("initial-exec")));
+static __thread unsigned char vfork_fresh
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread unsigned int vfork_depth
+  __attribute__ ((tls_model ("initial-exec")));
+
+static pid_t
+vfork_tid (void)
+{
+  int saved = errno;
+  pid_t tid = (pid_t) syscall (SYS_gettid);
+  errno = saved;
+  return tid;
+}
 
 /* The mask before vfork_prepare, where it saved one.  */
 static void
@@ -513,7 +544,8 @@ __rseq_compat_vfork_prepare (void)
 {
   if (vfork_paused)
     {
-      vfork_nested++;
+      if (vfork_tid () == vfork_owner)
+        vfork_depth++;
       return;
     }
   const struct rseq_compat_state *st = &__rseq_compat_state;
@@ -530,6 +562,7 @@ __rseq_compat_vfork_prepare (void)
   vfork_masked = sigprocmask (SIG_SETMASK, &all, &vfork_mask) == 0
                  && !sigismember (&vfork_mask, SIGKILL);
   errno = saved;
+  vfork_owner = vfork_tid ();
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
@@ -540,6 +573,8 @@ __rseq_compat_vfork_prepare (void)
     vfork_paused = PAUSED_SHIM;
   if (!vfork_paused)
     vfork_restore_mask ();
+  else
+    vfork_fresh = 1;
 }
 
 /* In the child, right after vfork returned there.  The shared TLS says
@@ -548,22 +583,26 @@ __rseq_compat_vfork_prepare (void)
 attribute_hidden void
 __rseq_compat_vfork_child (void)
 {
-  if (vfork_paused && !vfork_nested)
-    vfork_restore_mask ();
+  if (vfork_fresh)
+    {
+      vfork_fresh = 0;
+      vfork_restore_mask ();
+    }
 }
 
 static void
 vfork_resume_registration (void)
 {
-  if (vfork_nested)
+  int paused = vfork_paused;
+  if (!paused || vfork_tid () != vfork_owner)
+    return;
+  if (vfork_depth)
     {
-      vfork_nested--;
+      vfork_depth--;
       return;
     }
-  int paused = vfork_paused;
-  if (!paused)
-    return;
   vfork_paused = 0;
+  vfork_fresh = 0;
   if (paused == PAUSED_SHIM)
     __rseq_compat_register_self ();
   else

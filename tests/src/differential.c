@@ -85,13 +85,18 @@
                  parent unregistered, every signal blocked, reading a
                  stale cpu_id), and each grandchild starts with its own
                  parent's mask.
+   vfork-killed  a vfork child's own vfork child waits while the
+                 child is killed (SIGKILL, from another thread of the
+                 parent): the parent then has its mask back and
+                 sched_getcpu names each CPU it is bound to.
    claim-errno   27 pthread_create calls in flight at once (each
                  one's ID goes into a read-only page, whose SIGSEGV
                  handler starts the next), the last one under
-                 RLIMIT_AS 0 with a stack of the program's own: it
-                 succeeds or fails with EAGAIN (the shim cannot map a
-                 page for its start blocks then), and errno is left
-                 alone.
+                 RLIMIT_AS 0, with a stack of the program's own (the
+                 C library needs no memory: created, errno left alone)
+                 and with a stack of 64 MiB to map (EAGAIN, errno
+                 ENOMEM): the shim, which has no page for its start
+                 blocks then, answers as the C library does.
    dlerror-kept  a failed dlopen, then the process's first
                  pthread_create (with attributes) and clone: dlerror
                  still names the failure (glibc frees a pending message
@@ -760,6 +765,97 @@ vfork_nested (void)
   return 0;
 }
 
+static volatile pid_t killed_middle, killed_grand;
+
+/* Another thread of the parent: the parent itself waits in vfork.
+   Kills the middle child once the grandchild sleeps (it shares the
+   parent's stack, which the parent reuses once it resumes: it must
+   not run again, and SIGKILL ends it without that).  */
+static void *
+vfork_killer (void *unused)
+{
+  (void) unused;
+  for (;;)
+    {
+      pid_t g = killed_grand;
+      char path[64], buf[256];
+      if (g > 0)
+        {
+          snprintf (path, sizeof path, "/proc/%d/stat", (int) g);
+          FILE *f = fopen (path, "r");
+          size_t n = f != NULL ? fread (buf, 1, sizeof buf - 1, f) : 0;
+          if (f != NULL)
+            fclose (f);
+          buf[n] = 0;
+          char *state = strrchr (buf, ')');
+          if (state != NULL && state[1] == ' ' && state[2] == 'S')
+            break;
+        }
+      sched_yield ();
+    }
+  kill (killed_middle, SIGKILL);
+  return NULL;
+}
+
+static int
+vfork_killed (void)
+{
+  cpu_set_t all;
+  if (sched_getaffinity (0, sizeof all, &all) != 0)
+    return 2;
+  /* The grandchild, orphaned, is then this process's to reap.  */
+  prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  volatile uint64_t before = raw_sigmask ();
+  pthread_t t;
+  if (pthread_create (&t, NULL, vfork_killer, NULL) != 0)
+    return 2;
+  pid_t pid = vfork ();
+  if (pid == 0)
+    {
+      /* The system call: before glibc 2.25 getpid answers from a cache
+         that only glibc's own vfork keeps right.  */
+      killed_middle = (pid_t) syscall (SYS_getpid);
+      pid_t g = vfork ();
+      if (g == 0)
+        {
+          killed_grand = (pid_t) syscall (SYS_getpid);
+          for (;;)
+            pause ();
+        }
+      _exit (3);
+    }
+  int status;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return 2;
+  pthread_join (t, NULL);
+  int gstatus = 0;
+  kill (killed_grand, SIGKILL);
+  waitpid (killed_grand, &gstatus, 0);
+  uint64_t after = raw_sigmask ();
+  int wrong = 0, cpus = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET (cpu, &all))
+      {
+        cpu_set_t one;
+        CPU_ZERO (&one);
+        CPU_SET (cpu, &one);
+        if (sched_setaffinity (0, sizeof one, &one) != 0)
+          return 2;
+        cpus++;
+        for (int i = 0; i < 100; i++)
+          wrong += sched_getcpu () != cpu;
+      }
+  sched_setaffinity (0, sizeof all, &all);
+  printf ("vfork-killed: child %s, grandchild %s; parent's mask %s, "
+          "sched_getcpu %s on %s\n",
+          WIFSIGNALED (status) ? strsignal (WTERMSIG (status)) : "exited",
+          WIFSIGNALED (gstatus) ? strsignal (WTERMSIG (gstatus)) : "exited",
+          after == before ? "kept" : "changed",
+          wrong == 0 ? "right" : "WRONG",
+          cpus > 1 ? "every allowed CPU" : "the one allowed CPU");
+  return 0;
+}
+
 #define CLAIM_DEPTH 27
 static char claim_stacks[CLAIM_DEPTH][128 * 1024]
   __attribute__ ((aligned (4096)));
@@ -800,13 +896,22 @@ claim_on_segv (int sig)
   setrlimit (RLIMIT_AS, &none);
   pthread_t t;
   errno = 4242;
-  int ret = claim_create (&t);
-  int err = errno;
+  int own = claim_create (&t);
+  int own_err = errno;
+  pthread_attr_t a;
+  pthread_attr_init (&a);
+  pthread_attr_setstacksize (&a, 64 << 20);
+  errno = 4242;
+  int big = pthread_create (&t, &a, claim_fn, NULL);
+  int big_err = errno;
+  pthread_attr_destroy (&a);
   setrlimit (RLIMIT_AS, &rl);
-  printf ("claim-errno: creation %d in flight: %s, errno %s\n",
-          claim_depth + 1,
-          ret == 0 || ret == EAGAIN ? "created, or EAGAIN" : strerror (ret),
-          err == 4242 ? "kept" : strerror (err));
+  printf ("claim-errno: creation %d in flight, on its own stack: %s, "
+          "errno %s\n", claim_depth + 1, own == 0 ? "created"
+          : strerror (own), own_err == 4242 ? "kept" : strerror (own_err));
+  printf ("claim-errno: on a stack of 64 MiB: %s, errno %s\n",
+          big == 0 ? "created" : strerror (big),
+          big_err == 4242 ? "kept" : strerror (big_err));
 }
 
 static int
@@ -1197,6 +1302,7 @@ static const struct
   { "exit-thread", exit_thread },
   { "main-exit", main_exit },
   { "vfork-nested", vfork_nested },
+  { "vfork-killed", vfork_killed },
   { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
