@@ -56,15 +56,22 @@ extern int __clone (int (*) (void *), void *, int, void *, ...);
    (README: static programs).  */
 extern int pthread_attr_getsigmask_np (const pthread_attr_t *, sigset_t *)
   __attribute__ ((weak));
+/* Likewise: a program that sets a default mask with
+   pthread_setattr_default_np has its threads without attributes start
+   with it only where something pulled this one in too.  */
+extern int pthread_getattr_default_np (pthread_attr_t *)
+  __attribute__ ((weak));
 # define REAL_CREATE __pthread_create_2_1
 # define REAL_CLONE __clone
 # define ATTR_GETMASK pthread_attr_getsigmask_np
+# define ATTR_GETDEFAULT pthread_getattr_default_np
 #else
 extern create_fn __pthread_create;
 extern int __real_clone (int (*) (void *), void *, int, void *, ...);
 # define REAL_CREATE __pthread_create
 # define REAL_CLONE __real_clone
 # define ATTR_GETMASK NULL
+# define ATTR_GETDEFAULT NULL
 #endif
 
 void *
@@ -77,6 +84,8 @@ __rseq_compat_next_or_in (const char *name, const char *soname)
     return (void *) &REAL_CLONE;
   if (strcmp (name, "pthread_attr_getsigmask_np") == 0)
     return (void *) ATTR_GETMASK;
+  if (strcmp (name, "pthread_getattr_default_np") == 0)
+    return (void *) ATTR_GETDEFAULT;
   return NULL;
 }
 

@@ -230,6 +230,11 @@ block_async (sigset_t *old)
    and 2.33 it is in libpthread, so a program that only dlopens
    libpthread later is not covered (README: Differences from glibc).  */
 static getmask_fn *attr_getmask;
+/* pthread_getattr_default_np, looked up with it (only where it is):
+   a pthread_create without attributes takes the default's mask, which
+   pthread_setattr_default_np may have set.  */
+typedef int getdefault_fn (pthread_attr_t *);
+static getdefault_fn *attr_getdefault;
 static int attr_looked_up;
 
 void
@@ -243,6 +248,16 @@ __rseq_compat_thread_lookup (void)
   if (fn == NULL)
     dlerror ();
 #endif
+  getdefault_fn *def = NULL;
+  if (fn != NULL)
+    {
+      def = (getdefault_fn *) __rseq_compat_next ("pthread_getattr_default_np");
+#if !RSEQ_COMPAT_STATIC
+      if (def == NULL)
+        dlerror ();
+#endif
+    }
+  __atomic_store_n (&attr_getdefault, def, __ATOMIC_RELAXED);
   __atomic_store_n (&attr_getmask, fn, __ATOMIC_RELAXED);
   __atomic_store_n (&attr_looked_up, 1, __ATOMIC_RELEASE);
 }
@@ -438,10 +453,32 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      the mask last, so it must be that one, and glibc gets a copy of
      ATTR without it (attr_without_mask).  */
   sigset_t attr_mask;
-  getmask_fn *getmask = attr != NULL ? attr_getmask_fn () : NULL;
 #if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
-  pthread_attr_t copy;
+  getmask_fn *getmask = attr_getmask_fn ();
+  pthread_attr_t copy, def;
   struct glibc_attr_ext ext;
+  /* Without attributes glibc 2.32 and later take the default's, whose
+     mask (pthread_setattr_default_np) the thread must end with; where
+     there is one, the default in hand stands for ATTR (eleventh review).
+     Only then: NULL keeps its meaning otherwise.  */
+  getdefault_fn *getdefault
+    = __atomic_load_n (&attr_getdefault, __ATOMIC_RELAXED);
+  int def_made = attr == NULL && getmask != NULL && getdefault != NULL
+                 && getdefault (&def) == 0;
+  if (def_made)
+    {
+      if (getmask (&def, &attr_mask) == 0)
+        attr = &def;
+      else
+        {
+          pthread_attr_destroy (&def);
+          def_made = 0;
+        }
+    }
+  if (attr == NULL)
+    getmask = NULL;
+#else
+  getmask_fn *getmask = attr != NULL ? attr_getmask_fn () : NULL;
 #endif
   if (getmask != NULL && getmask (attr, &attr_mask) == 0)
     {
@@ -454,6 +491,10 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
 #endif
     }
   int ret = real (thread, attr, trampoline, s);
+#if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
+  if (def_made)
+    pthread_attr_destroy (&def);
+#endif
   if (waits && ret == 0)
     __rseq_compat_start_wait (s);
   /* From the local copy: the new thread may have released S already (ASan
@@ -507,18 +548,44 @@ static __thread unsigned char vfork_masked
    parent's area to itself and left the parent unregistered, with every
    signal blocked (ninth review).  A count of the nested calls is not
    enough: a child killed while its own child runs never counts down
-   (tenth review).  So the task that paused is named by its thread ID,
-   and only it resumes; vfork_fresh tells the one child that must take
-   the mask back (the paused task's; a nested child's parent blocked
+   (tenth review).  So the task that paused is named (vfork_is_owner), and
+   only it resumes; vfork_fresh tells the one child that must take the
+   mask back (the paused task's; a nested child's parent blocked
    nothing); vfork_depth counts the vforks the paused task itself makes
    meanwhile (a handler that runs before the system call, where a filter
    kept SIG_SETMASK from blocking it), which nest strictly.  */
-static __thread pid_t vfork_owner
-  __attribute__ ((tls_model ("initial-exec")));
 static __thread unsigned char vfork_fresh
   __attribute__ ((tls_model ("initial-exec")));
 static __thread unsigned int vfork_depth
   __attribute__ ((tls_model ("initial-exec")));
+
+/* Which task paused.  Not its thread ID alone: that is unique only
+   within one PID namespace, and a child in a new one can have its
+   parent's number (eleventh review: PID 2 after unshare
+   (CLONE_NEWPID)); nor the parent's ID (a parent that dies meanwhile
+   changes it) or the address the kernel clears at exit (musl's fork
+   leaves none, as a vfork child has none).  The kernel itself tells:
+   the task that paused registers vfork_token, a spare area of its own,
+   in place of the one it unregistered, for as long as the pause holds.
+   Registering the token again answers EBUSY in that task alone; a vfork
+   child, which the kernel never registers, registers it for a moment
+   instead (asked only where the thread IDs are equal).  Where the token
+   cannot be registered (a filter since start-up), the thread ID stands
+   in.  */
+static __thread struct rseq vfork_token
+  __attribute__ ((tls_model ("initial-exec"), aligned (32)));
+static __thread unsigned char vfork_token_held
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread pid_t vfork_owner_tid
+  __attribute__ ((tls_model ("initial-exec")));
+
+enum { VFORK_TOKEN_LEN = 32 };
+
+static long int
+vfork_token_call (int flags)
+{
+  return __rseq_compat_sys_rseq (&vfork_token, VFORK_TOKEN_LEN, flags);
+}
 
 static pid_t
 vfork_tid (void)
@@ -527,6 +594,36 @@ vfork_tid (void)
   pid_t tid = (pid_t) syscall (SYS_gettid);
   errno = saved;
   return tid;
+}
+
+/* Whether the calling task is the one that paused.  A task with
+   another thread ID is not (the paused task's own ID does not change),
+   and needs no rseq call: a child may run under a filter that kills
+   on it.  */
+static int
+vfork_is_owner (void)
+{
+  if (vfork_tid () != vfork_owner_tid)
+    return 0;
+  if (!vfork_token_held)
+    return 1;
+  long int ret = vfork_token_call (0);
+  if (ret == -EBUSY)
+    return 1;
+  if (ret == 0)
+    vfork_token_call (RSEQ_FLAG_UNREGISTER);
+  return 0;
+}
+
+/* Registers the token in the task that has just paused its area.  */
+static void
+vfork_token_take (void)
+{
+  vfork_token.rseq_cs = 0;
+  vfork_token.flags = 0;
+  vfork_token.cpu_id_start = 0;
+  vfork_token.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+  vfork_token_held = vfork_token_call (0) == 0;
 }
 
 /* The mask before vfork_prepare, where it saved one.  */
@@ -544,7 +641,7 @@ __rseq_compat_vfork_prepare (void)
 {
   if (vfork_paused)
     {
-      if (vfork_tid () == vfork_owner)
+      if (vfork_is_owner ())
         vfork_depth++;
       return;
     }
@@ -562,7 +659,7 @@ __rseq_compat_vfork_prepare (void)
   vfork_masked = sigprocmask (SIG_SETMASK, &all, &vfork_mask) == 0
                  && !sigismember (&vfork_mask, SIGKILL);
   errno = saved;
-  vfork_owner = vfork_tid ();
+  vfork_owner_tid = vfork_tid ();
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
@@ -574,7 +671,10 @@ __rseq_compat_vfork_prepare (void)
   if (!vfork_paused)
     vfork_restore_mask ();
   else
-    vfork_fresh = 1;
+    {
+      vfork_token_take ();
+      vfork_fresh = 1;
+    }
 }
 
 /* In the child, right after vfork returned there.  The shared TLS says
@@ -594,12 +694,17 @@ static void
 vfork_resume_registration (void)
 {
   int paused = vfork_paused;
-  if (!paused || vfork_tid () != vfork_owner)
+  if (!paused || !vfork_is_owner ())
     return;
   if (vfork_depth)
     {
       vfork_depth--;
       return;
+    }
+  if (vfork_token_held)
+    {
+      vfork_token_call (RSEQ_FLAG_UNREGISTER);
+      vfork_token_held = 0;
     }
   vfork_paused = 0;
   vfork_fresh = 0;

@@ -176,6 +176,47 @@ main (void)
     CHECK (early_unregistered == 0, "a handler ran on %d of 50 new threads "
            "before their registration (%d before the start routine)",
            (int) early_unregistered, (int) early_runs);
+
+  /* The default attribute's mask (pthread_setattr_default_np, glibc
+     2.32 and later, where the attribute mask is), which a thread
+     created without attributes takes: the shim took the creator's
+     there before the eleventh review; and the same early handler.  */
+  typedef int setdefault_fn (const pthread_attr_t *);
+  setdefault_fn *setdefault
+    = (setdefault_fn *) dlsym (RTLD_DEFAULT, "pthread_setattr_default_np");
+  CHECK (setdefault != NULL, "pthread_setattr_default_np missing where "
+         "pthread_attr_setsigmask_np is");
+  if (setdefault != NULL)
+    {
+      pthread_attr_init (&attr);
+      CHECK (setmask (&attr, &want) == 0
+             && setdefault (&attr) == 0, "pthread_setattr_default_np");
+      run ("default attribute mask", NULL, &s);
+      CHECK (sigismember (&s.mask, SIGUSR1)
+             && sigismember (&s.mask, SIGTERM)
+             && !sigismember (&s.mask, SIGUSR2),
+             "the default attribute's mask was not applied: SIGUSR1 %d, "
+             "SIGTERM %d, SIGUSR2 %d (want 1, 1, 0)",
+             sigismember (&s.mask, SIGUSR1), sigismember (&s.mask, SIGTERM),
+             sigismember (&s.mask, SIGUSR2));
+      early_runs = early_unregistered = 0;
+      CHECK (setmask (&attr, &none) == 0 && setdefault (&attr) == 0,
+             "pthread_setattr_default_np");
+      for (int i = 0; i < 50; i++)
+        {
+          kill (getpid (), SIGUSR1);
+          run ("pending signal, empty default mask", NULL, &s);
+        }
+      if (rt_expect_registered ())
+        CHECK (early_unregistered == 0, "default mask: a handler ran on %d "
+               "of 50 new threads before their registration",
+               (int) early_unregistered);
+      pthread_attr_destroy (&attr);
+      /* Back to a default without a mask.  */
+      pthread_attr_init (&attr);
+      setdefault (&attr);
+      pthread_attr_destroy (&attr);
+    }
   pthread_sigmask (SIG_UNBLOCK, &usr1, NULL);
 
   /* The creator's own mask is untouched.  */

@@ -89,6 +89,11 @@
                  child is killed (SIGKILL, from another thread of the
                  parent): the parent then has its mask back and
                  sched_getcpu names each CPU it is bound to.
+   vfork-pidns   vfork-killed where the child's PID in the new PID
+                 namespace it lands in equals the parent's thread ID in
+                 its own (2 in both): the parent still gets its mask
+                 and its registration back.  Needs CAP_SYS_ADMIN (the
+                 test suite runs as root); it says so otherwise.
    claim-errno   27 pthread_create calls in flight at once (each
                  one's ID goes into a read-only page, whose SIGSEGV
                  handler starts the next), the last one under
@@ -856,6 +861,110 @@ vfork_killed (void)
   return 0;
 }
 
+/* The grandchild of vfork-pidns: kills its parent (the middle child)
+   and exits with no stack use in between, since its grandparent runs
+   on the same stack again as soon as the middle child is gone.  */
+static void __attribute__ ((noreturn, noinline))
+pidns_kill_parent_and_exit (long int parent)
+{
+#if defined __x86_64__
+  __asm__ volatile ("mov %0, %%rdi\n\t"
+                    "mov $62, %%eax\n\t"    /* kill (parent, SIGKILL) */
+                    "mov $9, %%esi\n\t"
+                    "syscall\n\t"
+                    "mov $60, %%eax\n\t"    /* exit (0) */
+                    "xor %%edi, %%edi\n\t"
+                    "syscall"
+                    : : "r" (parent) : "rax", "rdi", "rsi", "rcx", "r11",
+                      "memory");
+#elif defined __aarch64__
+  register long int x0 __asm__ ("x0") = parent;
+  __asm__ volatile ("mov x1, #9\n\t"
+                    "mov x8, #129\n\t"      /* kill (parent, SIGKILL) */
+                    "svc #0\n\t"
+                    "mov x0, #0\n\t"
+                    "mov x8, #93\n\t"       /* exit (0) */
+                    "svc #0"
+                    : "+r" (x0) : : "x1", "x8", "memory");
+#else
+  syscall (SYS_kill, parent, SIGKILL);
+  syscall (SYS_exit, 0);
+#endif
+  __builtin_unreachable ();
+}
+
+/* In the first new PID namespace, as its PID 2 (PID 1 sleeps): moves
+   its children into a second one, whose PID 1 sleeps too, so that its
+   vfork child is PID 2 there; that child vforks, and the grandchild
+   kills it.  Prints the result; the status says whether it could.  */
+static int
+pidns_parent (void)
+{
+  volatile uint64_t before = raw_sigmask ();
+  if (unshare (CLONE_NEWPID) != 0)
+    return 10;
+  pid_t init = fork ();
+  if (init == 0)
+    for (;;)
+      pause ();
+  if (init < 0)
+    return 11;
+  pid_t pid = vfork ();
+  if (pid == 0)
+    {
+      pid_t g = vfork ();
+      if (g == 0)
+        pidns_kill_parent_and_exit (syscall (SYS_getppid));
+      _exit (3);
+    }
+  int status = 0;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return 12;
+  uint64_t after = raw_sigmask ();
+  int wrong = 0;
+  for (int i = 0; i < 100; i++)
+    {
+      unsigned int cpu;
+      /* Asked twice: the thread may move between the two calls.  */
+      if (syscall (SYS_getcpu, &cpu, NULL, NULL) == 0)
+        wrong += sched_getcpu () != (int) cpu && sched_getcpu () != (int) cpu;
+    }
+  printf ("vfork-pidns: child %s; parent's mask %s, sched_getcpu %s\n",
+          WIFSIGNALED (status) ? strsignal (WTERMSIG (status)) : "exited",
+          after == before ? "kept" : "changed", wrong == 0 ? "right" : "WRONG");
+  kill (init, SIGKILL);
+  waitpid (init, NULL, 0);
+  return 0;
+}
+
+static int
+vfork_pidns (void)
+{
+  if (unshare (CLONE_NEWPID) != 0)
+    {
+      printf ("vfork-pidns: no PID namespace (%s): run as root\n",
+              strerror (errno));
+      return 0;
+    }
+  /* PID 1 of the first namespace: it sleeps, so that the next child is
+     PID 2.  */
+  pid_t init = fork ();
+  if (init == 0)
+    for (;;)
+      pause ();
+  pid_t p = fork ();
+  if (p == 0)
+    _exit (pidns_parent ());
+  int status = 0;
+  waitpid (p, &status, 0);
+  kill (init, SIGKILL);
+  waitpid (init, NULL, 0);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    printf ("vfork-pidns: the parent in the namespace ended with %d\n",
+            status);
+  return 0;
+}
+
 #define CLAIM_DEPTH 27
 static char claim_stacks[CLAIM_DEPTH][128 * 1024]
   __attribute__ ((aligned (4096)));
@@ -1303,6 +1412,7 @@ static const struct
   { "main-exit", main_exit },
   { "vfork-nested", vfork_nested },
   { "vfork-killed", vfork_killed },
+  { "vfork-pidns", vfork_pidns },
   { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
