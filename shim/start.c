@@ -85,7 +85,7 @@ __rseq_compat_start_claim (void)
   return &np->slot[0];
 }
 
-void
+attribute_inline_atomics void
 __rseq_compat_start_release (struct start *s)
 {
   if (__atomic_exchange_n (&s->busy, 0, __ATOMIC_RELEASE) == START_WAITED)
