@@ -677,6 +677,30 @@ raw_sigmask (void)
   return m;
 }
 
+/* Bound to each CPU of ALL in turn: how many of 100 sched_getcpu
+   calls on each named another CPU (a stale cpu_id would), with the
+   number of CPUs in *CPUS; -1 where one could not be bound to.  */
+static int
+wrong_cpus (const cpu_set_t *all, int *cpus)
+{
+  int wrong = 0;
+  *cpus = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET (cpu, all))
+      {
+        cpu_set_t one;
+        CPU_ZERO (&one);
+        CPU_SET (cpu, &one);
+        if (sched_setaffinity (0, sizeof one, &one) != 0)
+          return -1;
+        ++*cpus;
+        for (int i = 0; i < 100; i++)
+          wrong += sched_getcpu () != cpu;
+      }
+  sched_setaffinity (0, sizeof *all, all);
+  return wrong;
+}
+
 #define NESTED_STACK (64 * 1024)
 static char *nested_stacks;
 static volatile uint64_t nested_want;
@@ -744,20 +768,10 @@ vfork_nested (void)
       if (pid < 0 || waitpid (pid, &status, 0) != pid)
         return 2;
       uint64_t after = raw_sigmask ();
-      int wrong = 0, cpus = 0;
-      for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET (cpu, &all))
-          {
-            cpu_set_t one;
-            CPU_ZERO (&one);
-            CPU_SET (cpu, &one);
-            if (sched_setaffinity (0, sizeof one, &one) != 0)
-              return 2;
-            cpus++;
-            for (int i = 0; i < 100; i++)
-              wrong += sched_getcpu () != cpu;
-          }
-      sched_setaffinity (0, sizeof all, &all);
+      int cpus;
+      int wrong = wrong_cpus (&all, &cpus);
+      if (wrong < 0)
+        return 2;
       printf ("vfork-nested: %s in a %s child: grandchild %s, parent's "
               "mask %s, sched_getcpu %s on %s\n", inner, outer,
               WIFEXITED (status) && WEXITSTATUS (status) == 0
@@ -837,20 +851,10 @@ vfork_killed (void)
   kill (killed_grand, SIGKILL);
   waitpid (killed_grand, &gstatus, 0);
   uint64_t after = raw_sigmask ();
-  int wrong = 0, cpus = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-    if (CPU_ISSET (cpu, &all))
-      {
-        cpu_set_t one;
-        CPU_ZERO (&one);
-        CPU_SET (cpu, &one);
-        if (sched_setaffinity (0, sizeof one, &one) != 0)
-          return 2;
-        cpus++;
-        for (int i = 0; i < 100; i++)
-          wrong += sched_getcpu () != cpu;
-      }
-  sched_setaffinity (0, sizeof all, &all);
+  int cpus;
+  int wrong = wrong_cpus (&all, &cpus);
+  if (wrong < 0)
+    return 2;
   printf ("vfork-killed: child %s, grandchild %s; parent's mask %s, "
           "sched_getcpu %s on %s\n",
           WIFSIGNALED (status) ? strsignal (WTERMSIG (status)) : "exited",
