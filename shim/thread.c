@@ -559,24 +559,29 @@ static __thread unsigned char vfork_fresh
 static __thread unsigned int vfork_depth
   __attribute__ ((tls_model ("initial-exec")));
 
-/* Which task paused.  Not its thread ID alone: that is unique only
-   within one PID namespace, and a child in a new one can have its
-   parent's number (eleventh review: PID 2 after unshare
-   (CLONE_NEWPID)); nor the parent's ID (a parent that dies meanwhile
-   changes it) or the address the kernel clears at exit (musl's fork
-   leaves none, as a vfork child has none).  The kernel itself tells:
-   the task that paused registers vfork_token, a spare area of its own,
-   in place of the one it unregistered, for as long as the pause holds.
-   Registering the token again answers EBUSY in that task alone; a vfork
-   child, which the kernel never registers, registers it for a moment
-   instead (asked only where the thread IDs are equal).  Where the token
-   cannot be registered (a filter since start-up), the thread ID stands
-   in.  */
+/* Which task paused.  Its thread ID, unique only within one PID
+   namespace: a child in a new one can have its parent's number
+   (eleventh review: PID 2 after unshare (CLONE_NEWPID)).  Such a child
+   sees its parent's ID as 0 (the parent is outside its namespace), so
+   a task with the paused task's thread ID is that task where it sees
+   its parent as the paused task did (not its parent's ID itself: a
+   parent that dies meanwhile changes it).  Only where the paused task's
+   parent is outside its namespace too (an init of a container, or a
+   child of setns) is the kernel asked further: such a task, when it pauses, registers vfork_token, a spare
+   area of its own, in place of the one it unregistered; registering
+   it again answers EBUSY in that task alone, where a vfork child,
+   which the kernel never registers, registers it for a moment.  The
+   token is used only where the kernel answered so at once (a filter
+   that answers rseq with 0 without doing it, or refuses it, leaves
+   the thread ID alone to tell: twelfth review).  */
 static __thread struct rseq vfork_token
   __attribute__ ((tls_model ("initial-exec"), aligned (32)));
 static __thread unsigned char vfork_token_held
   __attribute__ ((tls_model ("initial-exec")));
 static __thread pid_t vfork_owner_tid
+  __attribute__ ((tls_model ("initial-exec")));
+/* Whether the task that paused saw its parent's ID as 0.  */
+static __thread unsigned char vfork_owner_hidden
   __attribute__ ((tls_model ("initial-exec")));
 
 enum { VFORK_TOKEN_LEN = 32 };
@@ -596,14 +601,28 @@ vfork_tid (void)
   return tid;
 }
 
+static int
+vfork_parent_hidden (void)
+{
+  int saved = errno;
+  int hidden = syscall (SYS_getppid) == 0;
+  errno = saved;
+  return hidden;
+}
+
 /* Whether the calling task is the one that paused.  A task with
    another thread ID is not (the paused task's own ID does not change),
-   and needs no rseq call: a child may run under a filter that kills
-   on it.  */
+   nor one that sees its parent where the paused task did not, or the
+   other way round; a task with the same ID and view of its parent is,
+   unless both hide their parents and the token says otherwise.  Only
+   then is an rseq call made (a child may run under a filter that
+   kills on it).  */
 static int
 vfork_is_owner (void)
 {
   if (vfork_tid () != vfork_owner_tid)
+    return 0;
+  if (vfork_parent_hidden () != vfork_owner_hidden)
     return 0;
   if (!vfork_token_held)
     return 1;
@@ -615,15 +634,24 @@ vfork_is_owner (void)
   return 0;
 }
 
-/* Registers the token in the task that has just paused its area.  */
+/* In the task that has just paused its area, where its parent is
+   outside its PID namespace: registers the token, and keeps it where
+   the kernel then answers EBUSY for it.  */
 static void
 vfork_token_take (void)
 {
+  if (!vfork_owner_hidden)
+    return;
   vfork_token.rseq_cs = 0;
   vfork_token.flags = 0;
   vfork_token.cpu_id_start = 0;
   vfork_token.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
-  vfork_token_held = vfork_token_call (0) == 0;
+  if (vfork_token_call (0) != 0)
+    return;
+  if (vfork_token_call (0) == -EBUSY)
+    vfork_token_held = 1;
+  else
+    vfork_token_call (RSEQ_FLAG_UNREGISTER);
 }
 
 /* The mask before vfork_prepare, where it saved one.  */
@@ -660,6 +688,7 @@ __rseq_compat_vfork_prepare (void)
                  && !sigismember (&vfork_mask, SIGKILL);
   errno = saved;
   vfork_owner_tid = vfork_tid ();
+  vfork_owner_hidden = vfork_parent_hidden ();
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),

@@ -94,6 +94,12 @@
                  its own (2 in both): the parent still gets its mask
                  and its registration back.  Needs CAP_SYS_ADMIN (the
                  test suite runs as root); it says so otherwise.
+   vfork-rseq-faked  a filter installed after start-up answers rseq
+                 with 0 without doing it (every call, then registrations
+                 only), and the process vforks: its mask afterwards is
+                 its own and a signal's handler runs (a spare area the
+                 shim registered to tell the paused task by left it
+                 with every signal blocked; twelfth review).
    claim-errno   27 pthread_create calls in flight at once (each
                  one's ID goes into a read-only page, whose SIGSEGV
                  handler starts the next), the last one under
@@ -114,11 +120,18 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+/* musl's compiler wrapper comes without the kernel's headers.  */
+#if __has_include (<linux/seccomp.h>)
+# include <linux/filter.h>
+# include <linux/seccomp.h>
+# define HAVE_SECCOMP_HEADERS 1
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -969,6 +982,78 @@ vfork_pidns (void)
   return 0;
 }
 
+#ifndef SYS_rseq
+# if defined __x86_64__
+#  define SYS_rseq 334
+# elif defined __aarch64__
+#  define SYS_rseq 293
+# endif
+#endif
+
+#if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq
+static volatile sig_atomic_t faked_handled;
+
+static void
+on_faked_usr1 (int sig)
+{
+  (void) sig;
+  faked_handled = 1;
+}
+
+#endif
+
+/* In a child of its own: the filter stays with the process.  */
+static int
+rseq_faked_child (int registrations_only)
+{
+#if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq
+  struct sock_filter code[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rseq, 0, 3),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+              offsetof (struct seccomp_data, args[2])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, 0, 0, registrations_only ? 1 : 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog = { sizeof code / sizeof code[0], code };
+  signal (SIGUSR1, on_faked_usr1);
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+    return 2;
+  pid_t pid = vfork ();
+  if (pid == 0)
+    _exit (0);
+  if (pid < 0 || waitpid (pid, NULL, 0) != pid)
+    return 2;
+  uint64_t mask = raw_sigmask ();
+  raise (SIGUSR1);
+  printf ("vfork-rseq-faked: %s: %d signals blocked after vfork, the "
+          "handler %s\n", registrations_only ? "registrations" : "every call",
+          __builtin_popcountll (mask), faked_handled ? "ran" : "did not run");
+#else
+  printf ("vfork-rseq-faked: no seccomp headers for this C library (%d)\n",
+          registrations_only);
+#endif
+  return 0;
+}
+
+static int
+vfork_rseq_faked (void)
+{
+  for (int only = 0; only < 2; only++)
+    {
+      pid_t pid = fork ();
+      if (pid == 0)
+        _exit (rseq_faked_child (only));
+      int status;
+      if (pid < 0 || waitpid (pid, &status, 0) != pid
+          || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        return 2;
+    }
+  return 0;
+}
+
 #define CLAIM_DEPTH 27
 static char claim_stacks[CLAIM_DEPTH][128 * 1024]
   __attribute__ ((aligned (4096)));
@@ -1417,6 +1502,7 @@ static const struct
   { "vfork-nested", vfork_nested },
   { "vfork-killed", vfork_killed },
   { "vfork-pidns", vfork_pidns },
+  { "vfork-rseq-faked", vfork_rseq_faked },
   { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
