@@ -543,116 +543,16 @@ static __thread unsigned char vfork_masked
   __attribute__ ((tls_model ("initial-exec")));
 /* The pause lives in TLS that a vfork child shares, and Linux lets a
    vfork child vfork again (or clone so).  The kernel gives a CLONE_VM
-   child no registration, so such a child has nothing to pause, and only
-   the task that paused may resume: a child that resumed registered its
-   parent's area to itself and left the parent unregistered, with every
-   signal blocked (ninth review).  A count of the nested calls is not
-   enough: a child killed while its own child runs never counts down
-   (tenth review).  So the task that paused is named (vfork_is_owner), and
-   only it resumes; vfork_fresh tells the one child that must take the
-   mask back (the paused task's; a nested child's parent blocked
-   nothing); vfork_depth counts the vforks the paused task itself makes
-   meanwhile (a handler that runs before the system call, where a filter
-   kept SIG_SETMASK from blocking it), which nest strictly.  */
-static __thread unsigned char vfork_fresh
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread unsigned int vfork_depth
-  __attribute__ ((tls_model ("initial-exec")));
-
-/* Which task paused.  Its thread ID, unique only within one PID
-   namespace: a child in a new one can have its parent's number
-   (eleventh review: PID 2 after unshare (CLONE_NEWPID)).  Such a child
-   sees its parent's ID as 0 (the parent is outside its namespace), so
-   a task with the paused task's thread ID is that task where it sees
-   its parent as the paused task did (not its parent's ID itself: a
-   parent that dies meanwhile changes it).  Only where the paused task's
-   parent is outside its namespace too (an init of a container, or a
-   child of setns) is the kernel asked further: such a task, when it pauses, registers vfork_token, a spare
-   area of its own, in place of the one it unregistered; registering
-   it again answers EBUSY in that task alone, where a vfork child,
-   which the kernel never registers, registers it for a moment.  The
-   token is used only where the kernel answered so at once (a filter
-   that answers rseq with 0 without doing it, or refuses it, leaves
-   the thread ID alone to tell: twelfth review).  */
-static __thread struct rseq vfork_token
-  __attribute__ ((tls_model ("initial-exec"), aligned (32)));
-static __thread unsigned char vfork_token_held
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread pid_t vfork_owner_tid
-  __attribute__ ((tls_model ("initial-exec")));
-/* Whether the task that paused saw its parent's ID as 0.  */
-static __thread unsigned char vfork_owner_hidden
-  __attribute__ ((tls_model ("initial-exec")));
-
-enum { VFORK_TOKEN_LEN = 32 };
-
-static long int
-vfork_token_call (int flags)
-{
-  return __rseq_compat_sys_rseq (&vfork_token, VFORK_TOKEN_LEN, flags);
-}
-
-static pid_t
-vfork_tid (void)
-{
-  int saved = errno;
-  pid_t tid = (pid_t) syscall (SYS_gettid);
-  errno = saved;
-  return tid;
-}
-
-static int
-vfork_parent_hidden (void)
-{
-  int saved = errno;
-  int hidden = syscall (SYS_getppid) == 0;
-  errno = saved;
-  return hidden;
-}
-
-/* Whether the calling task is the one that paused.  A task with
-   another thread ID is not (the paused task's own ID does not change),
-   nor one that sees its parent where the paused task did not, or the
-   other way round; a task with the same ID and view of its parent is,
-   unless both hide their parents and the token says otherwise.  Only
-   then is an rseq call made (a child may run under a filter that
-   kills on it).  */
-static int
-vfork_is_owner (void)
-{
-  if (vfork_tid () != vfork_owner_tid)
-    return 0;
-  if (vfork_parent_hidden () != vfork_owner_hidden)
-    return 0;
-  if (!vfork_token_held)
-    return 1;
-  long int ret = vfork_token_call (0);
-  if (ret == -EBUSY)
-    return 1;
-  if (ret == 0)
-    vfork_token_call (RSEQ_FLAG_UNREGISTER);
-  return 0;
-}
-
-/* In the task that has just paused its area, where its parent is
-   outside its PID namespace: registers the token, and keeps it where
-   the kernel then answers EBUSY for it.  */
-static void
-vfork_token_take (void)
-{
-  if (!vfork_owner_hidden)
-    return;
-  vfork_token.rseq_cs = 0;
-  vfork_token.flags = 0;
-  vfork_token.cpu_id_start = 0;
-  vfork_token.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
-  if (vfork_token_call (0) != 0)
-    return;
-  if (vfork_token_call (0) == -EBUSY)
-    vfork_token_held = 1;
-  else
-    vfork_token_call (RSEQ_FLAG_UNREGISTER);
-}
+   child no registration, so such a vfork has nothing to pause; and
+   only the call that paused may resume.  Which call that is is not
+   read from the shared TLS (a child that resumed there left its parent
+   unregistered with every signal blocked: ninth review; a count of
+   nested calls stayed up when a child was killed: tenth; a thread ID
+   is shared across PID namespaces: eleventh to thirteenth): prepare
+   answers whether it paused, and the caller (the vfork stub, in a
+   register that survives the system call; the clone wrapper, in its
+   frame) hands that answer to its own resume, and to its child, which
+   takes the mask back only where its own parent blocked it.  */
 
 /* The mask before vfork_prepare, where it saved one.  */
 static void
@@ -664,21 +564,23 @@ vfork_restore_mask (void)
 
 enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
 
-attribute_hidden void
+/* Whether this call paused the registration (and blocked signals):
+   what the caller hands to __rseq_compat_vfork_child in the child and
+   to __rseq_compat_vfork_resume (or vfork_resume_registration) in the
+   parent.  A call made while a pause holds (in a vfork child, or in a
+   handler of the paused task before its own system call) pauses
+   nothing.  */
+attribute_hidden int
 __rseq_compat_vfork_prepare (void)
 {
   if (vfork_paused)
-    {
-      if (vfork_is_owner ())
-        vfork_depth++;
-      return;
-    }
+    return 0;
   const struct rseq_compat_state *st = &__rseq_compat_state;
   int libc = !__rseq_compat_registered
              && st->mode == RSEQ_COMPAT_MODE_LIBC_OWNED
              && (int) rseq_compat_current_area ()->cpu_id >= 0;
   if (!__rseq_compat_registered && !libc)
-    return;
+    return 0;
 
   sigset_t all;
   sigfillset (&all);
@@ -687,8 +589,6 @@ __rseq_compat_vfork_prepare (void)
   vfork_masked = sigprocmask (SIG_SETMASK, &all, &vfork_mask) == 0
                  && !sigismember (&vfork_mask, SIGKILL);
   errno = saved;
-  vfork_owner_tid = vfork_tid ();
-  vfork_owner_hidden = vfork_parent_hidden ();
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
@@ -698,45 +598,31 @@ __rseq_compat_vfork_prepare (void)
   else if (__rseq_compat_unregister_self () == 0)
     vfork_paused = PAUSED_SHIM;
   if (!vfork_paused)
-    vfork_restore_mask ();
-  else
     {
-      vfork_token_take ();
-      vfork_fresh = 1;
+      vfork_restore_mask ();
+      return 0;
     }
+  return 1;
 }
 
 /* In the child, right after vfork returned there.  The shared TLS says
    whether the parent blocked signals; the child must not change it.  A
    nested vfork's parent blocked nothing: its child keeps its mask.  */
 attribute_hidden void
-__rseq_compat_vfork_child (void)
+__rseq_compat_vfork_child (int paused)
 {
-  if (vfork_fresh)
-    {
-      vfork_fresh = 0;
-      vfork_restore_mask ();
-    }
+  if (paused)
+    vfork_restore_mask ();
 }
 
+/* PAUSED: what this call's vfork_prepare answered.  */
 static void
-vfork_resume_registration (void)
+vfork_resume_registration (int paused_here)
 {
   int paused = vfork_paused;
-  if (!paused || !vfork_is_owner ())
+  if (!paused_here || !paused)
     return;
-  if (vfork_depth)
-    {
-      vfork_depth--;
-      return;
-    }
-  if (vfork_token_held)
-    {
-      vfork_token_call (RSEQ_FLAG_UNREGISTER);
-      vfork_token_held = 0;
-    }
   vfork_paused = 0;
-  vfork_fresh = 0;
   if (paused == PAUSED_SHIM)
     __rseq_compat_register_self ();
   else
@@ -754,11 +640,12 @@ vfork_resume_registration (void)
   vfork_restore_mask ();
 }
 
-/* RET is the raw system call result; returns vfork's.  */
+/* RET is the raw system call result, PAUSED what vfork_prepare
+   answered; returns vfork's.  */
 attribute_hidden long int
-__rseq_compat_vfork_resume (long int ret)
+__rseq_compat_vfork_resume (long int ret, int paused)
 {
-  vfork_resume_registration ();
+  vfork_resume_registration (paused);
   if (ret < 0 && ret > -4096)
     {
       errno = (int) -ret;
@@ -776,6 +663,8 @@ struct clone_start
 {
   int (*fn) (void *);
   void *arg;
+  /* What vfork_prepare answered in the parent.  */
+  int paused;
 };
 
 static int
@@ -783,7 +672,7 @@ clone_child (void *p)
 {
   /* The parent waits (CLONE_VFORK), so its frame holding P is alive.  */
   const struct clone_start *start = p;
-  __rseq_compat_vfork_child ();
+  __rseq_compat_vfork_child (start->paused);
   return start->fn (start->arg);
 }
 
@@ -872,12 +761,12 @@ CLONE_NAME (int (*fn) (void *), void *stack, int flags, void *arg, ...)
   if (!pause)
     return real (fn, stack, flags, arg, parent_tid, tls, child_tid);
 
-  struct clone_start start = { fn, arg };
-  __rseq_compat_vfork_prepare ();
+  struct clone_start start = { fn, arg, 0 };
+  start.paused = __rseq_compat_vfork_prepare ();
   int ret = real (clone_child, stack, flags, &start, parent_tid, tls,
                   child_tid);
   int saved = errno;
-  vfork_resume_registration ();
+  vfork_resume_registration (start.paused);
   errno = saved;
   return ret;
 }

@@ -89,11 +89,14 @@
                  child is killed (SIGKILL, from another thread of the
                  parent): the parent then has its mask back and
                  sched_getcpu names each CPU it is bound to.
-   vfork-pidns   vfork-killed where the child's PID in the new PID
+   vfork-pidns   vfork-killed where a task's PID in the new PID
                  namespace it lands in equals the parent's thread ID in
-                 its own (2 in both): the parent still gets its mask
-                 and its registration back.  Needs CAP_SYS_ADMIN (the
-                 test suite runs as root); it says so otherwise.
+                 its own (2 in both): the child, whose parent is hidden
+                 from it, as the parent's is; then a grandchild that
+                 sees its parent, as the parent does (thirteenth
+                 review).  The parent still gets its mask and its
+                 registration back.  Needs CAP_SYS_ADMIN (the test
+                 suite runs as root); it says so otherwise.
    vfork-rseq-faked  a filter installed after start-up answers rseq
                  with 0 without doing it (every call, then registrations
                  only), and the process vforks: its mask afterwards is
@@ -118,6 +121,7 @@
 #ifndef DIFFERENTIAL_STATIC
 # include <dlfcn.h>
 #endif
+#include <alloca.h>
 #include <errno.h>
 #include <limits.h>
 /* musl's compiler wrapper comes without the kernel's headers.  */
@@ -915,20 +919,39 @@ pidns_kill_parent_and_exit (long int parent)
    vfork child is PID 2 there; that child vforks, and the grandchild
    kills it.  Prints the result; the status says whether it could.  */
 static int
-pidns_parent (void)
+pidns_parent (int grandchild)
 {
   volatile uint64_t before = raw_sigmask ();
   if (unshare (CLONE_NEWPID) != 0)
     return 10;
-  pid_t init = fork ();
-  if (init == 0)
-    for (;;)
-      pause ();
-  if (init < 0)
-    return 11;
+  /* Layout 0: the second namespace's PID 1 sleeps, the vfork child is
+     its PID 2.  Layout 1: the vfork child is its PID 1, and the child's
+     own vfork child PID 2, which vforks once more.  */
+  volatile pid_t init = -1;
+  if (!grandchild)
+    {
+      init = fork ();
+      if (init == 0)
+        for (;;)
+          pause ();
+      if (init < 0)
+        return 11;
+    }
   pid_t pid = vfork ();
   if (pid == 0)
     {
+      if (grandchild)
+        {
+          pid_t g = vfork ();
+          if (g == 0)
+            {
+              pid_t gg = vfork ();
+              if (gg == 0)
+                pidns_kill_parent_and_exit (syscall (SYS_getppid));
+              _exit (3);
+            }
+          _exit (g > 0 ? 0 : 4);
+        }
       pid_t g = vfork ();
       if (g == 0)
         pidns_kill_parent_and_exit (syscall (SYS_getppid));
@@ -946,11 +969,16 @@ pidns_parent (void)
       if (syscall (SYS_getcpu, &cpu, NULL, NULL) == 0)
         wrong += sched_getcpu () != (int) cpu && sched_getcpu () != (int) cpu;
     }
-  printf ("vfork-pidns: child %s; parent's mask %s, sched_getcpu %s\n",
-          WIFSIGNALED (status) ? strsignal (WTERMSIG (status)) : "exited",
+  printf ("vfork-pidns: %s %s; parent's mask %s, sched_getcpu %s\n",
+          grandchild ? "grandchild killed, child" : "child",
+          WIFSIGNALED (status) ? strsignal (WTERMSIG (status))
+          : WEXITSTATUS (status) == 0 ? "exited" : "failed",
           after == before ? "kept" : "changed", wrong == 0 ? "right" : "WRONG");
-  kill (init, SIGKILL);
-  waitpid (init, NULL, 0);
+  if (init > 0)
+    {
+      kill (init, SIGKILL);
+      waitpid (init, NULL, 0);
+    }
   return 0;
 }
 
@@ -963,22 +991,48 @@ vfork_pidns (void)
               strerror (errno));
       return 0;
     }
-  /* PID 1 of the first namespace: it sleeps, so that the next child is
-     PID 2.  */
+  /* Layout 0: the parent is the first namespace's PID 2, a child of
+     this process (outside it: its parent is hidden from it), while
+     PID 1 sleeps.  Layout 1: in a namespace of its own, the parent is
+     PID 2 as a child of PID 1 (which it sees).  */
   pid_t init = fork ();
   if (init == 0)
     for (;;)
       pause ();
+  int status = 0;
   pid_t p = fork ();
   if (p == 0)
-    _exit (pidns_parent ());
-  int status = 0;
+    _exit (pidns_parent (0));
   waitpid (p, &status, 0);
-  kill (init, SIGKILL);
-  waitpid (init, NULL, 0);
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     printf ("vfork-pidns: the parent in the namespace ended with %d\n",
             status);
+  /* Before the first namespace's PID 1 goes, which ends it.  */
+  pid_t q = fork ();
+  if (q == 0)
+    {
+      if (unshare (CLONE_NEWPID) != 0)
+        _exit (20);
+      pid_t r = fork ();
+      if (r == 0)
+        {
+          pid_t p1 = fork ();
+          if (p1 == 0)
+            _exit (pidns_parent (1));
+          int st = 0;
+          waitpid (p1, &st, 0);
+          _exit (WIFEXITED (st) ? WEXITSTATUS (st) : 100);
+        }
+      int st = 0;
+      waitpid (r, &st, 0);
+      _exit (WIFEXITED (st) ? WEXITSTATUS (st) : 100);
+    }
+  waitpid (q, &status, 0);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    printf ("vfork-pidns: the parent in the second layout ended with %d\n",
+            status);
+  kill (init, SIGKILL);
+  waitpid (init, NULL, 0);
   return 0;
 }
 
@@ -1112,9 +1166,22 @@ claim_on_segv (int sig)
           big_err == 4242 ? "kept" : strerror (big_err));
 }
 
+/* Grows the main thread's stack by BYTES now: under RLIMIT_AS 0 it
+   cannot grow, and 27 nested handlers, each in a pthread_create, need
+   more of it than a static program has used by then (seen: the static
+   glibc 2.34 program with the archive killed by SIGSEGV).  */
+static void __attribute__ ((noinline))
+claim_grow_stack (size_t bytes)
+{
+  volatile char *area = alloca (bytes);
+  for (size_t i = 0; i < bytes; i += 1024)
+    area[i] = 0;
+}
+
 static int
 claim_errno (void)
 {
+  claim_grow_stack (1 << 20);
   pagesize = sysconf (_SC_PAGESIZE);
   /* What the C library maps at its first creation, before the limit.  */
   pthread_t t;

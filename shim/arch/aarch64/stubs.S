@@ -123,6 +123,10 @@ vfork:
 	.cfi_offset 30, -8
 	mov	x29, sp
 	bl	__rseq_compat_vfork_prepare
+	/* Whether this call paused, in a register the system call keeps
+	   (in both tasks), for the child's and the parent's calls after
+	   it: not in the TLS the child shares.  */
+	mov	w9, w0
 	ldp	x29, x30, [sp], 16
 	.cfi_restore 29
 	.cfi_restore 30
@@ -142,10 +146,12 @@ vfork:
 	.cfi_offset 30, -8
 	mov	x29, sp
 	cbnz	x0, 1f
+	mov	w0, w9
 	bl	__rseq_compat_vfork_child	/* Child: restore its mask.  */
 	mov	x0, xzr
 	b	2f
-1:	bl	__rseq_compat_vfork_resume
+1:	mov	w1, w9
+	bl	__rseq_compat_vfork_resume
 2:	ldp	x29, x30, [sp], 16
 	.cfi_restore 29
 	.cfi_restore 30

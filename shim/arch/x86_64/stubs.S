@@ -127,6 +127,10 @@ vfork:
 	call	__rseq_compat_vfork_prepare
 	add	$8, %rsp
 	.cfi_adjust_cfa_offset -8
+	/* Whether this call paused, in a register the system call keeps
+	   (in both tasks), for the child's and the parent's calls after
+	   it: not in the TLS the child shares.  */
+	mov	%eax, %esi
 	pop	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_register %rip, %rdi
@@ -139,6 +143,7 @@ vfork:
 	.cfi_adjust_cfa_offset 8
 	test	%rax, %rax
 	jnz	1f
+	mov	%esi, %edi
 	call	__rseq_compat_vfork_child	/* Child: restore its mask.  */
 	add	$8, %rsp
 	.cfi_adjust_cfa_offset -8
@@ -154,7 +159,7 @@ vfork:
 	jmp	*%rdi
 	.cfi_restore_state
 1:	.cfi_adjust_cfa_offset 8
-	mov	%rax, %rdi
+	mov	%rax, %rdi		/* %esi: whether it paused.  */
 	call	__rseq_compat_vfork_resume
 	add	$8, %rsp
 	.cfi_adjust_cfa_offset -8
