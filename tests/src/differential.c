@@ -777,8 +777,8 @@ vfork_nested (void)
   for (volatile int how = 0; how < 4; how++)
     {
       nested_how = how;
-      const char *outer = how & 1 ? "clone" : "vfork";
-      const char *inner = how & 2 ? "clone" : "vfork";
+      const char *volatile outer = how & 1 ? "clone" : "vfork";
+      const char *volatile inner = how & 2 ? "clone" : "vfork";
       volatile uint64_t before = raw_sigmask ();
       pid_t pid;
       if (how & 1)
