@@ -253,8 +253,8 @@ async_set (void)
    the thread's own code raises stay as they were (blocked, they kill),
    and so do the C libraries' internal ones (32 to 34: cancellation,
    set*id broadcasts), which no handler of the program's runs for.  */
-static int
-mask_async (uint64_t *old)
+int
+__rseq_compat_mask_async (uint64_t *old)
 {
   uint64_t set = async_set ();
   /* Refused (a filter), or answered 0 by a filter that wrote nothing to
@@ -273,8 +273,8 @@ mask_async (uint64_t *old)
    doing it) while it lets SIG_BLOCK through: with one call only, the
    thread kept almost every signal blocked for good (seccomp.exp, both
    ways).  A filter that stops both leaves it so.  */
-static void
-mask_restore (const uint64_t *old)
+void
+__rseq_compat_mask_restore (const uint64_t *old)
 {
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
                         sizeof *old);
@@ -339,7 +339,7 @@ __rseq_compat_init_once (void)
   int saved_errno = errno;
   long int self = current_pid ();
   uint64_t old;
-  int masked = mask_async (&old);
+  int masked = __rseq_compat_mask_async (&old);
   /* Before the claim, and cleared only once the decision is done: a
      handler that creates a thread on this thread between the claim and
      the flag (where a filter refused the mask, any handler can run)
@@ -356,7 +356,7 @@ __rseq_compat_init_once (void)
         {
           deciding = 0;
           if (masked)
-            mask_restore (&old);
+            __rseq_compat_mask_restore (&old);
           errno = saved_errno;
           return;
         }
@@ -366,7 +366,7 @@ __rseq_compat_init_once (void)
         continue;
       deciding = 0;
       if (masked)
-        mask_restore (&old);
+        __rseq_compat_mask_restore (&old);
       /* The process ID again at each turn: a handler that forks on this
          thread while it waits (its mask is the program's again) leaves a
          child here whose decider stayed in the parent.  */
@@ -385,7 +385,7 @@ __rseq_compat_init_once (void)
           errno = saved_errno;
           return;
         }
-      masked = mask_async (&old);
+      masked = __rseq_compat_mask_async (&old);
       deciding = 1;
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }
@@ -412,7 +412,7 @@ __rseq_compat_init_once (void)
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   deciding = 0;
   if (masked)
-    mask_restore (&old);
+    __rseq_compat_mask_restore (&old);
   errno = saved_errno;
 }
 

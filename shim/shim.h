@@ -165,6 +165,14 @@ const struct r_debug *__rseq_compat_loader_debug (uintptr_t phdr,
                                                   const struct r_debug *
                                                   fallback) attribute_hidden;
 
+/* init.c: the start-up decision's blocking of every signal but those
+   the thread's own code raises (and the C libraries' internal ones),
+   with raw system calls; 1 where *OLD holds the mask before.  Undone by
+   two calls, either of which suffices (a filter may refuse one).  The
+   vfork pause uses them too.  */
+int __rseq_compat_mask_async (uint64_t *old) attribute_hidden;
+void __rseq_compat_mask_restore (const uint64_t *old) attribute_hidden;
+
 /* area.c */
 void __rseq_compat_clear_area (void *area, unsigned int len)
   attribute_hidden;

@@ -530,12 +530,14 @@ __rseq_compat_own_create (void *fn)
    the kernel writes the area throughout.
 
    The parent's signals stay blocked from before it unregisters until it
-   has registered again, so that no handler ever runs on it
-   unregistered; the child takes the original mask back at once, before
-   any of its own code runs.  */
+   has registered again, so that no handler of a signal sent to it runs
+   on it unregistered (those its own code raises stay as they were: a
+   SIGSYS from a filter's trap on the shim's own calls reaches the
+   program's handler there); the child takes the original mask back at
+   once, before any of its own code runs.  */
 static __thread unsigned char vfork_paused
   __attribute__ ((tls_model ("initial-exec")));
-static __thread sigset_t vfork_mask
+static __thread uint64_t vfork_mask
   __attribute__ ((tls_model ("initial-exec")));
 /* Whether vfork_mask holds the mask before: a filter may refuse the
    call, or answer 0 without writing it (see block_async).  */
@@ -559,7 +561,7 @@ static void
 vfork_restore_mask (void)
 {
   if (vfork_masked)
-    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+    __rseq_compat_mask_restore (&vfork_mask);
 }
 
 enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
@@ -582,13 +584,12 @@ __rseq_compat_vfork_prepare (void)
   if (!__rseq_compat_registered && !libc)
     return 0;
 
-  sigset_t all;
-  sigfillset (&all);
-  sigfillset (&vfork_mask);
-  int saved = errno;
-  vfork_masked = sigprocmask (SIG_SETMASK, &all, &vfork_mask) == 0
-                 && !sigismember (&vfork_mask, SIGKILL);
-  errno = saved;
+  /* Not the signals the task's own code raises: a filter's
+     SECCOMP_RET_TRAP on the rseq calls here (or on vfork) raises SIGSYS,
+     which, blocked, kills the process where the program's handler
+     would answer it (fourteenth review).  Raw system calls: errno
+     stays the caller's.  */
+  vfork_masked = __rseq_compat_mask_async (&vfork_mask);
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),

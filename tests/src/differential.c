@@ -103,6 +103,14 @@
                  its own and a signal's handler runs (a spare area the
                  shim registered to tell the paused task by left it
                  with every signal blocked; twelfth review).
+   vfork-filters  vfork under two filters installed after start-up:
+                 one that traps rseq (SECCOMP_RET_TRAP; the program's
+                 SIGSYS handler answers ENOSYS), one that refuses
+                 rt_sigprocmask (SIG_SETMASK) without an old mask (a
+                 restore); the process lives, the child exits with its
+                 status, and both keep the parent's mask (the shim's
+                 pause blocked SIGSYS, which killed the process, and
+                 restored by that one call alone: fourteenth review).
    claim-errno   27 pthread_create calls in flight at once (each
                  one's ID goes into a read-only page, whose SIGSEGV
                  handler starts the next), the last one under
@@ -146,6 +154,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -1108,6 +1117,95 @@ vfork_rseq_faked (void)
   return 0;
 }
 
+#if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq
+static void
+on_trap_sys (int sig, siginfo_t *si, void *ctx)
+{
+  (void) sig;
+  (void) si;
+  ucontext_t *uc = ctx;
+# if defined __x86_64__
+  uc->uc_mcontext.gregs[REG_RAX] = -ENOSYS;
+# elif defined __aarch64__
+  uc->uc_mcontext.regs[0] = -ENOSYS;
+# endif
+}
+
+/* In a child of its own: STEP 0 traps rseq, STEP 1 refuses a
+   SIG_SETMASK that asks for no old mask.  */
+static int
+vfork_filter_child (int step)
+{
+  uint64_t usr2 = (uint64_t) 1 << (SIGUSR2 - 1);
+  syscall (SYS_rt_sigprocmask, SIG_BLOCK, &usr2, NULL, sizeof usr2);
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_trap_sys;
+  sa.sa_flags = SA_SIGINFO;
+  sigaction (SIGSYS, &sa, NULL);
+  struct sock_filter trap[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rseq, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_filter restore[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 5),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+              offsetof (struct seccomp_data, args[0])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SIG_SETMASK, 0, 3),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+              offsetof (struct seccomp_data, args[2])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog;
+  if (step == 0)
+    prog = (struct sock_fprog) { sizeof trap / sizeof trap[0], trap };
+  else
+    prog = (struct sock_fprog) { sizeof restore / sizeof restore[0],
+                                 restore };
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+    return 2;
+  pid_t pid = vfork ();
+  if (pid == 0)
+    _exit (__builtin_popcountll (raw_sigmask ()));
+  int status;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    return 3;
+  printf ("vfork-filters: %s: the child had %d signals blocked, the "
+          "parent %d\n", step ? "restore refused" : "rseq trapped",
+          WEXITSTATUS (status), __builtin_popcountll (raw_sigmask ()));
+  return 0;
+}
+#endif
+
+static int
+vfork_filters (void)
+{
+#if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq \
+    && (defined __x86_64__ || defined __aarch64__)
+  for (int step = 0; step < 2; step++)
+    {
+      pid_t pid = fork ();
+      if (pid == 0)
+        _exit (vfork_filter_child (step));
+      int status;
+      if (pid < 0 || waitpid (pid, &status, 0) != pid)
+        return 2;
+      if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        printf ("vfork-filters: step %d ended with status %d\n", step,
+                status);
+    }
+#else
+  printf ("vfork-filters: no seccomp headers for this C library\n");
+#endif
+  return 0;
+}
+
 #define CLAIM_DEPTH 27
 static char claim_stacks[CLAIM_DEPTH][128 * 1024]
   __attribute__ ((aligned (4096)));
@@ -1570,6 +1668,7 @@ static const struct
   { "vfork-killed", vfork_killed },
   { "vfork-pidns", vfork_pidns },
   { "vfork-rseq-faked", vfork_rseq_faked },
+  { "vfork-filters", vfork_filters },
   { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
