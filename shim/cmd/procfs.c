@@ -303,6 +303,62 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
+/* The allocated section NAME of the ELF file FD (found by the section
+   header string table, which strip keeps): its address, size and the
+   virtual address of the file's first PT_LOAD.  */
+static int
+elf_section (int fd, const char *name, uint64_t *addr, uint64_t *size,
+             uint64_t *first_vaddr)
+{
+  Elf64_Ehdr eh;
+  if (pread_full (fd, &eh, sizeof eh, 0) != 0
+      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
+      || eh.e_ident[EI_CLASS] != ELFCLASS64
+      || eh.e_shentsize != sizeof (Elf64_Shdr)
+      || eh.e_phentsize != sizeof (Elf64_Phdr)
+      || eh.e_shnum == 0 || eh.e_shnum > 4096
+      || eh.e_shstrndx >= eh.e_shnum)
+    return -1;
+  *first_vaddr = 0;
+  for (int i = 0; i < eh.e_phnum; i++)
+    {
+      Elf64_Phdr ph;
+      if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0)
+        return -1;
+      if (ph.p_type == PT_LOAD)
+        {
+          *first_vaddr = ph.p_vaddr - ph.p_offset;
+          break;
+        }
+    }
+  Elf64_Shdr *sh = malloc (eh.e_shnum * sizeof *sh);
+  if (sh == NULL
+      || pread_full (fd, sh, eh.e_shnum * sizeof *sh, eh.e_shoff) != 0)
+    {
+      free (sh);
+      return -1;
+    }
+  const Elf64_Shdr *strsh = &sh[eh.e_shstrndx];
+  size_t len = strlen (name);
+  char *want = malloc (len + 1);
+  int found = -1;
+  for (int i = 0; want != NULL && i < eh.e_shnum && found != 0; i++)
+    if ((sh[i].sh_flags & SHF_ALLOC) != 0 && sh[i].sh_type == SHT_PROGBITS
+        && sh[i].sh_name < strsh->sh_size
+        && strsh->sh_size - sh[i].sh_name > len
+        && pread_full (fd, want, len + 1,
+                       strsh->sh_offset + sh[i].sh_name) == 0
+        && memcmp (want, name, len + 1) == 0)
+      {
+        *addr = sh[i].sh_addr;
+        *size = sh[i].sh_size;
+        found = 0;
+      }
+  free (want);
+  free (sh);
+  return found;
+}
+
 /* The file mapped as PATH: through /proc/PID/exe when EXE (the program
    itself, which stays readable there when deleted or in another mount
    namespace), else by its name in the process's root.  */
@@ -389,6 +445,28 @@ uint64_t
 proc_symbol_exe (struct proc *p, const char *path, const char *name)
 {
   return symbol_in (p, path, name, 1, 1, NULL, NULL);
+}
+
+uint64_t
+proc_section_exe (struct proc *p, const char *path, const char *name,
+                  uint64_t *size)
+{
+  uint64_t start = UINT64_MAX;
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
+        && p->maps[i].start < start)
+      start = p->maps[i].start;
+  if (start == UINT64_MAX)
+    return 0;
+  int fd = open_mapped (p, path, 1);
+  if (fd < 0)
+    return 0;
+  uint64_t addr = 0, first_vaddr = 0;
+  int ret = elf_section (fd, name, &addr, size, &first_vaddr);
+  close (fd);
+  if (ret != 0 || addr == 0)
+    return 0;
+  return start - (first_vaddr & ~(uint64_t) 0xfff) + addr;
 }
 
 int

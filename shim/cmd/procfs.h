@@ -61,6 +61,11 @@ uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
                           const char *name);
+/* The run-time address of the allocated section NAME of the program
+   mapped as PATH (read through /proc/PID/exe), with its size in *SIZE;
+   0 where it has none (or no section headers at all).  */
+uint64_t proc_section_exe (struct proc *p, const char *path,
+                           const char *name, uint64_t *size);
 /* 1 if the program (/proc/PID/exe) has a PT_INTERP, 0 if it has none
    (linked statically, or a dynamic loader run as a command), -1 if it
    cannot be read.  */
