@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,10 +163,39 @@ same_mask (const sigset_t *a, const sigset_t *b)
    look the same, so on musl the mask stays as SIG_SETMASK left it, as
    without the shim (seccomp.exp).  errno is the caller's.  */
 static void
-mask_back (const sigset_t *target)
+mask_back (const sigset_t *target, int keep_internal)
 {
   int saved = errno;
+#if RSEQ_COMPAT_GLIBC
+  /* glibc's internal signals, SIGCANCEL (32) and SIGSETXID (33), stay
+     as glibc left them: the shim never blocks them, but glibc's own
+     pthread_create may change them (the first call unblocks both in
+     the creator; 2.32 and later start a thread without SIGCANCEL).
+     And the mask is set with the system call, as glibc's own
+     pthread_create restores it: glibc's sigprocmask takes those two
+     out of any mask it sets, so a program that had blocked them with a
+     system call found them unblocked (review, glibc 2.34).  Where
+     TARGET is an attribute's mask (KEEP_INTERNAL 0), it is taken as it
+     is: pthread_attr_setsigmask_np keeps neither.  */
+  sigset_t eff = *target;
+  target = &eff;
+  if (keep_internal)
+    {
+      uint64_t word, now = ~(uint64_t) 0;
+      const uint64_t internal = ((uint64_t) 1 << 31) | ((uint64_t) 1 << 32);
+      memcpy (&word, &eff, sizeof word);
+      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, 0,
+                                (long int) &now, sizeof now) == 0
+          && (now & ((uint64_t) 1 << (SIGKILL - 1))) == 0)
+        word = (word & ~internal) | (now & internal);
+      memcpy (&eff, &word, sizeof word);
+    }
+  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) &eff,
+                        0, sizeof (uint64_t));
+#else
+  (void) keep_internal;
   sigprocmask (SIG_SETMASK, target, NULL);
+#endif
 #if RSEQ_COMPAT_GLIBC
   /* One read: a SIG_SETMASK that was refused or answered 0 changed
      nothing, so what is there then is what was there before it.  */
@@ -374,7 +404,9 @@ trampoline (void *p)
 #endif
     }
   if (s.set_mask)
-    mask_back (&s.mask);
+    {
+      mask_back (&s.mask, !s.attr_mask);
+    }
   return s.fn (s.arg);
 }
 
@@ -447,6 +479,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   int blocked = block_async (&old) == 0;
   s->mask = old;
   s->set_mask = blocked;
+  s->attr_mask = 0;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
      the mask last, so it must be that one, and glibc gets a copy of
@@ -482,6 +515,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (getmask != NULL && getmask (attr, &attr_mask) == 0)
     {
       s->mask = attr_mask;
+      s->attr_mask = 1;
 #if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
       /* Where the mask could not be taken out of a copy, the thread
          starts with it, as before the ninth review (doc/using.md).  */
@@ -500,7 +534,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
   if (blocked)
-    mask_back (&old);
+    mask_back (&old, 1);
   if (ret != 0 && !waits)
     __rseq_compat_start_release (s);
   return ret;
@@ -555,6 +589,36 @@ static __thread unsigned char vfork_masked
    frame) hands that answer to its own resume, and to its child, which
    takes the mask back only where its own parent blocked it.  */
 
+/* The signals whose default action ends the process and that have
+   no handler now (SIG_DFL, read with raw system calls; one a filter
+   refuses counts as handled).  vfork's pause leaves them as they were:
+   blocked, one sent while the child runs waited for the child to exec
+   or exit, where without the shim the process dies at once (the
+   kernel ends a killable vfork wait for a fatal signal only if a
+   thread has it unblocked; review).  No handler runs for them, so
+   nothing runs unregistered.  The real-time signals (fatal by default
+   too) stay blocked: sixteen queries is what each vfork pays.  */
+static uint64_t
+fatal_defaults (void)
+{
+  static const unsigned char fatal[] = {
+    SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+    SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR
+  };
+  uint64_t open = 0;
+  for (size_t i = 0; i < sizeof fatal; i++)
+    {
+      /* The kernel's struct sigaction, handler first on both
+         architectures; room for the largest.  */
+      unsigned long int act[4] = { 1, 0, 0, 0 };
+      if (rseq_compat_syscall4 (SYS_rt_sigaction, fatal[i], 0,
+                                (long int) act, sizeof (uint64_t)) == 0
+          && act[0] == (unsigned long int) SIG_DFL)
+        open |= (uint64_t) 1 << (fatal[i] - 1);
+    }
+  return open;
+}
+
 /* The mask before vfork_prepare, where it saved one.  */
 static void
 vfork_restore_mask (void)
@@ -588,7 +652,8 @@ __rseq_compat_vfork_prepare (void)
      which, blocked, kills the process where the program's handler
      would answer it (fourteenth review).  Raw system calls: errno
      stays the caller's.  */
-  vfork_masked = __rseq_compat_mask_async (&vfork_mask);
+  vfork_masked = __rseq_compat_mask_async_but (&vfork_mask,
+                                              fatal_defaults ());
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),

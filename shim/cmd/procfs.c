@@ -31,7 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rseq-layout.h>
@@ -194,13 +197,11 @@ base_name (const char *path)
 }
 
 /* Opens PATH as the process sees it (its root may differ from ours),
-   else as we see it.  */
+   else as we see it, as whoever runs the command.  */
 static int
-open_target_file (const char *dir, const char *path)
+open_by_name (const char *dir, const char *path)
 {
   char rooted[PATH_MAX + 32];
-  if (path[0] != '/')
-    return -1;
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
   /* O_NONBLOCK: a FIFO of that name must not block us.  */
   int fd = open (rooted, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -213,6 +214,151 @@ open_target_file (const char *dir, const char *path)
       fd = -1;
     }
   return fd;
+}
+
+int
+proc_kernel_thread (const char *dir)
+{
+  char path[PATH_MAX], *buf;
+  snprintf (path, sizeof path, "%s/stat", dir);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return -1;
+  /* The name, in parentheses, may hold anything: the fields go on
+     after the last parenthesis.  The ninth is the flags.  */
+  const char *end = strrchr (buf, ')');
+  unsigned long int flags;
+  int ret = -1;
+  if (end != NULL
+      && sscanf (end + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
+    ret = (flags & 0x00200000) != 0; /* PF_KTHREAD */
+  free (buf);
+  return ret;
+}
+
+/* The fourth (file-system) ID of the line KEY ("Uid" or "Gid") of
+   DIR/status.  */
+static int
+status_fs_id (const char *dir, const char *key, unsigned long int *id)
+{
+  char v[128];
+  unsigned long int real, eff, saved, fs;
+  if (proc_status_field (dir, key, v, sizeof v) != 0
+      || sscanf (v, "%lu %lu %lu %lu", &real, &eff, &saved, &fs) != 4)
+    return -1;
+  *id = fs;
+  return 0;
+}
+
+/* open_by_name in a child that has become the process's file-system
+   user and group, with no supplementary groups, which passes the
+   descriptor back: what root opens for a name the process chose is
+   what the process could open itself.  */
+static int
+open_as_target (const char *dir, const char *path)
+{
+  unsigned long int uid, gid;
+  if (status_fs_id (dir, "Uid", &uid) != 0
+      || status_fs_id (dir, "Gid", &gid) != 0)
+    return -1;
+  int sv[2];
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    return -1;
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      close (sv[0]);
+      close (sv[1]);
+      return -1;
+    }
+  if (pid == 0)
+    {
+      close (sv[0]);
+      if (setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0
+          || setresuid (uid, uid, uid) != 0)
+        _exit (1);
+      int fd = open_by_name (dir, path);
+      if (fd < 0)
+        _exit (1);
+      char byte = 0;
+      union
+      {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE (sizeof (int))];
+      } ctl;
+      memset (&ctl, 0, sizeof ctl);
+      struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+      struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+                            .msg_control = ctl.buf,
+                            .msg_controllen = sizeof ctl.buf };
+      struct cmsghdr *c = CMSG_FIRSTHDR (&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN (sizeof (int));
+      memcpy (CMSG_DATA (c), &fd, sizeof fd);
+      _exit (sendmsg (sv[1], &msg, 0) == 1 ? 0 : 1);
+    }
+  close (sv[1]);
+  int fd = -1;
+  char byte;
+  union
+  {
+    struct cmsghdr h;
+    char buf[CMSG_SPACE (sizeof (int))];
+  } ctl;
+  struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+                        .msg_control = ctl.buf,
+                        .msg_controllen = sizeof ctl.buf };
+  ssize_t n;
+  while ((n = recvmsg (sv[0], &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+    ;
+  struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR (&msg) : NULL;
+  if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS
+      && c->cmsg_len == CMSG_LEN (sizeof (int)))
+    memcpy (&fd, CMSG_DATA (c), sizeof fd);
+  close (sv[0]);
+  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  return fd;
+}
+
+/* The file the process maps at M (PATH, as its maps name it).  The name
+   is the process's to choose: it can map a file, remove it and put a
+   link (or a device node) where the name was, and root's info -p must
+   not open for it what it could not open itself (review: a root-only
+   file read through "libc.so.6 (deleted)").  So root opens the mapping
+   itself, /proc/PID/map_files/START-END (the kernel lets root alone
+   open those), or, where that is refused (no CONFIG_CHECKPOINT_RESTORE,
+   root of a user namespace, a main thread gone), the name as the
+   process's user; anyone else can open no more than its own files
+   anyway, and opens the name.  */
+static int
+open_target_file (const char *dir, const struct proc_map *m,
+                  const char *path)
+{
+  if (path[0] != '/')
+    return -1;
+  if (geteuid () != 0)
+    return open_by_name (dir, path);
+  if (m != NULL)
+    {
+      /* The process's directory, not a thread's: only it has them.  */
+      const char *task = strstr (dir, "/task/");
+      int dirlen = task != NULL ? (int) (task - dir) : (int) strlen (dir);
+      char link[128];
+      snprintf (link, sizeof link, "%.*s/map_files/%" PRIx64 "-%" PRIx64,
+                dirlen < 64 ? dirlen : 64, dir, m->start, m->end);
+      int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+      struct stat st;
+      if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+        return fd;
+      if (fd >= 0)
+        {
+          close (fd);
+          return -1;
+        }
+    }
+  return open_as_target (dir, path);
 }
 
 static int
@@ -363,10 +509,11 @@ elf_section (int fd, const char *name, uint64_t *addr, uint64_t *size,
    itself, which stays readable there when deleted or in another mount
    namespace), else by its name in the process's root.  */
 static int
-open_mapped (struct proc *p, const char *path, int exe)
+open_mapped (struct proc *p, const struct proc_map *m, const char *path,
+             int exe)
 {
   if (!exe)
-    return open_target_file (p->dir, path);
+    return open_target_file (p->dir, m, path);
   char link[PATH_MAX + 8];
   snprintf (link, sizeof link, "%s/exe", p->dir);
   int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -402,13 +549,17 @@ symbol_in (struct proc *p, const char *path, const char *name, int symtab,
            int exe, int *is_tls, uint64_t *tls_value)
 {
   uint64_t start = UINT64_MAX;
+  const struct proc_map *m = NULL;
   for (size_t i = 0; i < p->nmaps; i++)
     if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
         && p->maps[i].start < start)
-      start = p->maps[i].start;
+      {
+        start = p->maps[i].start;
+        m = &p->maps[i];
+      }
   if (start == UINT64_MAX)
     return 0;
-  int fd = open_mapped (p, path, exe);
+  int fd = open_mapped (p, m, path, exe);
   if (fd < 0)
     return 0;
   uint64_t value = 0, first_vaddr = 0;
@@ -458,7 +609,7 @@ proc_section_exe (struct proc *p, const char *path, const char *name,
       start = p->maps[i].start;
   if (start == UINT64_MAX)
     return 0;
-  int fd = open_mapped (p, path, 1);
+  int fd = open_mapped (p, NULL, path, 1);
   if (fd < 0)
     return 0;
   uint64_t addr = 0, first_vaddr = 0;
@@ -472,7 +623,7 @@ proc_section_exe (struct proc *p, const char *path, const char *name,
 int
 proc_exe_has_interp (struct proc *p)
 {
-  int fd = open_mapped (p, NULL, 1);
+  int fd = open_mapped (p, NULL, NULL, 1);
   if (fd < 0)
     return -1;
   Elf64_Ehdr eh;
@@ -579,10 +730,10 @@ musl_version_like (const char *s, size_t len)
 /* glibc names itself in "... release version 2.36." in libc.so.6; musl
    has "musl libc (ARCH)" and its version as a string of its own.  */
 static int
-libc_from_file (const char *dir, const char *path, char *name, size_t namelen,
-                char *version, size_t versionlen)
+libc_from_file (const char *dir, const struct proc_map *m, char *name,
+                size_t namelen, char *version, size_t versionlen)
 {
-  int fd = open_target_file (dir, path);
+  int fd = open_target_file (dir, m, m->path);
   if (fd < 0)
     return -1;
   struct stat st;
@@ -647,7 +798,7 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
-      if (libc_from_file (dir, maps[i].path, name, namelen, version,
+      if (libc_from_file (dir, &maps[i], name, namelen, version,
                           versionlen) == 0)
         return;
     }

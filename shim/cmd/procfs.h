@@ -61,6 +61,9 @@ uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
                           const char *name);
+/* 1 if DIR (/proc/PID) is a kernel thread's, 0 if not, -1 if its stat
+   file cannot be read.  */
+int proc_kernel_thread (const char *dir);
 /* The run-time address of the allocated section NAME of the program
    mapped as PATH (read through /proc/PID/exe), with its size in *SIZE;
    0 where it has none (or no section headers at all).  */

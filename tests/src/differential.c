@@ -111,6 +111,15 @@
                  status, and both keep the parent's mask (the shim's
                  pause blocked SIGSYS, which killed the process, and
                  restored by that one call alone: fourteenth review).
+   internal-mask (glibc) SIGUSR1 and the C library's internal
+                 signals 32 and 33 blocked with a system call, then a
+                 thread: the masks the thread starts with and its
+                 creator keeps (glibc's sigprocmask, which the shim
+                 restored them with, unblocked 32 and 33: review).
+   vfork-fatal   a SIGALRM with its default action reaches a process
+                 whose vfork (then clone) child takes its time: the
+                 process dies at once, as its child sees (the shim's
+                 pause blocked it until the child was gone: review).
    claim-errno   27 pthread_create calls in flight at once (each
                  one's ID goes into a read-only page, whose SIGSEGV
                  handler starts the next), the last one under
@@ -888,6 +897,114 @@ vfork_killed (void)
           after == before ? "kept" : "changed",
           wrong == 0 ? "right" : "WRONG",
           cpus > 1 ? "every allowed CPU" : "the one allowed CPU");
+  return 0;
+}
+
+static void *
+report_raw_mask (void *arg)
+{
+  *(uint64_t *) arg = raw_sigmask ();
+  return NULL;
+}
+
+/* internal-mask (glibc): SIGUSR1 and glibc's internal signals 32 and 33
+   blocked with a system call, then a thread: the masks the thread
+   starts with and the creator keeps.  */
+static int
+internal_mask (void)
+{
+  uint64_t set = ((uint64_t) 1 << (SIGUSR1 - 1)) | ((uint64_t) 1 << 31)
+                 | ((uint64_t) 1 << 32);
+  uint64_t before = raw_sigmask ();
+  syscall (SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, sizeof set);
+  uint64_t thread = 0;
+  pthread_t t;
+  if (pthread_create (&t, NULL, report_raw_mask, &thread) != 0
+      || pthread_join (t, NULL) != 0)
+    return 2;
+  uint64_t after = raw_sigmask ();
+  syscall (SYS_rt_sigprocmask, SIG_SETMASK, &before, NULL, sizeof before);
+  printf ("internal-mask: the thread started with %#llx, the creator has "
+          "%#llx\n", (unsigned long long) thread,
+          (unsigned long long) after);
+  return 0;
+}
+
+/* vfork-fatal's child: exits 0 once its parent is gone (reparented to
+   the test process, its subreaper), 1 if the parent is still there
+   after 3 seconds.  System calls only: it runs on its parent's stack
+   and memory.  */
+static int
+fatal_child (void *arg)
+{
+  long int parent = (long int) arg;
+  for (int i = 0; i < 60; i++)
+    {
+      if (syscall (SYS_getppid) != parent)
+        return 0;
+      struct timespec ts = { 0, 50 * 1000 * 1000 };
+      syscall (SYS_nanosleep, &ts, NULL);
+    }
+  return 1;
+}
+
+/* In a process of its own, which a timer's SIGALRM (default action)
+   ends while its vfork (USE_CLONE 0) or clone child waits.  */
+static void __attribute__ ((noreturn))
+fatal_parent (int use_clone)
+{
+  struct itimerval it = { { 0, 0 }, { 0, 200 * 1000 } };
+  signal (SIGALRM, SIG_DFL);
+  long int self = syscall (SYS_getpid);
+  if (setitimer (ITIMER_REAL, &it, NULL) != 0)
+    _exit (2);
+  if (use_clone)
+    {
+      static char stack[64 * 1024] __attribute__ ((aligned (16)));
+      clone (fatal_child, stack + sizeof stack,
+             CLONE_VM | CLONE_VFORK | SIGCHLD, (void *) self);
+    }
+  else
+    {
+      pid_t pid = vfork ();
+      if (pid == 0)
+        _exit (fatal_child ((void *) self));
+    }
+  /* The timer fired after the child ended: too late.  */
+  for (;;)
+    pause ();
+}
+
+static int
+vfork_fatal (void)
+{
+  /* The child, orphaned when its parent dies, is this process's to
+     reap.  */
+  prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  for (int use_clone = 0; use_clone < 2; use_clone++)
+    {
+      pid_t parent = fork ();
+      if (parent < 0)
+        return 2;
+      if (parent == 0)
+        fatal_parent (use_clone);
+      int status, cstatus = -1;
+      if (waitpid (parent, &status, 0) != parent)
+        return 2;
+      /* The child, reaped once reparented here.  */
+      pid_t c;
+      int st;
+      while ((c = wait (&st)) > 0)
+        if (WIFEXITED (st))
+          cstatus = WEXITSTATUS (st);
+      printf ("vfork-fatal: %s: the parent %s %s; its child %s\n",
+              use_clone ? "clone" : "vfork",
+              WIFSIGNALED (status) ? "was killed by" : "exited, not killed by",
+              WIFSIGNALED (status) ? strsignal (WTERMSIG (status)) : "SIGALRM",
+              cstatus == 0 ? "saw it go"
+              : cstatus == 1 ? "outlived its wait (the signal waited for it)"
+              : "did not exit");
+    }
   return 0;
 }
 
@@ -1669,6 +1786,8 @@ static const struct
   { "vfork-pidns", vfork_pidns },
   { "vfork-rseq-faked", vfork_rseq_faked },
   { "vfork-filters", vfork_filters },
+  { "vfork-fatal", vfork_fatal },
+  { "internal-mask", internal_mask },
   { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
