@@ -400,6 +400,9 @@ __rseq_compat_init_once (void)
 #endif
   if (__rseq_compat_state.own_area)
     __rseq_compat_thread_lookup ();
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC && defined __x86_64__
+  __rseq_compat_vfork_lookup ();
+#endif
   switch (__rseq_compat_state.mode)
     {
     case RSEQ_COMPAT_MODE_SHIM_OWNED:

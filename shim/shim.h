@@ -206,6 +206,11 @@ void __rseq_compat_thread_init (void) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC && defined __x86_64__
+/* The C library's vfork where it must be the one to call (glibc before
+   2.25: thread.c), looked up at start-up.  */
+void __rseq_compat_vfork_lookup (void) attribute_hidden;
+#endif
 /* glibc's dynamic builds: the lookups of the C library's functions the
    shim wraps, made from its constructor (thread.c).  */
 void __rseq_compat_thread_resolve (void) attribute_hidden;

@@ -18,6 +18,9 @@
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -25,6 +28,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -718,6 +722,39 @@ __rseq_compat_vfork_resume (long int ret, int paused)
     }
   return ret;
 }
+
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC && defined __x86_64__
+/* glibc before 2.25 caches the process ID in the thread, and its own
+   vfork marks the cache for the child (negated), so that the child's
+   getpid asks the kernel; the stub's system call left the child
+   answering its parent's PID (fifteenth review, glibc 2.17).  There the
+   stub calls the C library's vfork instead (set at start-up); it keeps
+   what it needs across it in %r8 and %r9, which that vfork leaves
+   alone in both tasks.  Those glibc versions know no shadow stack.  */
+attribute_hidden void *__rseq_compat_libc_vfork;
+
+void
+__rseq_compat_vfork_lookup (void)
+{
+  const char *v = gnu_get_libc_version ();
+  char *end;
+  long int major = strtol (v, &end, 10);
+  long int minor = *end == '.' ? strtol (end + 1, NULL, 10) : 0;
+  if (major == 2 && minor < 25)
+    __rseq_compat_libc_vfork = __rseq_compat_next ("vfork");
+}
+
+/* The parent's side after the C library's vfork: RET is its answer (a
+   PID, or -1 with errno set).  */
+attribute_hidden long int
+__rseq_compat_vfork_resume_libc (long int ret, int paused)
+{
+  int saved = errno;
+  vfork_resume_registration (paused);
+  errno = saved;
+  return ret;
+}
+#endif
 
 /* Linux 5.2; older headers (glibc 2.17's) lack it.  */
 #ifndef CLONE_PIDFD

@@ -116,6 +116,10 @@
                  thread: the masks the thread starts with and its
                  creator keeps (glibc's sigprocmask, which the shim
                  restored them with, unblocked 32 and 33: review).
+   vfork-getpid  getpid in a vfork child is the child's PID (before
+                 glibc 2.25 it answers from a cache that only glibc's
+                 own vfork marks for the child: the shim's stub left it
+                 the parent's, fifteenth review).
    vfork-fatal   a SIGALRM with its default action reaches a process
                  whose vfork (then clone) child takes its time: the
                  process dies at once, as its child sees (the shim's
@@ -905,6 +909,24 @@ report_raw_mask (void *arg)
 {
   *(uint64_t *) arg = raw_sigmask ();
   return NULL;
+}
+
+/* vfork-getpid: what getpid answers in a vfork child.  */
+static int
+vfork_getpid (void)
+{
+  pid_t parent = getpid ();
+  pid_t pid = vfork ();
+  if (pid == 0)
+    _exit (getpid () == (pid_t) syscall (SYS_getpid) ? 0
+           : getpid () == parent ? 1 : 2);
+  int status;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    return 2;
+  printf ("vfork-getpid: the child's getpid %s\n",
+          WEXITSTATUS (status) == 0 ? "is its own PID"
+          : WEXITSTATUS (status) == 1 ? "is its PARENT's PID" : "is wrong");
+  return 0;
 }
 
 /* internal-mask (glibc): SIGUSR1 and glibc's internal signals 32 and 33
@@ -1788,6 +1810,7 @@ static const struct
   { "vfork-filters", vfork_filters },
   { "vfork-fatal", vfork_fatal },
   { "internal-mask", internal_mask },
+  { "vfork-getpid", vfork_getpid },
   { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
