@@ -312,6 +312,22 @@ __rseq_compat_next (const char *name)
    here (libpthread is DF_1_NODELETE), since callers keep the address.
    musl and glibc 2.34 and later define pthread_create in the C library,
    which every scope has: the first lookup finds it.  */
+#if RSEQ_COMPAT_GLIBC
+void *
+__rseq_compat_in (const char *soname, const char *name)
+{
+  void *fn = NULL;
+  void *handle = dlopen (soname, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle != NULL)
+    {
+      ensure_real_dlsym ();
+      fn = __rseq_compat_real_dlsym (handle, name);
+      dlclose (handle);
+    }
+  return fn;
+}
+#endif
+
 void *
 __rseq_compat_next_or_in (const char *name, const char *soname)
 {

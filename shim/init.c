@@ -233,12 +233,18 @@ rseq_compat_init (void)
 }
 
 /* The signals the decision blocks: all but those the thread's own code
-   raises and the C libraries' internal ones (below).  */
+   raises and the C library's internal ones (below): glibc's are 32 and
+   33 (34 is a program's SIGRTMIN there, whose handler must not run on
+   an unregistered thread either: sixteenth review), musl's 32 to 34.  */
 static uint64_t
 async_set (void)
 {
   static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
-                              SIGSYS, 32, 33, 34 };
+                              SIGSYS, 32, 33,
+#if !RSEQ_COMPAT_GLIBC
+                              34
+#endif
+  };
   uint64_t set = ~(uint64_t) 0;
   for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
     set &= ~((uint64_t) 1 << (open[i] - 1));
@@ -251,8 +257,9 @@ async_set (void)
    jumped to address 0), and the kernel's mask is one 64-bit word on
    both architectures.  The signals
    the thread's own code raises stay as they were (blocked, they kill),
-   and so do the C libraries' internal ones (32 to 34: cancellation,
-   set*id broadcasts), which no handler of the program's runs for.  */
+   and so do the C library's internal ones (glibc's 32 and 33, musl's
+   32 to 34: cancellation, set*id broadcasts), which no handler of the
+   program's runs for.  */
 int
 __rseq_compat_mask_async (uint64_t *old)
 {

@@ -191,6 +191,12 @@ extern __thread unsigned char __rseq_compat_registered
 void *__rseq_compat_next (const char *name) attribute_hidden;
 /* The same, or where that finds none, the definition in the loaded
    object SONAME (which must never be unloaded; NULL: none), or NULL.  */
+#if RSEQ_COMPAT_GLIBC
+/* NAME in the loaded object SONAME itself (one never unloaded), or
+   NULL.  */
+void *__rseq_compat_in (const char *soname, const char *name)
+  attribute_hidden;
+#endif
 void *__rseq_compat_next_or_in (const char *name, const char *soname)
   attribute_hidden;
 extern void *(*__rseq_compat_real_dlsym) (void *, const char *)

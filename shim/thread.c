@@ -22,6 +22,7 @@
 # include <gnu/libc-version.h>
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -593,34 +594,99 @@ static __thread unsigned char vfork_masked
    frame) hands that answer to its own resume, and to its child, which
    takes the mask back only where its own parent blocked it.  */
 
+/* The hexadecimal word after KEY in the status text BUF, or all ones
+   where it is not there.  */
+static uint64_t
+status_word (const char *buf, const char *key)
+{
+  size_t klen = strlen (key);
+  for (const char *line = buf; *line != '\0';)
+    {
+      if (strncmp (line, key, klen) == 0)
+        {
+          const char *p = line + klen;
+          while (*p == ' ' || *p == '\t')
+            p++;
+          uint64_t v = 0;
+          int digits = 0;
+          for (;; p++, digits++)
+            {
+              unsigned int d;
+              if (*p >= '0' && *p <= '9')
+                d = *p - '0';
+              else if (*p >= 'a' && *p <= 'f')
+                d = *p - 'a' + 10;
+              else
+                break;
+              v = v << 4 | d;
+            }
+          return digits == 16 ? v : ~(uint64_t) 0;
+        }
+      const char *nl = strchr (line, '\n');
+      if (nl == NULL)
+        break;
+      line = nl + 1;
+    }
+  return ~(uint64_t) 0;
+}
+
 /* The signals whose default action ends the process and that have
-   no handler now (SIG_DFL, read with raw system calls; one a filter
-   refuses counts as handled).  vfork's pause leaves them as they were:
-   blocked, one sent while the child runs waited for the child to exec
-   or exit, where without the shim the process dies at once (the
-   kernel ends a killable vfork wait for a fatal signal only if a
-   thread has it unblocked; review).  No handler runs for them, so
-   nothing runs unregistered.  The real-time signals (fatal by default
-   too) stay blocked: sixteen queries is what each vfork pays.  */
+   neither a handler nor SIG_IGN now: SigCgt and SigIgn of
+   /proc/self/status, read with raw system calls (0 where it cannot be
+   read: no /proc).  vfork's pause leaves them as they were: blocked,
+   one sent while the child runs waited for the child to exec or exit,
+   where without the shim the process dies at once (the kernel ends a
+   killable vfork wait for a fatal signal only if a thread has it
+   unblocked; fifteenth review).  Not rt_sigaction for each: a filter
+   that kills on it (a service denied changing its handlers) then
+   killed the process at its first vfork (sixteenth review).  A handler
+   installed during the pause, by another thread or by a child that
+   shares the handlers (CLONE_SIGHAND), for a signal left open, runs
+   before the parent is registered again (doc/using.md).  */
 static uint64_t
 fatal_defaults (void)
 {
-  static const unsigned char fatal[] = {
+  /* Term or Core by default (signal(7)), but those the task's own code
+     raises (open anyway) and SIGKILL: SIGHUP SIGINT SIGQUIT SIGABRT
+     SIGUSR1 SIGUSR2 SIGPIPE SIGALRM SIGTERM SIGSTKFLT SIGXCPU SIGXFSZ
+     SIGVTALRM SIGPROF SIGIO SIGPWR, and every real-time signal the
+     program has.  */
+  uint64_t fatal = 0;
+  static const unsigned char standard[] = {
     SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
     SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR
   };
-  uint64_t open = 0;
-  for (size_t i = 0; i < sizeof fatal; i++)
+  for (size_t i = 0; i < sizeof standard; i++)
+    fatal |= (uint64_t) 1 << (standard[i] - 1);
+  /* The real-time signals the program has: from 34 on glibc, 35 on
+     musl (async_set, init.c).  */
+#if RSEQ_COMPAT_GLIBC
+  fatal |= ~(uint64_t) 0 << 33;
+#else
+  fatal |= ~(uint64_t) 0 << 34;
+#endif
+  char buf[4096];
+  long int fd = rseq_compat_syscall4 (SYS_openat, AT_FDCWD,
+                                      (long int) "/proc/self/status",
+                                      O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return 0;
+  long int used = 0, n;
+  while (used < (long int) sizeof buf - 1
+         && (n = rseq_compat_syscall4 (SYS_read, fd, (long int) buf + used,
+                                       sizeof buf - 1 - used, 0)) != 0)
     {
-      /* The kernel's struct sigaction, handler first on both
-         architectures; room for the largest.  */
-      unsigned long int act[4] = { 1, 0, 0, 0 };
-      if (rseq_compat_syscall4 (SYS_rt_sigaction, fatal[i], 0,
-                                (long int) act, sizeof (uint64_t)) == 0
-          && act[0] == (unsigned long int) SIG_DFL)
-        open |= (uint64_t) 1 << (fatal[i] - 1);
+      if (n == -EINTR)
+        continue;
+      if (n < 0)
+        break;
+      used += n;
     }
-  return open;
+  rseq_compat_syscall4 (SYS_close, fd, 0, 0, 0);
+  buf[used > 0 ? used : 0] = '\0';
+  uint64_t handled = status_word (buf, "SigCgt:")
+                     | status_word (buf, "SigIgn:");
+  return fatal & ~handled;
 }
 
 /* The mask before vfork_prepare, where it saved one.  */
@@ -740,8 +806,11 @@ __rseq_compat_vfork_lookup (void)
   char *end;
   long int major = strtol (v, &end, 10);
   long int minor = *end == '.' ? strtol (end + 1, NULL, 10) : 0;
+  /* glibc's own, whose registers the stub relies on: not whatever
+     vfork comes next (a library's vfork written in C, a fork in
+     disguise, may use %r8 and %r9: sixteenth review).  */
   if (major == 2 && minor < 25)
-    __rseq_compat_libc_vfork = __rseq_compat_next ("vfork");
+    __rseq_compat_libc_vfork = __rseq_compat_in ("libc.so.6", "vfork");
 }
 
 /* The parent's side after the C library's vfork: RET is its answer (a

@@ -34,6 +34,7 @@
 #include <grp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,11 +155,12 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
           m = bigger;
           cap *= 2;
         }
-      unsigned long long int start, end, offset;
+      unsigned long long int start, end, offset, inode = 0;
+      unsigned int major = 0, minor = 0;
       char perms[8];
       int pos = 0;
-      if (sscanf (line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms,
-                  &offset, &pos) >= 4)
+      if (sscanf (line, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end,
+                  perms, &offset, &major, &minor, &inode, &pos) >= 4)
         {
           const char *p = line + pos;
           while (*p == ' ')
@@ -166,6 +168,9 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
           m[n].start = start;
           m[n].end = end;
           m[n].offset = offset;
+          m[n].dev_major = major;
+          m[n].dev_minor = minor;
+          m[n].inode = inode;
           snprintf (m[n].perms, sizeof m[n].perms, "%.4s", perms);
           snprintf (m[n].path, sizeof m[n].path, "%s", p);
           n++;
@@ -196,23 +201,45 @@ base_name (const char *path)
   return slash != NULL ? slash + 1 : path;
 }
 
-/* Opens PATH as the process sees it (its root may differ from ours),
-   else as we see it, as whoever runs the command.  */
+/* A regular file's descriptor for reading from the O_PATH descriptor
+   FD (closed), or -1: O_PATH opens nothing (a device node's open has
+   effects of its own), and the file is checked first, where M is not
+   NULL to be the file mapped there (device and inode).  */
 static int
-open_by_name (const char *dir, const char *path)
+reopen_regular (int fd, const struct proc_map *m)
+{
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  int ret = -1;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+      && (m == NULL
+          || (major (st.st_dev) == m->dev_major
+              && minor (st.st_dev) == m->dev_minor
+              && (uint64_t) st.st_ino == m->inode)))
+    {
+      char self[64];
+      snprintf (self, sizeof self, "/proc/self/fd/%d", fd);
+      ret = open (self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    }
+  close (fd);
+  return ret;
+}
+
+/* Opens PATH as the process sees it (its root may differ from ours),
+   else as we see it (/proc/PID/maps names a file as the reader sees
+   it, where the reader can).  Where M is not NULL, only the file
+   mapped there: a name is the process's to choose, and a link at it in
+   a root of its own, resolved against ours, named a file outside it
+   (sixteenth review).  */
+static int
+open_by_name (const char *dir, const char *path, const struct proc_map *m)
 {
   char rooted[PATH_MAX + 32];
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
-  /* O_NONBLOCK: a FIFO of that name must not block us.  */
-  int fd = open (rooted, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int fd = reopen_regular (open (rooted, O_PATH | O_CLOEXEC), m);
   if (fd < 0)
-    fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  struct stat st;
-  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
-    {
-      close (fd);
-      fd = -1;
-    }
+    fd = reopen_regular (open (path, O_PATH | O_CLOEXEC), m);
   return fd;
 }
 
@@ -254,7 +281,7 @@ status_fs_id (const char *dir, const char *key, unsigned long int *id)
    descriptor back: what root opens for a name the process chose is
    what the process could open itself.  */
 static int
-open_as_target (const char *dir, const char *path)
+open_as_target (const char *dir, const char *path, const struct proc_map *m)
 {
   unsigned long int uid, gid;
   if (status_fs_id (dir, "Uid", &uid) != 0
@@ -276,7 +303,10 @@ open_as_target (const char *dir, const char *path)
       if (setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0
           || setresuid (uid, uid, uid) != 0)
         _exit (1);
-      int fd = open_by_name (dir, path);
+      /* A process of root's (a container's root, or one in a chroot)
+         leaves this child root: the mapped file only, then.  */
+      int fd = uid == 0 && m == NULL ? -1
+               : open_by_name (dir, path, uid == 0 ? m : NULL);
       if (fd < 0)
         _exit (1);
       char byte = 0;
@@ -339,7 +369,7 @@ open_target_file (const char *dir, const struct proc_map *m,
   if (path[0] != '/')
     return -1;
   if (geteuid () != 0)
-    return open_by_name (dir, path);
+    return open_by_name (dir, path, NULL);
   if (m != NULL)
     {
       /* The process's directory, not a thread's: only it has them.  */
@@ -358,7 +388,7 @@ open_target_file (const char *dir, const struct proc_map *m,
           return -1;
         }
     }
-  return open_as_target (dir, path);
+  return open_as_target (dir, path, m);
 }
 
 static int

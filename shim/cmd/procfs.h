@@ -27,6 +27,9 @@
 struct proc_map
 {
   uint64_t start, end, offset;
+  /* The mapped file's device and inode, as the kernel names them.  */
+  unsigned int dev_major, dev_minor;
+  uint64_t inode;
   char perms[5];
   char path[PATH_MAX];
 };

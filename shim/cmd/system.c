@@ -242,16 +242,19 @@ check_loads (void)
    prerm, which runs disable): a file in /run, where only root can
    create one.  It was a flock on /etc itself, which any user can open
    and hold locked, stalling every enable, disable and package removal
-   for as long as they liked (review).  A chroot without /run locks /etc
-   as before, but gives up after LOCK_WAIT seconds with a message.  */
+   for as long as they liked (review).  Where that file cannot be made
+   (no /run in a chroot, a read-only one) /etc is locked as before, but
+   given up after LOCK_WAIT seconds with a message.  */
 #define RUN_LOCK "/run/rseq-compat.lock"
 #define LOCK_WAIT 30
 
 static int
 take_lock (void)
 {
-  int fd = open (RUN_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK
-                 | O_CLOEXEC, 0600);
+  /* Read-only is enough for flock, and opens one that exists on a
+     read-only /run.  */
+  int fd = open (RUN_LOCK, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+                 0600);
   if (fd >= 0)
     {
       struct stat st;
@@ -273,11 +276,9 @@ take_lock (void)
         }
       return fd;
     }
-  if (errno != ENOENT)
-    {
-      complain ("cannot open " RUN_LOCK ": %s", strerror (errno));
-      return -1;
-    }
+  /* No /run, or one that cannot take the file (read-only, not a
+     directory: sixteenth review): /etc, as before.  */
+  int run_errno = errno;
   fd = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     {
@@ -288,8 +289,8 @@ take_lock (void)
     {
       if (errno != EWOULDBLOCK || i == LOCK_WAIT * 10)
         {
-          complain ("cannot lock " ETC " (there is no /run for "
-                    RUN_LOCK "): %s", errno == EWOULDBLOCK
+          complain ("cannot lock " ETC " (" RUN_LOCK ": %s): %s",
+                    strerror (run_errno), errno == EWOULDBLOCK
                     ? "another process has held a lock on it for "
                       "30 seconds (another rseq-compat, or any process "
                       "that opened /etc: lslocks names it)"

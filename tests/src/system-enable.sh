@@ -155,7 +155,8 @@ rm -f "$pf"
 # Any user can open /etc and hold a lock on it: that must not stall a
 # disable, nor the package's removal, which runs one (review: they
 # waited for as long as the lock was held).
-setpriv --reuid=65534 --regid=65534 --clear-groups flock /etc sleep 120 &
+# -o: flock holds the lock itself, and killing it lets it go.
+setpriv --reuid=65534 --regid=65534 --clear-groups flock -o /etc sleep 120 &
 lockpid=$!
 i=0
 while flock -n /etc true 2>/dev/null && [ $i -lt 100 ]; do
@@ -172,6 +173,21 @@ elif run "disable: another user's lock on /etc does not stall it" 0 "not enabled
 fi
 kill "$lockpid" 2>/dev/null
 wait "$lockpid" 2>/dev/null
+rm -f "$pf"
+
+# A /run that cannot take the lock file (read-only here): /etc is
+# locked instead (review: every enable and disable failed, the
+# package's removal with them).
+if mount -t tmpfs -o ro tmpfs /run; then
+  printf '%s\n' "$other" > "$pf"
+  run "disable: a read-only /run" 0 "not enabled" \
+      timeout 20 "$cmd" disable --system &&
+    is_file "disable: a read-only /run" "$other\n" &&
+    pass "disable: a read-only /run"
+  umount /run
+else
+  fail "disable: a read-only /run" "cannot mount a read-only tmpfs on /run"
+fi
 rm -f "$pf"
 
 case $expect in

@@ -173,7 +173,7 @@ vfork:
 	   child's getpid right.  Our return address in %r8 and whether
 	   this call paused in %r9: that vfork leaves both alone, and the
 	   system call too, in both tasks.  */
-3:	.cfi_adjust_cfa_offset 8
+3:
 	pop	%r8
 	.cfi_adjust_cfa_offset -8
 	.cfi_register %rip, %r8
