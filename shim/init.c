@@ -263,13 +263,7 @@ async_set (void)
 int
 __rseq_compat_mask_async (uint64_t *old)
 {
-  return __rseq_compat_mask_async_but (old, 0);
-}
-
-int
-__rseq_compat_mask_async_but (uint64_t *old, uint64_t open)
-{
-  uint64_t set = async_set () & ~open;
+  uint64_t set = async_set ();
   /* Refused (a filter), or answered 0 by a filter that wrote nothing to
      OLD (SECCOMP_RET_ERRNO with 0, a supervisor): nothing to restore.
      The kernel never reports SIGKILL blocked, so a SIGKILL bit still set

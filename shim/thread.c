@@ -22,7 +22,6 @@
 # include <gnu/libc-version.h>
 #endif
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -572,7 +571,13 @@ __rseq_compat_own_create (void *fn)
    on it unregistered (those its own code raises stay as they were: a
    SIGSYS from a filter's trap on the shim's own calls reaches the
    program's handler there); the child takes the original mask back at
-   once, before any of its own code runs.  */
+   once, before any of its own code runs.  So a signal whose default
+   action ends the process waits for the child to exec or exit too
+   (doc/using.md): leaving those without a handler open needed to know
+   which have one at each vfork, and each way of asking the kernel
+   (rt_sigaction, /proc/self/status) is a system call that a filter may
+   kill, or an answer that may not fit (the fifteenth to seventeenth
+   reviews).  */
 static __thread unsigned char vfork_paused
   __attribute__ ((tls_model ("initial-exec")));
 static __thread uint64_t vfork_mask
@@ -593,101 +598,6 @@ static __thread unsigned char vfork_masked
    register that survives the system call; the clone wrapper, in its
    frame) hands that answer to its own resume, and to its child, which
    takes the mask back only where its own parent blocked it.  */
-
-/* The hexadecimal word after KEY in the status text BUF, or all ones
-   where it is not there.  */
-static uint64_t
-status_word (const char *buf, const char *key)
-{
-  size_t klen = strlen (key);
-  for (const char *line = buf; *line != '\0';)
-    {
-      if (strncmp (line, key, klen) == 0)
-        {
-          const char *p = line + klen;
-          while (*p == ' ' || *p == '\t')
-            p++;
-          uint64_t v = 0;
-          int digits = 0;
-          for (;; p++, digits++)
-            {
-              unsigned int d;
-              if (*p >= '0' && *p <= '9')
-                d = *p - '0';
-              else if (*p >= 'a' && *p <= 'f')
-                d = *p - 'a' + 10;
-              else
-                break;
-              v = v << 4 | d;
-            }
-          return digits == 16 ? v : ~(uint64_t) 0;
-        }
-      const char *nl = strchr (line, '\n');
-      if (nl == NULL)
-        break;
-      line = nl + 1;
-    }
-  return ~(uint64_t) 0;
-}
-
-/* The signals whose default action ends the process and that have
-   neither a handler nor SIG_IGN now: SigCgt and SigIgn of
-   /proc/self/status, read with raw system calls (0 where it cannot be
-   read: no /proc).  vfork's pause leaves them as they were: blocked,
-   one sent while the child runs waited for the child to exec or exit,
-   where without the shim the process dies at once (the kernel ends a
-   killable vfork wait for a fatal signal only if a thread has it
-   unblocked; fifteenth review).  Not rt_sigaction for each: a filter
-   that kills on it (a service denied changing its handlers) then
-   killed the process at its first vfork (sixteenth review).  A handler
-   installed during the pause, by another thread or by a child that
-   shares the handlers (CLONE_SIGHAND), for a signal left open, runs
-   before the parent is registered again (doc/using.md).  */
-static uint64_t
-fatal_defaults (void)
-{
-  /* Term or Core by default (signal(7)), but those the task's own code
-     raises (open anyway) and SIGKILL: SIGHUP SIGINT SIGQUIT SIGABRT
-     SIGUSR1 SIGUSR2 SIGPIPE SIGALRM SIGTERM SIGSTKFLT SIGXCPU SIGXFSZ
-     SIGVTALRM SIGPROF SIGIO SIGPWR, and every real-time signal the
-     program has.  */
-  uint64_t fatal = 0;
-  static const unsigned char standard[] = {
-    SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
-    SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR
-  };
-  for (size_t i = 0; i < sizeof standard; i++)
-    fatal |= (uint64_t) 1 << (standard[i] - 1);
-  /* The real-time signals the program has: from 34 on glibc, 35 on
-     musl (async_set, init.c).  */
-#if RSEQ_COMPAT_GLIBC
-  fatal |= ~(uint64_t) 0 << 33;
-#else
-  fatal |= ~(uint64_t) 0 << 34;
-#endif
-  char buf[4096];
-  long int fd = rseq_compat_syscall4 (SYS_openat, AT_FDCWD,
-                                      (long int) "/proc/self/status",
-                                      O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    return 0;
-  long int used = 0, n;
-  while (used < (long int) sizeof buf - 1
-         && (n = rseq_compat_syscall4 (SYS_read, fd, (long int) buf + used,
-                                       sizeof buf - 1 - used, 0)) != 0)
-    {
-      if (n == -EINTR)
-        continue;
-      if (n < 0)
-        break;
-      used += n;
-    }
-  rseq_compat_syscall4 (SYS_close, fd, 0, 0, 0);
-  buf[used > 0 ? used : 0] = '\0';
-  uint64_t handled = status_word (buf, "SigCgt:")
-                     | status_word (buf, "SigIgn:");
-  return fatal & ~handled;
-}
 
 /* The mask before vfork_prepare, where it saved one.  */
 static void
@@ -722,8 +632,7 @@ __rseq_compat_vfork_prepare (void)
      which, blocked, kills the process where the program's handler
      would answer it (fourteenth review).  Raw system calls: errno
      stays the caller's.  */
-  vfork_masked = __rseq_compat_mask_async_but (&vfork_mask,
-                                              fatal_defaults ());
+  vfork_masked = __rseq_compat_mask_async (&vfork_mask);
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),

@@ -378,15 +378,10 @@ open_target_file (const char *dir, const struct proc_map *m,
       char link[128];
       snprintf (link, sizeof link, "%.*s/map_files/%" PRIx64 "-%" PRIx64,
                 dirlen < 64 ? dirlen : 64, dir, m->start, m->end);
-      int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-      struct stat st;
-      if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
-        return fd;
+      /* O_PATH first: a mapped device node is never opened.  */
+      int fd = open (link, O_PATH | O_CLOEXEC);
       if (fd >= 0)
-        {
-          close (fd);
-          return -1;
-        }
+        return reopen_regular (fd, NULL);
     }
   return open_as_target (dir, path, m);
 }

@@ -279,6 +279,15 @@ take_lock (void)
   /* No /run, or one that cannot take the file (read-only, not a
      directory: sixteenth review): /etc, as before.  */
   int run_errno = errno;
+  /* Only where no root can make the file (every root then falls back
+     alike): another failure (a full /run) is said, not worked around
+     with a lock that another run may not take.  */
+  if (run_errno != ENOENT && run_errno != ENOTDIR && run_errno != EROFS
+      && run_errno != EACCES && run_errno != EPERM)
+    {
+      complain ("cannot open " RUN_LOCK ": %s", strerror (run_errno));
+      return -1;
+    }
   fd = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     {

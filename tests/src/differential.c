@@ -103,16 +103,18 @@
                  its own and a signal's handler runs (a spare area the
                  shim registered to tell the paused task by left it
                  with every signal blocked; twelfth review).
-   vfork-filters  vfork under three filters installed after start-up:
+   vfork-filters  vfork under four filters installed after start-up:
                  one that traps rseq (SECCOMP_RET_TRAP; the program's
                  SIGSYS handler answers ENOSYS), one that refuses
                  rt_sigprocmask (SIG_SETMASK) without an old mask (a
-                 restore), one that kills the process on rt_sigaction;
+                 restore), one that kills the process on rt_sigaction,
+                 one on openat (the pause may make no other calls);
                  the process lives, the child exits with its
                  status, and both keep the parent's mask (the shim's
                  pause blocked SIGSYS, which killed the process, and
                  restored by that one call alone: fourteenth review;
-                 it asked rt_sigaction for the handlers: sixteenth).
+                 it asked rt_sigaction for the handlers: sixteenth; then
+                 /proc/self/status: seventeenth).
    internal-mask (glibc) SIGUSR1 and the C library's internal
                  signals 32 and 33 blocked with a system call, then a
                  thread: the masks the thread starts with and its
@@ -134,10 +136,6 @@
                  glibc 2.25 it answers from a cache that only glibc's
                  own vfork marks for the child: the shim's stub left it
                  the parent's, fifteenth review).
-   vfork-fatal   a SIGALRM with its default action reaches a process
-                 whose vfork (then clone) child takes its time: the
-                 process dies at once, as its child sees (the shim's
-                 pause blocked it until the child was gone: review).
    claim-errno   27 pthread_create calls in flight at once (each
                  one's ID goes into a read-only page, whose SIGSEGV
                  handler starts the next), the last one under
@@ -1047,84 +1045,6 @@ internal_mask (void)
   return 0;
 }
 
-/* vfork-fatal's child: exits 0 once its parent is gone (reparented to
-   the test process, its subreaper), 1 if the parent is still there
-   after 3 seconds.  System calls only: it runs on its parent's stack
-   and memory.  */
-static int
-fatal_child (void *arg)
-{
-  long int parent = (long int) arg;
-  for (int i = 0; i < 60; i++)
-    {
-      if (syscall (SYS_getppid) != parent)
-        return 0;
-      struct timespec ts = { 0, 50 * 1000 * 1000 };
-      syscall (SYS_nanosleep, &ts, NULL);
-    }
-  return 1;
-}
-
-/* In a process of its own, which a timer's SIGALRM (default action)
-   ends while its vfork (USE_CLONE 0) or clone child waits.  */
-static void __attribute__ ((noreturn))
-fatal_parent (int use_clone)
-{
-  struct itimerval it = { { 0, 0 }, { 0, 200 * 1000 } };
-  signal (SIGALRM, SIG_DFL);
-  long int self = syscall (SYS_getpid);
-  if (setitimer (ITIMER_REAL, &it, NULL) != 0)
-    _exit (2);
-  if (use_clone)
-    {
-      static char stack[64 * 1024] __attribute__ ((aligned (16)));
-      clone (fatal_child, stack + sizeof stack,
-             CLONE_VM | CLONE_VFORK | SIGCHLD, (void *) self);
-    }
-  else
-    {
-      pid_t pid = vfork ();
-      if (pid == 0)
-        _exit (fatal_child ((void *) self));
-    }
-  /* The timer fired after the child ended: too late.  */
-  for (;;)
-    pause ();
-}
-
-static int
-vfork_fatal (void)
-{
-  /* The child, orphaned when its parent dies, is this process's to
-     reap.  */
-  prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-  for (int use_clone = 0; use_clone < 2; use_clone++)
-    {
-      pid_t parent = fork ();
-      if (parent < 0)
-        return 2;
-      if (parent == 0)
-        fatal_parent (use_clone);
-      int status, cstatus = -1;
-      if (waitpid (parent, &status, 0) != parent)
-        return 2;
-      /* The child, reaped once reparented here.  */
-      pid_t c;
-      int st;
-      while ((c = wait (&st)) > 0)
-        if (WIFEXITED (st))
-          cstatus = WEXITSTATUS (st);
-      printf ("vfork-fatal: %s: the parent %s %s; its child %s\n",
-              use_clone ? "clone" : "vfork",
-              WIFSIGNALED (status) ? "was killed by" : "exited, not killed by",
-              WIFSIGNALED (status) ? strsignal (WTERMSIG (status)) : "SIGALRM",
-              cstatus == 0 ? "saw it go"
-              : cstatus == 1 ? "outlived its wait (the signal waited for it)"
-              : "did not exit");
-    }
-  return 0;
-}
-
 /* The grandchild of vfork-pidns: kills its parent (the middle child)
    and exits with no stack use in between, since its grandparent runs
    on the same stack again as soon as the middle child is gone.  */
@@ -1404,15 +1324,24 @@ vfork_filter_child (int step)
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
+  struct sock_filter no_files[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
   struct sock_fprog prog;
   if (step == 0)
     prog = (struct sock_fprog) { sizeof trap / sizeof trap[0], trap };
   else if (step == 1)
     prog = (struct sock_fprog) { sizeof restore / sizeof restore[0],
                                  restore };
-  else
+  else if (step == 2)
     prog = (struct sock_fprog) { sizeof no_handlers / sizeof no_handlers[0],
                                  no_handlers };
+  else
+    prog = (struct sock_fprog) { sizeof no_files / sizeof no_files[0],
+                                 no_files };
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
       || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
     return 2;
@@ -1423,7 +1352,8 @@ vfork_filter_child (int step)
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
     return 3;
   printf ("vfork-filters: %s: the child had %d signals blocked, the "
-          "parent %d\n", step == 2 ? "rt_sigaction kills"
+          "parent %d\n", step == 3 ? "openat kills"
+          : step == 2 ? "rt_sigaction kills"
           : step ? "restore refused" : "rseq trapped",
           WEXITSTATUS (status), __builtin_popcountll (raw_sigmask ()));
   return 0;
@@ -1435,7 +1365,7 @@ vfork_filters (void)
 {
 #if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq \
     && (defined __x86_64__ || defined __aarch64__)
-  for (int step = 0; step < 3; step++)
+  for (int step = 0; step < 4; step++)
     {
       pid_t pid = fork ();
       if (pid == 0)
@@ -2023,7 +1953,6 @@ static const struct
   { "vfork-pidns", vfork_pidns },
   { "vfork-rseq-faked", vfork_rseq_faked },
   { "vfork-filters", vfork_filters },
-  { "vfork-fatal", vfork_fatal },
   { "internal-mask", internal_mask },
   { "vfork-getpid", vfork_getpid },
   { "vfork-rtmin", vfork_rtmin },
