@@ -188,12 +188,6 @@ extern __thread unsigned char __rseq_compat_registered
 void *__rseq_compat_next (const char *name) attribute_hidden;
 /* The same, or where that finds none, the definition in the loaded
    object SONAME (which must never be unloaded; NULL: none), or NULL.  */
-#if RSEQ_COMPAT_GLIBC
-/* NAME in the loaded object SONAME itself (one never unloaded), or
-   NULL.  */
-void *__rseq_compat_in (const char *soname, const char *name)
-  attribute_hidden;
-#endif
 void *__rseq_compat_next_or_in (const char *name, const char *soname)
   attribute_hidden;
 extern void *(*__rseq_compat_real_dlsym) (void *, const char *)
@@ -213,6 +207,8 @@ void __rseq_compat_thread_lookup (void) attribute_hidden;
 /* The C library's vfork where it must be the one to call (glibc before
    2.25: thread.c), looked up at start-up.  */
 void __rseq_compat_vfork_lookup (void) attribute_hidden;
+/* libc.so.6's vfork, from its symbol table at start-up (dlsym.c).  */
+extern void *__rseq_compat_libc_vfork_sym attribute_hidden;
 #endif
 /* glibc's dynamic builds: the lookups of the C library's functions the
    shim wraps, made from its constructor (thread.c).  */
