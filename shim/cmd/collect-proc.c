@@ -82,11 +82,17 @@ owner_of (struct proc *p, const struct info_report *r,
   if (in_tls && p->rseq_abi_definer < 0)
     {
       p->rseq_abi_definer = p->nmaps;
-      for (size_t i = 0; i < p->nmaps; i++)
+      /* Each file once, and a bounded number: a process may map files
+         tens of thousands of times (eighteenth review).  */
+      enum { RSEQ_ABI_CANDIDATES = 512 };
+      const struct proc_map *tried[RSEQ_ABI_CANDIDATES];
+      size_t ntried = 0;
+      for (size_t i = 0; i < p->nmaps && ntried < RSEQ_ABI_CANDIDATES; i++)
         {
           if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
-              || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
+              || proc_map_seen (&p->maps[i], tried, ntried))
             continue;
+          tried[ntried++] = &p->maps[i];
           int is_tls = 0;
           proc_symbol (p, p->maps[i].path, "__rseq_abi", &is_tls, NULL);
           if (is_tls)

@@ -809,13 +809,30 @@ libc_from_file (const char *dir, const struct proc_map *m, char *name,
   return ret;
 }
 
+int
+proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
+               size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (seen[i]->dev_major == m->dev_major
+        && seen[i]->dev_minor == m->dev_minor && seen[i]->inode == m->inode
+        && (m->inode != 0 || strcmp (seen[i]->path, m->path) == 0))
+      return 1;
+  return 0;
+}
+
 void
 libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                char *name, size_t namelen, char *version, size_t versionlen)
 {
   snprintf (name, namelen, "unknown");
   version[0] = '\0';
-  for (size_t i = 0; i < nmaps; i++)
+  /* Each file once, and a few at most: a process may map one file under
+     such a name tens of thousands of times, each read whole (eighteenth
+     review: hours of reading for root's info -p).  */
+  const struct proc_map *tried[LIBC_CANDIDATES];
+  size_t ntried = 0;
+  for (size_t i = 0; i < nmaps && ntried < LIBC_CANDIDATES; i++)
     {
       const char *b = base_name (maps[i].path);
       if (maps[i].offset != 0 || maps[i].path[0] != '/')
@@ -823,6 +840,9 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
+      if (proc_map_seen (&maps[i], tried, ntried))
+        continue;
+      tried[ntried++] = &maps[i];
       if (libc_from_file (dir, &maps[i], name, namelen, version,
                           versionlen) == 0)
         return;

@@ -91,6 +91,11 @@ int read_auxv (const char *dir, unsigned long int *feature,
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
                            int *off);
 /* Libc name and version from the files mapped in a process.  */
+/* How many distinct files libc_identify reads at most.  */
+#define LIBC_CANDIDATES 16
+/* Whether M maps the same file (device and inode) as one of SEEN.  */
+int proc_map_seen (const struct proc_map *m,
+                   const struct proc_map *const *seen, size_t n);
 void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                     char *name, size_t namelen, char *version,
                     size_t versionlen);
