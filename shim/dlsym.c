@@ -330,7 +330,6 @@ __rseq_compat_next (const char *name)
    here (libpthread is DF_1_NODELETE), since callers keep the address.
    musl and glibc 2.34 and later define pthread_create in the C library,
    which every scope has: the first lookup finds it.  */
-
 void *
 __rseq_compat_next_or_in (const char *name, const char *soname)
 {

@@ -414,9 +414,7 @@ trampoline (void *p)
 #endif
     }
   if (s.set_mask)
-    {
-      mask_back (&s.mask, !s.attr_mask);
-    }
+    mask_back (&s.mask, !s.attr_mask);
   return s.fn (s.arg);
 }
 
