@@ -126,6 +126,8 @@ endif
 # must bring all of them (the start-up entry of static-start.c above
 # all, which nothing references).  Hidden symbols are made local
 # there, so that the archive's internals cannot meet a program's.
+# static-dlsym.c is a second member, taken only by a link whose
+# program calls dlsym under -Wl,--wrap=dlsym (the file says why).
 STATIC_SRCS := $(filter-out dlsym.c boot.c,$(SHIM_SRCS)) static-real.c \
 	static-libc.c static-start.c
 OBJCOPY ?= objcopy
@@ -141,11 +143,11 @@ $(B)/obj/$(1)/%.o: shim/%.c $$(SHIM_HDRS) | $(B)/obj/$(1)/
 $(B)/obj/$(1)/%.o: shim/arch/$(3)/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
 	$(2) -DRSEQ_COMPAT_STATIC=1 $$(call shim_cppflags,$(3),$(4)) \
 	  $$($(1)_BRANCH) $$(call asm_branch_flags,$(3)) -fPIC -c $$< -o $$@
-$(5)/librseq-compat.a: $$($(1)_OBJS) | $(5)/
+$(5)/librseq-compat.a: $$($(1)_OBJS) $(B)/obj/$(1)/static-dlsym.o | $(5)/
 	$(2) -r -nostdlib -o $(B)/obj/$(1)/librseq-compat.o $$($(1)_OBJS)
 	$(6) --localize-hidden $(B)/obj/$(1)/librseq-compat.o
 	rm -f $$@
-	$(7) rcs $$@ $(B)/obj/$(1)/librseq-compat.o
+	$(7) rcs $$@ $(B)/obj/$(1)/librseq-compat.o $(B)/obj/$(1)/static-dlsym.o
 endef
 
 # For the host (x86-64 or AArch64: the architectures whose start-up

@@ -233,12 +233,18 @@ rseq_compat_init (void)
 }
 
 /* The signals the decision blocks: all but those the thread's own code
-   raises and the C libraries' internal ones (below).  */
+   raises and the C library's internal ones (below): glibc's are 32 and
+   33 (34 is a program's SIGRTMIN there, whose handler must not run on
+   an unregistered thread either: sixteenth review), musl's 32 to 34.  */
 static uint64_t
 async_set (void)
 {
   static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
-                              SIGSYS, 32, 33, 34 };
+                              SIGSYS, 32, 33,
+#if !RSEQ_COMPAT_GLIBC
+                              34
+#endif
+  };
   uint64_t set = ~(uint64_t) 0;
   for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
     set &= ~((uint64_t) 1 << (open[i] - 1));
@@ -251,10 +257,11 @@ async_set (void)
    jumped to address 0), and the kernel's mask is one 64-bit word on
    both architectures.  The signals
    the thread's own code raises stay as they were (blocked, they kill),
-   and so do the C libraries' internal ones (32 to 34: cancellation,
-   set*id broadcasts), which no handler of the program's runs for.  */
-static int
-mask_async (uint64_t *old)
+   and so do the C library's internal ones (glibc's 32 and 33, musl's
+   32 to 34: cancellation, set*id broadcasts), which no handler of the
+   program's runs for.  */
+int
+__rseq_compat_mask_async (uint64_t *old)
 {
   uint64_t set = async_set ();
   /* Refused (a filter), or answered 0 by a filter that wrote nothing to
@@ -273,8 +280,8 @@ mask_async (uint64_t *old)
    doing it) while it lets SIG_BLOCK through: with one call only, the
    thread kept almost every signal blocked for good (seccomp.exp, both
    ways).  A filter that stops both leaves it so.  */
-static void
-mask_restore (const uint64_t *old)
+void
+__rseq_compat_mask_restore (const uint64_t *old)
 {
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
                         sizeof *old);
@@ -339,7 +346,7 @@ __rseq_compat_init_once (void)
   int saved_errno = errno;
   long int self = current_pid ();
   uint64_t old;
-  int masked = mask_async (&old);
+  int masked = __rseq_compat_mask_async (&old);
   /* Before the claim, and cleared only once the decision is done: a
      handler that creates a thread on this thread between the claim and
      the flag (where a filter refused the mask, any handler can run)
@@ -356,7 +363,7 @@ __rseq_compat_init_once (void)
         {
           deciding = 0;
           if (masked)
-            mask_restore (&old);
+            __rseq_compat_mask_restore (&old);
           errno = saved_errno;
           return;
         }
@@ -366,7 +373,7 @@ __rseq_compat_init_once (void)
         continue;
       deciding = 0;
       if (masked)
-        mask_restore (&old);
+        __rseq_compat_mask_restore (&old);
       /* The process ID again at each turn: a handler that forks on this
          thread while it waits (its mask is the program's again) leaves a
          child here whose decider stayed in the parent.  */
@@ -385,7 +392,7 @@ __rseq_compat_init_once (void)
           errno = saved_errno;
           return;
         }
-      masked = mask_async (&old);
+      masked = __rseq_compat_mask_async (&old);
       deciding = 1;
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }
@@ -394,6 +401,9 @@ __rseq_compat_init_once (void)
 #endif
   if (__rseq_compat_state.own_area)
     __rseq_compat_thread_lookup ();
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC && defined __x86_64__
+  __rseq_compat_vfork_lookup ();
+#endif
   switch (__rseq_compat_state.mode)
     {
     case RSEQ_COMPAT_MODE_SHIM_OWNED:
@@ -412,7 +422,7 @@ __rseq_compat_init_once (void)
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   deciding = 0;
   if (masked)
-    mask_restore (&old);
+    __rseq_compat_mask_restore (&old);
   errno = saved_errno;
 }
 

@@ -87,6 +87,12 @@ info_pid_target (pid_t *pid, char *err, size_t errlen)
   if (proc_status_field (dir, "Tgid", v, sizeof v) == 0 && atoi (v) > 0
       && atoi (v) != *pid)
     *pid = atoi (v);
+  /* A kernel thread has no memory of its own to read (its mem file
+     answers ESRCH, which would read as "no such process").  */
+  if (proc_kernel_thread (dir) == 1)
+    return fail (err, errlen, EINVAL, "process %d is a kernel thread: it "
+                 "has no user memory, C library or rseq registration; "
+                 "nothing to report", (int) *pid);
   return 0;
 }
 

@@ -31,7 +31,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rseq-layout.h>
@@ -151,11 +155,12 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
           m = bigger;
           cap *= 2;
         }
-      unsigned long long int start, end, offset;
+      unsigned long long int start, end, offset, inode = 0;
+      unsigned int major = 0, minor = 0;
       char perms[8];
       int pos = 0;
-      if (sscanf (line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms,
-                  &offset, &pos) >= 4)
+      if (sscanf (line, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end,
+                  perms, &offset, &major, &minor, &inode, &pos) >= 4)
         {
           const char *p = line + pos;
           while (*p == ' ')
@@ -163,6 +168,9 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
           m[n].start = start;
           m[n].end = end;
           m[n].offset = offset;
+          m[n].dev_major = major;
+          m[n].dev_minor = minor;
+          m[n].inode = inode;
           snprintf (m[n].perms, sizeof m[n].perms, "%.4s", perms);
           snprintf (m[n].path, sizeof m[n].path, "%s", p);
           n++;
@@ -193,26 +201,189 @@ base_name (const char *path)
   return slash != NULL ? slash + 1 : path;
 }
 
-/* Opens PATH as the process sees it (its root may differ from ours),
-   else as we see it.  */
+/* A regular file's descriptor for reading from the O_PATH descriptor
+   FD (closed), or -1: O_PATH opens nothing (a device node's open has
+   effects of its own), and the file is checked first, where M is not
+   NULL to be the file mapped there (device and inode).  */
 static int
-open_target_file (const char *dir, const char *path)
+reopen_regular (int fd, const struct proc_map *m)
+{
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  int ret = -1;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+      && (m == NULL
+          || (major (st.st_dev) == m->dev_major
+              && minor (st.st_dev) == m->dev_minor
+              && (uint64_t) st.st_ino == m->inode)))
+    {
+      char self[64];
+      snprintf (self, sizeof self, "/proc/self/fd/%d", fd);
+      ret = open (self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    }
+  close (fd);
+  return ret;
+}
+
+/* Opens PATH as the process sees it (its root may differ from ours),
+   else as we see it (/proc/PID/maps names a file as the reader sees
+   it, where the reader can).  Where M is not NULL, only the file
+   mapped there: a name is the process's to choose, and a link at it in
+   a root of its own, resolved against ours, named a file outside it
+   (sixteenth review).  */
+static int
+open_by_name (const char *dir, const char *path, const struct proc_map *m)
 {
   char rooted[PATH_MAX + 32];
+  snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
+  int fd = reopen_regular (open (rooted, O_PATH | O_CLOEXEC), m);
+  if (fd < 0)
+    fd = reopen_regular (open (path, O_PATH | O_CLOEXEC), m);
+  return fd;
+}
+
+int
+proc_kernel_thread (const char *dir)
+{
+  char path[PATH_MAX], *buf;
+  snprintf (path, sizeof path, "%s/stat", dir);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return -1;
+  /* The name, in parentheses, may hold anything: the fields go on
+     after the last parenthesis.  The ninth is the flags.  */
+  const char *end = strrchr (buf, ')');
+  unsigned long int flags;
+  int ret = -1;
+  if (end != NULL
+      && sscanf (end + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
+    ret = (flags & 0x00200000) != 0; /* PF_KTHREAD */
+  free (buf);
+  return ret;
+}
+
+/* The fourth (file-system) ID of the line KEY ("Uid" or "Gid") of
+   DIR/status.  */
+static int
+status_fs_id (const char *dir, const char *key, unsigned long int *id)
+{
+  char v[128];
+  unsigned long int real, eff, saved, fs;
+  if (proc_status_field (dir, key, v, sizeof v) != 0
+      || sscanf (v, "%lu %lu %lu %lu", &real, &eff, &saved, &fs) != 4)
+    return -1;
+  *id = fs;
+  return 0;
+}
+
+/* open_by_name in a child that has become the process's file-system
+   user and group, with no supplementary groups, which passes the
+   descriptor back: what root opens for a name the process chose is
+   what the process could open itself.  */
+static int
+open_as_target (const char *dir, const char *path, const struct proc_map *m)
+{
+  unsigned long int uid, gid;
+  if (status_fs_id (dir, "Uid", &uid) != 0
+      || status_fs_id (dir, "Gid", &gid) != 0)
+    return -1;
+  int sv[2];
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    return -1;
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      close (sv[0]);
+      close (sv[1]);
+      return -1;
+    }
+  if (pid == 0)
+    {
+      close (sv[0]);
+      if (setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0
+          || setresuid (uid, uid, uid) != 0)
+        _exit (1);
+      /* A process of root's (a container's root, or one in a chroot)
+         leaves this child root: the mapped file only, then.  */
+      int fd = uid == 0 && m == NULL ? -1
+               : open_by_name (dir, path, uid == 0 ? m : NULL);
+      if (fd < 0)
+        _exit (1);
+      char byte = 0;
+      union
+      {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE (sizeof (int))];
+      } ctl;
+      memset (&ctl, 0, sizeof ctl);
+      struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+      struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+                            .msg_control = ctl.buf,
+                            .msg_controllen = sizeof ctl.buf };
+      struct cmsghdr *c = CMSG_FIRSTHDR (&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN (sizeof (int));
+      memcpy (CMSG_DATA (c), &fd, sizeof fd);
+      _exit (sendmsg (sv[1], &msg, 0) == 1 ? 0 : 1);
+    }
+  close (sv[1]);
+  int fd = -1;
+  char byte;
+  union
+  {
+    struct cmsghdr h;
+    char buf[CMSG_SPACE (sizeof (int))];
+  } ctl;
+  struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+                        .msg_control = ctl.buf,
+                        .msg_controllen = sizeof ctl.buf };
+  ssize_t n;
+  while ((n = recvmsg (sv[0], &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+    ;
+  struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR (&msg) : NULL;
+  if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS
+      && c->cmsg_len == CMSG_LEN (sizeof (int)))
+    memcpy (&fd, CMSG_DATA (c), sizeof fd);
+  close (sv[0]);
+  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  return fd;
+}
+
+/* The file the process maps at M (PATH, as its maps name it).  The name
+   is the process's to choose: it can map a file, remove it and put a
+   link (or a device node) where the name was, and root's info -p must
+   not open for it what it could not open itself (review: a root-only
+   file read through "libc.so.6 (deleted)").  So root opens the mapping
+   itself, /proc/PID/map_files/START-END (the kernel lets root alone
+   open those), or, where that is refused (no CONFIG_CHECKPOINT_RESTORE,
+   root of a user namespace, a main thread gone), the name as the
+   process's user; anyone else can open no more than its own files
+   anyway, and opens the name.  */
+static int
+open_target_file (const char *dir, const struct proc_map *m,
+                  const char *path)
+{
   if (path[0] != '/')
     return -1;
-  snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
-  /* O_NONBLOCK: a FIFO of that name must not block us.  */
-  int fd = open (rooted, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  struct stat st;
-  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
+  if (geteuid () != 0)
+    return open_by_name (dir, path, NULL);
+  if (m != NULL)
     {
-      close (fd);
-      fd = -1;
+      /* The process's directory, not a thread's: only it has them.  */
+      const char *task = strstr (dir, "/task/");
+      int dirlen = task != NULL ? (int) (task - dir) : (int) strlen (dir);
+      char link[128];
+      snprintf (link, sizeof link, "%.*s/map_files/%" PRIx64 "-%" PRIx64,
+                dirlen < 64 ? dirlen : 64, dir, m->start, m->end);
+      /* O_PATH first: a mapped device node is never opened.  */
+      int fd = open (link, O_PATH | O_CLOEXEC);
+      if (fd >= 0)
+        return reopen_regular (fd, NULL);
     }
-  return fd;
+  return open_as_target (dir, path, m);
 }
 
 static int
@@ -303,14 +474,71 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
+/* The allocated section NAME of the ELF file FD (found by the section
+   header string table, which strip keeps): its address, size and the
+   virtual address of the file's first PT_LOAD.  */
+static int
+elf_section (int fd, const char *name, uint64_t *addr, uint64_t *size,
+             uint64_t *first_vaddr)
+{
+  Elf64_Ehdr eh;
+  if (pread_full (fd, &eh, sizeof eh, 0) != 0
+      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
+      || eh.e_ident[EI_CLASS] != ELFCLASS64
+      || eh.e_shentsize != sizeof (Elf64_Shdr)
+      || eh.e_phentsize != sizeof (Elf64_Phdr)
+      || eh.e_shnum == 0 || eh.e_shnum > 4096
+      || eh.e_shstrndx >= eh.e_shnum)
+    return -1;
+  *first_vaddr = 0;
+  for (int i = 0; i < eh.e_phnum; i++)
+    {
+      Elf64_Phdr ph;
+      if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0)
+        return -1;
+      if (ph.p_type == PT_LOAD)
+        {
+          *first_vaddr = ph.p_vaddr - ph.p_offset;
+          break;
+        }
+    }
+  Elf64_Shdr *sh = malloc (eh.e_shnum * sizeof *sh);
+  if (sh == NULL
+      || pread_full (fd, sh, eh.e_shnum * sizeof *sh, eh.e_shoff) != 0)
+    {
+      free (sh);
+      return -1;
+    }
+  const Elf64_Shdr *strsh = &sh[eh.e_shstrndx];
+  size_t len = strlen (name);
+  char *want = malloc (len + 1);
+  int found = -1;
+  for (int i = 0; want != NULL && i < eh.e_shnum && found != 0; i++)
+    if ((sh[i].sh_flags & SHF_ALLOC) != 0 && sh[i].sh_type == SHT_PROGBITS
+        && sh[i].sh_name < strsh->sh_size
+        && strsh->sh_size - sh[i].sh_name > len
+        && pread_full (fd, want, len + 1,
+                       strsh->sh_offset + sh[i].sh_name) == 0
+        && memcmp (want, name, len + 1) == 0)
+      {
+        *addr = sh[i].sh_addr;
+        *size = sh[i].sh_size;
+        found = 0;
+      }
+  free (want);
+  free (sh);
+  return found;
+}
+
 /* The file mapped as PATH: through /proc/PID/exe when EXE (the program
    itself, which stays readable there when deleted or in another mount
    namespace), else by its name in the process's root.  */
 static int
-open_mapped (struct proc *p, const char *path, int exe)
+open_mapped (struct proc *p, const struct proc_map *m, const char *path,
+             int exe)
 {
   if (!exe)
-    return open_target_file (p->dir, path);
+    return open_target_file (p->dir, m, path);
   char link[PATH_MAX + 8];
   snprintf (link, sizeof link, "%s/exe", p->dir);
   int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -346,13 +574,17 @@ symbol_in (struct proc *p, const char *path, const char *name, int symtab,
            int exe, int *is_tls, uint64_t *tls_value)
 {
   uint64_t start = UINT64_MAX;
+  const struct proc_map *m = NULL;
   for (size_t i = 0; i < p->nmaps; i++)
     if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
         && p->maps[i].start < start)
-      start = p->maps[i].start;
+      {
+        start = p->maps[i].start;
+        m = &p->maps[i];
+      }
   if (start == UINT64_MAX)
     return 0;
-  int fd = open_mapped (p, path, exe);
+  int fd = open_mapped (p, m, path, exe);
   if (fd < 0)
     return 0;
   uint64_t value = 0, first_vaddr = 0;
@@ -391,10 +623,32 @@ proc_symbol_exe (struct proc *p, const char *path, const char *name)
   return symbol_in (p, path, name, 1, 1, NULL, NULL);
 }
 
+uint64_t
+proc_section_exe (struct proc *p, const char *path, const char *name,
+                  uint64_t *size)
+{
+  uint64_t start = UINT64_MAX;
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
+        && p->maps[i].start < start)
+      start = p->maps[i].start;
+  if (start == UINT64_MAX)
+    return 0;
+  int fd = open_mapped (p, NULL, path, 1);
+  if (fd < 0)
+    return 0;
+  uint64_t addr = 0, first_vaddr = 0;
+  int ret = elf_section (fd, name, &addr, size, &first_vaddr);
+  close (fd);
+  if (ret != 0 || addr == 0)
+    return 0;
+  return start - (first_vaddr & ~(uint64_t) 0xfff) + addr;
+}
+
 int
 proc_exe_has_interp (struct proc *p)
 {
-  int fd = open_mapped (p, NULL, 1);
+  int fd = open_mapped (p, NULL, NULL, 1);
   if (fd < 0)
     return -1;
   Elf64_Ehdr eh;
@@ -501,10 +755,10 @@ musl_version_like (const char *s, size_t len)
 /* glibc names itself in "... release version 2.36." in libc.so.6; musl
    has "musl libc (ARCH)" and its version as a string of its own.  */
 static int
-libc_from_file (const char *dir, const char *path, char *name, size_t namelen,
-                char *version, size_t versionlen)
+libc_from_file (const char *dir, const struct proc_map *m, char *name,
+                size_t namelen, char *version, size_t versionlen)
 {
-  int fd = open_target_file (dir, path);
+  int fd = open_target_file (dir, m, m->path);
   if (fd < 0)
     return -1;
   struct stat st;
@@ -555,13 +809,30 @@ libc_from_file (const char *dir, const char *path, char *name, size_t namelen,
   return ret;
 }
 
+int
+proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
+               size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (seen[i]->dev_major == m->dev_major
+        && seen[i]->dev_minor == m->dev_minor && seen[i]->inode == m->inode
+        && (m->inode != 0 || strcmp (seen[i]->path, m->path) == 0))
+      return 1;
+  return 0;
+}
+
 void
 libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                char *name, size_t namelen, char *version, size_t versionlen)
 {
   snprintf (name, namelen, "unknown");
   version[0] = '\0';
-  for (size_t i = 0; i < nmaps; i++)
+  /* Each file once, and a few at most: a process may map one file under
+     such a name tens of thousands of times, each read whole (eighteenth
+     review: hours of reading for root's info -p).  */
+  const struct proc_map *tried[LIBC_CANDIDATES];
+  size_t ntried = 0;
+  for (size_t i = 0; i < nmaps && ntried < LIBC_CANDIDATES; i++)
     {
       const char *b = base_name (maps[i].path);
       if (maps[i].offset != 0 || maps[i].path[0] != '/')
@@ -569,7 +840,10 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
-      if (libc_from_file (dir, maps[i].path, name, namelen, version,
+      if (proc_map_seen (&maps[i], tried, ntried))
+        continue;
+      tried[ntried++] = &maps[i];
+      if (libc_from_file (dir, &maps[i], name, namelen, version,
                           versionlen) == 0)
         return;
     }
