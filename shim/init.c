@@ -251,19 +251,35 @@ async_set (void)
   return set;
 }
 
-/* The decision's own mask, with raw system calls, and whether it was
-   set: it runs in the first constructor, before a sanitizer's runtime
-   has set up its interceptors of sigfillset or sigprocmask (TSan's
-   jumped to address 0), and the kernel's mask is one 64-bit word on
-   both architectures.  The signals
-   the thread's own code raises stay as they were (blocked, they kill),
-   and so do the C library's internal ones (glibc's 32 and 33, musl's
-   32 to 34: cancellation, set*id broadcasts), which no handler of the
-   program's runs for.  */
-int
-__rseq_compat_mask_async (uint64_t *old)
+/* The vfork pause's: async_set's, and the signals the thread's own
+   code raises but SIGSYS.  While the parent is paused it runs no code
+   of the program's, and the shim's touches only its own TLS, so the
+   only one of those its system calls raise is SIGSYS (a filter's
+   SECCOMP_RET_TRAP on rseq or vfork, which, blocked, kills the process
+   where the program's handler would answer it: fourteenth review).
+   Any other arrives from kill (the child's, typically), and its
+   handler must run once the registration is back: left open, one ran
+   on the unregistered parent, and one that jumped out left it
+   unregistered with every signal blocked for good (nineteenth review).
+   A SIGSYS sent by kill meanwhile still can (doc/using.md).  */
+static uint64_t
+pause_set (void)
 {
+  static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP };
   uint64_t set = async_set ();
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+    set |= (uint64_t) 1 << (faults[i] - 1);
+  return set;
+}
+
+/* SET blocked, with raw system calls, and whether it was: it runs in
+   the first constructor, before a sanitizer's runtime has set up its
+   interceptors of sigfillset or sigprocmask (TSan's jumped to address
+   0), and the kernel's mask is one 64-bit word on both
+   architectures.  */
+static int
+mask_block (uint64_t set, uint64_t *old)
+{
   /* Refused (a filter), or answered 0 by a filter that wrote nothing to
      OLD (SECCOMP_RET_ERRNO with 0, a supervisor): nothing to restore.
      The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
@@ -274,18 +290,35 @@ __rseq_compat_mask_async (uint64_t *old)
          && (*old & ((uint64_t) 1 << (SIGKILL - 1))) == 0;
 }
 
+/* The decision's own mask.  The signals the thread's own code raises
+   stay as they were (blocked, they kill), and so do the C library's
+   internal ones (glibc's 32 and 33, musl's 32 to 34: cancellation,
+   set*id broadcasts), which no handler of the program's runs for.  */
+int
+__rseq_compat_mask_async (uint64_t *old)
+{
+  return mask_block (async_set (), old);
+}
+
+/* The vfork pause's mask (pause_set).  */
+int
+__rseq_compat_mask_pause (uint64_t *old)
+{
+  return mask_block (pause_set (), old);
+}
+
 /* Back to OLD, by two calls each of which restores it alone: SIG_SETMASK,
-   then unblocking what mask_async blocked that OLD did not (a no-op
-   after the first).  A filter may refuse either (or answer 0 without
-   doing it) while it lets SIG_BLOCK through: with one call only, the
-   thread kept almost every signal blocked for good (seccomp.exp, both
-   ways).  A filter that stops both leaves it so.  */
+   then unblocking what mask_async or mask_pause blocked that OLD did not
+   (a no-op after the first).  A filter may refuse either (or answer 0
+   without doing it) while it lets SIG_BLOCK through: with one call
+   only, the thread kept almost every signal blocked for good
+   (seccomp.exp, both ways).  A filter that stops both leaves it so.  */
 void
 __rseq_compat_mask_restore (const uint64_t *old)
 {
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
                         sizeof *old);
-  uint64_t added = async_set () & ~*old;
+  uint64_t added = pause_set () & ~*old;
   if (added != 0)
     rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK, (long int) &added,
                           0, sizeof added);

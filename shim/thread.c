@@ -631,12 +631,9 @@ __rseq_compat_vfork_prepare (void)
   if (!__rseq_compat_registered && !libc)
     return 0;
 
-  /* Not the signals the task's own code raises: a filter's
-     SECCOMP_RET_TRAP on the rseq calls here (or on vfork) raises SIGSYS,
-     which, blocked, kills the process where the program's handler
-     would answer it (fourteenth review).  Raw system calls: errno
-     stays the caller's.  */
-  vfork_masked = __rseq_compat_mask_async (&vfork_mask);
+  /* Every signal but SIGSYS (init.c, pause_set) and the C library's
+     internal ones.  Raw system calls: errno stays the caller's.  */
+  vfork_masked = __rseq_compat_mask_pause (&vfork_mask);
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),

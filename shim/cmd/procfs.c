@@ -32,8 +32,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/fsuid.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -276,10 +280,50 @@ status_fs_id (const char *dir, const char *key, unsigned long int *id)
   return 0;
 }
 
+/* The child's capabilities, all dropped (capset: version 3, two
+   words each).  */
+struct cap_header
+{
+  uint32_t version;
+  int pid;
+};
+struct cap_data
+{
+  uint32_t effective, permitted, inheritable;
+};
+#define CAP_VERSION_3 0x20080522
+
+/* Makes this (child) process the file-system user UID and group GID,
+   with no supplementary groups and no capabilities: it opens what they
+   could open, and nothing else.  Its real and saved IDs stay root's, so
+   that the process's user cannot signal it (a child that had become
+   that user altogether was stopped, and info -p waited for it for ever:
+   nineteenth review).  */
+static int
+become_fs_user (unsigned long int uid, unsigned long int gid)
+{
+  if (setgroups (0, NULL) != 0)
+    return -1;
+  setfsgid ((gid_t) gid);
+  setfsuid ((uid_t) uid);
+  /* Each answers the previous ID, and refuses silently: ask again.  */
+  if ((unsigned long int) setfsgid ((gid_t) -1) != gid
+      || (unsigned long int) setfsuid ((uid_t) -1) != uid)
+    return -1;
+  struct cap_header h = { CAP_VERSION_3, 0 };
+  struct cap_data d[2];
+  memset (d, 0, sizeof d);
+  return syscall (SYS_capset, &h, d) == 0 ? 0 : -1;
+}
+
+/* How long root waits for the child (a file on a network or FUSE file
+   system may never answer): then the file is unknown.  */
+#define OPEN_AS_TARGET_MS 10000
+
 /* open_by_name in a child that has become the process's file-system
-   user and group, with no supplementary groups, which passes the
-   descriptor back: what root opens for a name the process chose is
-   what the process could open itself.  */
+   user and group (become_fs_user), which passes the descriptor back:
+   what root opens for a name the process chose is what the process
+   could open itself.  */
 static int
 open_as_target (const char *dir, const char *path, const struct proc_map *m)
 {
@@ -300,8 +344,7 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
   if (pid == 0)
     {
       close (sv[0]);
-      if (setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0
-          || setresuid (uid, uid, uid) != 0)
+      if (become_fs_user (uid, gid) != 0)
         _exit (1);
       /* A process of root's (a container's root, or one in a chroot)
          leaves this child root: the mapped file only, then.  */
@@ -339,9 +382,17 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
   struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
                         .msg_control = ctl.buf,
                         .msg_controllen = sizeof ctl.buf };
-  ssize_t n;
-  while ((n = recvmsg (sv[0], &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+  ssize_t n = -1;
+  struct pollfd p = { .fd = sv[0], .events = POLLIN };
+  int ready;
+  while ((ready = poll (&p, 1, OPEN_AS_TARGET_MS)) < 0 && errno == EINTR)
     ;
+  if (ready > 0)
+    while ((n = recvmsg (sv[0], &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT)) < 0
+           && errno == EINTR)
+      ;
+  else
+    kill (pid, SIGKILL);
   struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR (&msg) : NULL;
   if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS
       && c->cmsg_len == CMSG_LEN (sizeof (int)))

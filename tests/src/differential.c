@@ -124,6 +124,16 @@
                  vfork (then clone) child: the handler must not run on
                  the parent while its registration is paused (on glibc
                  signal 34 was left open: sixteenth review).
+   vfork-faults  SIGTRAP, SIGSEGV, SIGBUS, SIGILL and SIGFPE, each with
+                 a handler that leaves by siglongjmp (to a sigsetjmp that
+                 saved the mask, then to one that did not),
+                 sent to the parent by its vfork (then clone) child: the
+                 handler runs on the parent registered, and afterwards
+                 the parent is registered and has the mask the jump
+                 gives (the pause left those signals open: a handler
+                 ran unregistered, and one that jumped out left the
+                 thread unregistered with every signal blocked for
+                 good: nineteenth review).
    vfork-backtrace  (x86-64 glibc) a backtrace from inside vfork, whose
                  system call a filter traps, names vfork's two callers
                  (the unwind tables of the shim's path through glibc's
@@ -1000,6 +1010,100 @@ vfork_rtmin (void)
               use_clone ? "clone" : "vfork",
               rtmin_seen == 1 ? "ran on the parent UNREGISTERED"
               : rtmin_seen == 2 ? "ran" : "did not run");
+    }
+  return 0;
+}
+
+/* vfork-faults: the handler's jump, and what it saw (as rtmin_seen).  */
+static sigjmp_buf faults_jump;
+static volatile sig_atomic_t faults_seen, faults_savemask;
+
+static int
+thread_unregistered (void)
+{
+  return &__rseq_size != NULL && &__rseq_offset != NULL && __rseq_size > 0
+         && thread_pointer () != NULL
+         && *(volatile int32_t *) ((char *) thread_pointer ()
+                                   + __rseq_offset + 4) < 0;
+}
+
+static void
+on_fault_signal (int sig)
+{
+  (void) sig;
+  faults_seen = thread_unregistered () ? 1 : 2;
+  siglongjmp (faults_jump, 1);
+}
+
+static volatile int faults_sig;
+
+static int
+faults_child (void *arg)
+{
+  (void) arg;
+  syscall (SYS_kill, syscall (SYS_getppid), faults_sig);
+  return 0;
+}
+
+static int
+vfork_faults (void)
+{
+  static const int sigs[] = { SIGTRAP, SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+  static const char *const names[] = { "SIGTRAP", "SIGSEGV", "SIGBUS",
+                                       "SIGILL", "SIGFPE" };
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_fault_signal;
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (sigaction (sigs[i], &sa, NULL) != 0)
+      return 2;
+  uint64_t before = raw_sigmask ();
+  for (volatile int run = 0; run < 20; run++)
+    {
+      int use_clone = run & 1;
+      faults_savemask = !(run & 2);
+      faults_sig = sigs[run / 4];
+      faults_seen = 0;
+      /* Without the saved mask, the jump leaves the handler's.  */
+      if (sigsetjmp (faults_jump, faults_savemask) == 0)
+        {
+          pid_t pid;
+          if (use_clone)
+            {
+              static char stack[64 * 1024] __attribute__ ((aligned (16)));
+              pid = clone (faults_child, stack + sizeof stack,
+                           CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+            }
+          else
+            {
+              pid = vfork ();
+              if (pid == 0)
+                _exit (faults_child (NULL));
+            }
+          if (pid < 0)
+            return 2;
+          /* The signal is pending from the child's run: it acts once
+             the call returns, before this point.  */
+          printf ("vfork-faults: %s by %s: the handler did not run\n",
+                  names[run / 4], use_clone ? "clone" : "vfork");
+          continue;
+        }
+      while (waitpid (-1, NULL, 0) > 0)
+        ;
+      uint64_t after = raw_sigmask ();
+      uint64_t want = before;
+      if (!faults_savemask)
+        want |= (uint64_t) 1 << (faults_sig - 1);
+      printf ("vfork-faults: %s by %s, %s: the handler ran%s; then %s, "
+              "%s\n", names[run / 4], use_clone ? "clone" : "vfork",
+              faults_savemask ? "mask saved" : "mask not saved",
+              faults_seen == 1 ? " UNREGISTERED" : "",
+              thread_unregistered () ? "UNREGISTERED" : "registered",
+              after == want ? "the jump's mask"
+              : "the mask is NOT the jump's");
+      /* Back to the mask before, for the next run.  */
+      syscall (SYS_rt_sigprocmask, SIG_SETMASK, &before, NULL,
+               sizeof before);
     }
   return 0;
 }
@@ -1956,6 +2060,7 @@ static const struct
   { "internal-mask", internal_mask },
   { "vfork-getpid", vfork_getpid },
   { "vfork-rtmin", vfork_rtmin },
+  { "vfork-faults", vfork_faults },
   { "vfork-backtrace", vfork_backtrace },
   { "vfork-emulated", vfork_getpid },
   { "claim-errno", claim_errno },

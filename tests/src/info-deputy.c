@@ -16,7 +16,7 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-deputy DIR TARGET [exit-main]
+/* Usage: info-deputy DIR TARGET [exit-main | stopper]
 
    Maps DIR/libc.so.6 (a page of its own making) at offset 0, removes
    it, and puts a symbolic link to TARGET where /proc/PID/maps names the
@@ -24,13 +24,19 @@
    exits at end of file on stdin; with "exit-main", from a second
    thread, the main thread having exited (info -p then reads the
    process through that thread's directory, which has no map_files).
-   info.exp runs it as nobody, with
+   "stopper" is exit-main with one more thread, which stops every other
+   process of its user (kill (-1, SIGSTOP)) in a loop: root's info -p
+   opened the names in a child that had become that user, which the
+   process stopped, and info -p waited for it for ever (nineteenth
+   review).
+   info.exp runs it as nobody (stopper: as a user of its own), with
    TARGET a file only root can read that says it is glibc 9.99: root's
    rseq-compat info -p must not read it for this process.  */
 
 #define _GNU_SOURCE 1
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,12 +55,23 @@ wait_for_eof (void)
   _exit (0);
 }
 
+static void *
+stop_all (void *arg)
+{
+  (void) arg;
+  for (;;)
+    kill (-1, SIGSTOP);
+  return NULL;
+}
+
 /* exit-main: "ready" once the main thread has exited (a zombie
-   leader).  */
+   leader); stopper (ARG not NULL): with stop_all running.  */
 static void *
 after_main (void *arg)
 {
-  (void) arg;
+  pthread_t t;
+  if (arg != NULL && pthread_create (&t, NULL, stop_all, NULL) != 0)
+    _exit (1);
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) getpid (),
             (int) getpid ());
@@ -79,9 +96,10 @@ after_main (void *arg)
 int
 main (int argc, char **argv)
 {
-  if (argc != 3 && !(argc == 4 && strcmp (argv[3], "exit-main") == 0))
+  if (argc != 3 && !(argc == 4 && (strcmp (argv[3], "exit-main") == 0
+                                    || strcmp (argv[3], "stopper") == 0)))
     {
-      fprintf (stderr, "usage: info-deputy DIR TARGET [exit-main]\n");
+      fprintf (stderr, "usage: info-deputy DIR TARGET [exit-main | stopper]\n");
       return 2;
     }
   char file[4096];
@@ -113,7 +131,9 @@ main (int argc, char **argv)
   if (argc == 4)
     {
       pthread_t t;
-      if (pthread_create (&t, NULL, after_main, NULL) != 0)
+      if (pthread_create (&t, NULL, after_main,
+                          strcmp (argv[3], "stopper") == 0 ? argv[3] : NULL)
+          != 0)
         return 1;
       /* The main thread alone, by the system call: pthread_exit would
          unwind with libgcc_s, which a bare root lacks.  */
