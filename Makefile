@@ -14,7 +14,7 @@ CONFIG_MK := config.mk
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps tier-env clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
+ifeq ($(filter deps tier-env clean distclean check-matrix check-oldlibc portable check-portable readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
 include $(CONFIG_MK)
 endif
 # Whether the configuration is the sources' own, by its real place: make
@@ -266,10 +266,21 @@ CMD_SRCS := rseq-compat.c run.c info.c collect-self.c collect-proc.c \
 	errname.c system.c
 CMD_HDRS := $(wildcard shim/cmd/*.h)
 CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
-cmd_compile = $(CC) -std=gnu11 $(WARN) \
+# CMD_CC and CMD_LDFLAGS build the command with another compiler (make
+# portable: musl's, linked statically, so that one binary runs on every
+# C library).
+CMD_CC = $(CC)
+CMD_LDFLAGS =
+# The preload layout as seen from the installed command, where bindir is
+# PREFIX/bin and pkglibdir under PREFIX: a copy of the installed tree
+# unpacked elsewhere (the portable tarball) then finds its own.
+CMD_BIN_TO_PRELOAD = $(if $(filter $(prefix)/bin,$(bindir)),$(if \
+  $(filter $(prefix)/%,$(pkglibdir)),../$(patsubst $(prefix)/%,%,$(pkglibdir))))
+cmd_compile = $(CMD_CC) -std=gnu11 $(WARN) \
 	$(call shim_cppflags,$(ARCH),$(ARCH_BITS)) $(CFLAGS) \
 	-DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
 	-DRSEQ_COMPAT_PRELOADDIR='"$(preloaddir)"' \
+	-DRSEQ_COMPAT_BIN_TO_PRELOAD='"$(CMD_BIN_TO_PRELOAD)"' \
 	-DRSEQ_COMPAT_GLIBC_LIB='"$(GLIBC_DST_LIB)"' \
 	-DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
 # config.mk too: the command has libdir and the preload directory
@@ -279,7 +290,7 @@ $(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/
 $(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/cmd/
 	$(cmd_compile)
 $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
-	$(CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
+	$(CMD_CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(CMD_LDFLAGS) $(SHIM_LIBS)
 
 # Written again by install, so that a prefix given to make install lands
 # in the installed copy.
@@ -362,6 +373,17 @@ check-vm:
 .PHONY: check-oldlibc
 check-oldlibc:
 	@$(srcdir)/build-aux/oldlibc/run
+
+# The portable tarball (build/portable/rseq-compat-VERSION-ARCH-linux.tar.xz:
+# the glibc shim built against glibc 2.17, the musl one against musl
+# 1.1.24, the command static), audited for symbol versions and
+# libraries; check-portable tests it on every C library the project
+# tests and writes build/portable.md.  As root; see build-aux/portable/.
+.PHONY: portable check-portable
+portable:
+	@$(srcdir)/build-aux/portable/build >/dev/null
+check-portable:
+	@$(srcdir)/build-aux/portable/check
 
 # The result tables under build/ (matrix.md, oldlibc.md, aarch64.md,
 # vm.md, soak.md, deb.md, check-full.md, bench.md) into the README and the
