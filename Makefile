@@ -530,3 +530,14 @@ dist:
 	@$(srcdir)/build-aux/dist $(srcdir) $(DISTNAME) $(DIST_TARBALL)
 distcheck: dist
 	@$(srcdir)/build-aux/distcheck $(DIST_TARBALL) $(DISTNAME) $(abspath $(B))/distcheck
+
+# RPM packages (rseq-compat.spec) from make dist's tarball and make
+# portable's files for /usr: build/rpm/RPMS/, rpmlint-clean with the
+# explained hints of build-aux/rpm/rpmlintrc, the payload checked;
+# check-rpm installs them with rpm --root into a bullseye root holding
+# the older C libraries and tests them there (build/rpm.md).  As root.
+.PHONY: rpm check-rpm
+rpm: dist
+	@$(srcdir)/build-aux/rpm/build $(DIST_TARBALL) >/dev/null
+check-rpm: dist
+	@$(srcdir)/build-aux/rpm/check $(DIST_TARBALL)

@@ -1,19 +1,19 @@
 #!/bin/sh
-# inner-build.sh GLIBC MUSL STAGE: runs inside the bullseye chroot, in a
-# copy of the tree.  Configures it with glibc GLIBC's compiler driver
-# (check-oldlibc's build of the oldest glibc) and musl MUSL's, builds,
-# and installs under /usr/local into STAGE.  The command is linked
+# inner-build.sh GLIBC MUSL STAGE PREFIX LIBDIR: runs inside the
+# bullseye chroot, in a copy of the tree.  Configures it for PREFIX and
+# LIBDIR with glibc GLIBC's compiler driver (check-oldlibc's build of
+# the oldest glibc) and musl MUSL's, builds, and installs into STAGE.  The command is linked
 # statically with MUSL, so that one binary runs on every C library.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -eu
-glibc=$1 musl=$2 stage=$3
+glibc=$1 musl=$2 stage=$3 prefix=$4 libdir=$5
 rm -rf "$stage"
 # The clang and aarch64 copies test compilers; the portable files are
 # these two builds and the command.
 env CC="$glibc/bin/rc-cc" MUSL_CC="$musl/bin/musl-gcc" ac_cv_prog_CLANG= \
-  ac_cv_prog_CROSS_CC_AARCH64= ./configure --prefix=/usr/local
+  ac_cv_prog_CROSS_CC_AARCH64= ./configure --prefix="$prefix" --libdir="$libdir"
 cmd="CMD_CC=$musl/bin/musl-gcc CMD_LDFLAGS=-static"
 make -j"$(nproc)" all $cmd
 make install DESTDIR="$stage" $cmd

@@ -1,5 +1,5 @@
 #!/bin/sh
-# inner-check.sh NAME CC KIND DIR MODE SIZE LEN WORK: runs where the C
+# inner-check.sh NAME CC KIND DIR MODE SIZE LEN WORK [LIBDIR]: runs where the C
 # library NAME is the one CC builds for (a chroot, an older C library's
 # prefix in one, or the host), with the portable tree unpacked at DIR.
 # Builds tests/matrix/mxcheck.c and hold.c with CC in WORK and checks,
@@ -8,12 +8,13 @@
 # path, mxcheck started by DIR's rseq-compat run (the preload layout
 # next to the command, the loader's $LIB), and rseq-compat info -p of
 # a running program.  KIND is glibc or musl.  Prints one line; exits 1
-# when anything failed.
+# when anything failed.  LIBDIR is where the files are installed
+# (default DIR/lib; make check-rpm's packages: /usr/lib64).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
-name=$1 cc=$2 kind=$3 dir=$4 mode=$5 size=$6 len=$7 work=$8
+name=$1 cc=$2 kind=$3 dir=$4 mode=$5 size=$6 len=$7 work=$8 libdir=${9:-$4/lib}
 rm -rf "$work" && mkdir -p "$work" || exit 1
 src=$(pwd)/tests/matrix
 fail=
@@ -23,8 +24,8 @@ $cc -std=gnu11 -O2 -pthread -I"$dir/include" "$src/mxcheck.c" -o "$work/mxcheck"
   $cc -std=gnu11 -O2 -pthread "$src/hold.c" -o "$work/hold" >> "$work/cc.log" 2>&1 || {
     echo "$name: FAIL: the test programs did not build with $cc (log: $work/cc.log)"; exit 1; }
 case $kind in
-  glibc) shim=$dir/lib/librseq-compat.so.1 ;;
-  musl) shim=$dir/lib/rseq-compat/musl/librseq-compat.so.1 ;;
+  glibc) shim=$libdir/librseq-compat.so.1 ;;
+  musl) shim=$libdir/rseq-compat/musl/librseq-compat.so.1 ;;
 esac
 cd "$work" || exit 1
 expect="MX_MODE=$mode MX_SIZE=$size MX_LEN=$len MX_STRESS=2"
@@ -51,7 +52,7 @@ got="libc $(field libc) $(field libc_version), mode $(field mode), __rseq_size $
 [ "$(field rseq_size)" = "$size" ] || note "info -p: __rseq_size '$(field rseq_size)', not $size"
 case $mode:$(field shim) in
   libc-owned:*) ;;
-  *:"$dir"/*) ;;
+  *:"$dir"/*|*:"$libdir"/*) ;;
   *) note "info -p: shim '$(field shim)', not one under $dir" ;;
 esac
 if [ -n "$fail" ]; then
