@@ -266,17 +266,16 @@ CMD_SRCS := rseq-compat.c run.c info.c collect-self.c collect-proc.c \
 	errname.c system.c
 CMD_HDRS := $(wildcard shim/cmd/*.h)
 CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
-# CMD_CC and CMD_LDFLAGS build the command with another compiler (make
-# portable: musl's, linked statically, so that one binary runs on every
-# C library).
-CMD_CC = $(CC)
+# CMD_LDFLAGS: the command's own link flags (make portable: the
+# system's loader as its interpreter, instead of the one the build's
+# glibc names).
 CMD_LDFLAGS =
 # The preload layout as seen from the installed command, where bindir is
 # PREFIX/bin and pkglibdir under PREFIX: a copy of the installed tree
 # unpacked elsewhere (the portable tarball) then finds its own.
 CMD_BIN_TO_PRELOAD = $(if $(filter $(prefix)/bin,$(bindir)),$(if \
   $(filter $(prefix)/%,$(pkglibdir)),../$(patsubst $(prefix)/%,%,$(pkglibdir))))
-cmd_compile = $(CMD_CC) -std=gnu11 $(WARN) \
+cmd_compile = $(CC) -std=gnu11 $(WARN) \
 	$(call shim_cppflags,$(ARCH),$(ARCH_BITS)) $(CFLAGS) \
 	-DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
 	-DRSEQ_COMPAT_PRELOADDIR='"$(preloaddir)"' \
@@ -290,7 +289,7 @@ $(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/
 $(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/cmd/
 	$(cmd_compile)
 $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
-	$(CMD_CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(CMD_LDFLAGS) $(SHIM_LIBS)
+	$(CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(CMD_LDFLAGS) $(SHIM_LIBS)
 
 # Written again by install, so that a prefix given to make install lands
 # in the installed copy.
@@ -375,8 +374,8 @@ check-oldlibc:
 	@$(srcdir)/build-aux/oldlibc/run
 
 # The portable tarball (build/portable/rseq-compat-VERSION-ARCH-linux.tar.xz:
-# the glibc shim built against glibc 2.17, the musl one against musl
-# 1.1.24, the command static), audited for symbol versions and
+# the glibc shim and the command built against glibc 2.17, the musl
+# shim against musl 1.1.24), audited for symbol versions and
 # libraries; check-portable tests it on every C library the project
 # tests and writes build/portable.md.  As root; see build-aux/portable/.
 .PHONY: portable check-portable

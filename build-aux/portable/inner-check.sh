@@ -38,6 +38,17 @@ env $expect "$dir/bin/rseq-compat" run ./mxcheck > run.out 2>&1
 run=$(verdict run.out)
 [ -n "$run" ] || note "rseq-compat run: $(grep -m 3 '^FAIL' run.out | tr '\n' ' ')$(tail -n 1 run.out)"
 
+# Where this C library is the system's (PORTABLE_SELF=1: a Debian
+# suite's glibc), the check the documentation gives: rseq-compat run
+# rseq-compat info.
+if [ "${PORTABLE_SELF:-}" = 1 ]; then
+  "$dir/bin/rseq-compat" run "$dir/bin/rseq-compat" info --json > self.json 2>&1
+  self_mode=$(sed -n 's/^  "mode": "\([^"]*\)",*$/\1/p' self.json)
+  self_shim=$(sed -n 's/^  "shim": "\([^"]*\)",*$/\1/p' self.json)
+  [ "$self_mode" = "$mode" ] && [ "$self_shim" = "$(readlink -f "$shim")" ] ||
+    note "rseq-compat run rseq-compat info: mode '$self_mode', shim '$self_shim' (wanted $mode, $(readlink -f "$shim"))"
+fi
+
 "$dir/bin/rseq-compat" run ./hold > hold.out 2>&1 &
 pid=$!
 i=0

@@ -280,6 +280,60 @@ status_fs_id (const char *dir, const char *key, unsigned long int *id)
   return 0;
 }
 
+/* The process's supplementary groups, from DIR/status's "Groups:"
+   line, all of them or -1: with fewer, the child would escape a denial
+   that one of them carries (a file whose group may not read it but
+   others may, an ACL entry for the group: nineteenth review, which
+   found setgroups (0) doing that).  A line cut short (the file longer
+   than what is read) is a failure too.  *GROUPS is malloc'ed.  */
+static int
+status_groups (const char *dir, gid_t **groups, size_t *count)
+{
+  char path[PATH_MAX], *buf;
+  snprintf (path, sizeof path, "%s/status", dir);
+  /* 65536 groups (NGROUPS_MAX) of 10 digits each fit.  */
+  ssize_t len = slurp (path, &buf, 1 << 20);
+  if (len < 0)
+    return -1;
+  int ret = -1;
+  char *line = strstr (buf, "\nGroups:");
+  char *end = line != NULL ? strchr (line + 1, '\n') : NULL;
+  size_t n = 0;
+  gid_t *g = NULL;
+  if (end != NULL)
+    {
+      *end = '\0';
+      g = malloc ((size_t) (end - line) / 2 * sizeof *g + sizeof *g);
+      const char *p = line + strlen ("\nGroups:");
+      ret = g != NULL ? 0 : -1;
+      while (ret == 0)
+        {
+          while (*p == ' ' || *p == '\t')
+            p++;
+          if (*p == '\0')
+            break;
+          char *after;
+          errno = 0;
+          unsigned long int v = strtoul (p, &after, 10);
+          if (after == p || errno != 0 || v > (gid_t) -1 - 1
+              || (*after != ' ' && *after != '\t' && *after != '\0'))
+            ret = -1;
+          else
+            g[n++] = (gid_t) v;
+          p = after;
+        }
+    }
+  free (buf);
+  if (ret != 0)
+    {
+      free (g);
+      return -1;
+    }
+  *groups = g;
+  *count = n;
+  return 0;
+}
+
 /* The child's capabilities, all dropped (capset: version 3, two
    words each).  */
 struct cap_header
@@ -294,15 +348,16 @@ struct cap_data
 #define CAP_VERSION_3 0x20080522
 
 /* Makes this (child) process the file-system user UID and group GID,
-   with no supplementary groups and no capabilities: it opens what they
-   could open, and nothing else.  Its real and saved IDs stay root's, so
-   that the process's user cannot signal it (a child that had become
-   that user altogether was stopped, and info -p waited for it for ever:
-   nineteenth review).  */
+   with the supplementary groups GROUPS and no capabilities: it opens
+   what the process could open, and nothing else.  Its real and saved
+   IDs stay root's, so that the process's user cannot signal it (a
+   child that had become that user altogether was stopped, and info -p
+   waited for it for ever: nineteenth review).  */
 static int
-become_fs_user (unsigned long int uid, unsigned long int gid)
+become_fs_user (unsigned long int uid, unsigned long int gid,
+                const gid_t *groups, size_t count)
 {
-  if (setgroups (0, NULL) != 0)
+  if (setgroups (count, groups) != 0)
     return -1;
   setfsgid ((gid_t) gid);
   setfsuid ((uid_t) uid);
@@ -328,15 +383,22 @@ static int
 open_as_target (const char *dir, const char *path, const struct proc_map *m)
 {
   unsigned long int uid, gid;
+  gid_t *groups;
+  size_t ngroups;
   if (status_fs_id (dir, "Uid", &uid) != 0
-      || status_fs_id (dir, "Gid", &gid) != 0)
+      || status_fs_id (dir, "Gid", &gid) != 0
+      || status_groups (dir, &groups, &ngroups) != 0)
     return -1;
   int sv[2];
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    return -1;
+    {
+      free (groups);
+      return -1;
+    }
   pid_t pid = fork ();
   if (pid < 0)
     {
+      free (groups);
       close (sv[0]);
       close (sv[1]);
       return -1;
@@ -344,7 +406,7 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
   if (pid == 0)
     {
       close (sv[0]);
-      if (become_fs_user (uid, gid) != 0)
+      if (become_fs_user (uid, gid, groups, ngroups) != 0)
         _exit (1);
       /* A process of root's (a container's root, or one in a chroot)
          leaves this child root: the mapped file only, then.  */
@@ -370,6 +432,7 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       memcpy (CMSG_DATA (c), &fd, sizeof fd);
       _exit (sendmsg (sv[1], &msg, 0) == 1 ? 0 : 1);
     }
+  free (groups);
   close (sv[1]);
   int fd = -1;
   char byte;
