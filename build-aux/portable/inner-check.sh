@@ -19,7 +19,10 @@ rm -rf "$work" && mkdir -p "$work" || exit 1
 src=$(pwd)/tests/matrix
 fail=
 note() { fail="$fail; $*"; }
-$cc -std=gnu11 -O2 -pthread -I"$dir/include" "$src/mxcheck.c" -o "$work/mxcheck" -ldl \
+# The installed header alone: DIR/include may be /usr/include, whose
+# other headers are not the C library CC builds for.
+mkdir -p "$work/inc" && ln -s "$dir/include/rseq-compat.h" "$work/inc/" || exit 1
+$cc -std=gnu11 -O2 -pthread -I"$work/inc" "$src/mxcheck.c" -o "$work/mxcheck" -ldl \
   > "$work/cc.log" 2>&1 &&
   $cc -std=gnu11 -O2 -pthread "$src/hold.c" -o "$work/hold" >> "$work/cc.log" 2>&1 || {
     echo "$name: FAIL: the test programs did not build with $cc (log: $work/cc.log)"; exit 1; }
