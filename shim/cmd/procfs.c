@@ -506,6 +506,42 @@ pread_full (int fd, void *buf, size_t len, uint64_t off)
   return pread (fd, buf, len, (off_t) off) == (ssize_t) len ? 0 : -1;
 }
 
+/* The ELF file FD's header (64-bit, at most 4096 sections) in *EH, the
+   virtual address of its first PT_LOAD in *FIRST_VADDR and its section
+   headers in *SH (malloc'ed), or -1.  */
+static int
+elf_headers (int fd, Elf64_Ehdr *eh, uint64_t *first_vaddr,
+             Elf64_Shdr **sh)
+{
+  if (pread_full (fd, eh, sizeof *eh, 0) != 0
+      || memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0
+      || eh->e_ident[EI_CLASS] != ELFCLASS64
+      || eh->e_shentsize != sizeof (Elf64_Shdr)
+      || eh->e_phentsize != sizeof (Elf64_Phdr)
+      || eh->e_shnum == 0 || eh->e_shnum > 4096)
+    return -1;
+  *first_vaddr = 0;
+  for (int i = 0; i < eh->e_phnum; i++)
+    {
+      Elf64_Phdr ph;
+      if (pread_full (fd, &ph, sizeof ph, eh->e_phoff + i * sizeof ph) != 0)
+        return -1;
+      if (ph.p_type == PT_LOAD)
+        {
+          *first_vaddr = ph.p_vaddr - ph.p_offset;
+          break;
+        }
+    }
+  *sh = malloc (eh->e_shnum * sizeof **sh);
+  if (*sh == NULL
+      || pread_full (fd, *sh, eh->e_shnum * sizeof **sh, eh->e_shoff) != 0)
+    {
+      free (*sh);
+      return -1;
+    }
+  return 0;
+}
+
 /* The defined symbol NAME of the ELF file FD, from its dynamic symbol
    table, or from the static one too when SYMTAB: its value and type,
    and the virtual address of the file's first PT_LOAD.  */
@@ -514,34 +550,9 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
             unsigned char *type, uint64_t *first_vaddr)
 {
   Elf64_Ehdr eh;
-  if (pread_full (fd, &eh, sizeof eh, 0) != 0
-      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
-      || eh.e_ident[EI_CLASS] != ELFCLASS64
-      || eh.e_shentsize != sizeof (Elf64_Shdr)
-      || eh.e_phentsize != sizeof (Elf64_Phdr)
-      || eh.e_shnum == 0 || eh.e_shnum > 4096)
+  Elf64_Shdr *sh;
+  if (elf_headers (fd, &eh, first_vaddr, &sh) != 0)
     return -1;
-
-  *first_vaddr = 0;
-  for (int i = 0; i < eh.e_phnum; i++)
-    {
-      Elf64_Phdr ph;
-      if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0)
-        return -1;
-      if (ph.p_type == PT_LOAD)
-        {
-          *first_vaddr = ph.p_vaddr - ph.p_offset;
-          break;
-        }
-    }
-
-  Elf64_Shdr *sh = malloc (eh.e_shnum * sizeof *sh);
-  if (sh == NULL
-      || pread_full (fd, sh, eh.e_shnum * sizeof *sh, eh.e_shoff) != 0)
-    {
-      free (sh);
-      return -1;
-    }
   int found = -1;
   /* The first table of each type only: an object has at most one of
      each (gABI), and a file with thousands of them, which the kernel
@@ -596,29 +607,10 @@ elf_section (int fd, const char *name, uint64_t *addr, uint64_t *size,
              uint64_t *first_vaddr)
 {
   Elf64_Ehdr eh;
-  if (pread_full (fd, &eh, sizeof eh, 0) != 0
-      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
-      || eh.e_ident[EI_CLASS] != ELFCLASS64
-      || eh.e_shentsize != sizeof (Elf64_Shdr)
-      || eh.e_phentsize != sizeof (Elf64_Phdr)
-      || eh.e_shnum == 0 || eh.e_shnum > 4096
-      || eh.e_shstrndx >= eh.e_shnum)
+  Elf64_Shdr *sh;
+  if (elf_headers (fd, &eh, first_vaddr, &sh) != 0)
     return -1;
-  *first_vaddr = 0;
-  for (int i = 0; i < eh.e_phnum; i++)
-    {
-      Elf64_Phdr ph;
-      if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0)
-        return -1;
-      if (ph.p_type == PT_LOAD)
-        {
-          *first_vaddr = ph.p_vaddr - ph.p_offset;
-          break;
-        }
-    }
-  Elf64_Shdr *sh = malloc (eh.e_shnum * sizeof *sh);
-  if (sh == NULL
-      || pread_full (fd, sh, eh.e_shnum * sizeof *sh, eh.e_shoff) != 0)
+  if (eh.e_shstrndx >= eh.e_shnum)
     {
       free (sh);
       return -1;
