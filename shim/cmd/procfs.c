@@ -235,15 +235,20 @@ reopen_regular (int fd, const struct proc_map *m)
    it, where the reader can).  Where M is not NULL, only the file
    mapped there: a name is the process's to choose, and a link at it in
    a root of its own, resolved against ours, named a file outside it
-   (sixteenth review).  */
+   (sixteenth review).  Where only OURS is, that holds for the name as
+   we see it alone: a process in a chroot, whatever its user, had a link
+   at its name resolved against our root read for it (twenty-first
+   review).  */
 static int
-open_by_name (const char *dir, const char *path, const struct proc_map *m)
+open_by_name (const char *dir, const char *path, const struct proc_map *m,
+              const struct proc_map *ours)
 {
   char rooted[PATH_MAX + 32];
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
   int fd = reopen_regular (open (rooted, O_PATH | O_CLOEXEC), m);
   if (fd < 0)
-    fd = reopen_regular (open (path, O_PATH | O_CLOEXEC), m);
+    fd = reopen_regular (open (path, O_PATH | O_CLOEXEC),
+                         m != NULL ? m : ours);
   return fd;
 }
 
@@ -411,7 +416,7 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       /* A process of root's (a container's root, or one in a chroot)
          leaves this child root: the mapped file only, then.  */
       int fd = uid == 0 && m == NULL ? -1
-               : open_by_name (dir, path, uid == 0 ? m : NULL);
+               : open_by_name (dir, path, uid == 0 ? m : NULL, m);
       if (fd < 0)
         _exit (1);
       char byte = 0;
@@ -483,7 +488,7 @@ open_target_file (const char *dir, const struct proc_map *m,
   if (path[0] != '/')
     return -1;
   if (geteuid () != 0)
-    return open_by_name (dir, path, NULL);
+    return open_by_name (dir, path, NULL, NULL);
   if (m != NULL)
     {
       /* The process's directory, not a thread's: only it has them.  */
