@@ -339,6 +339,46 @@ status_groups (const char *dir, gid_t **groups, size_t *count)
   return 0;
 }
 
+/* Whether ID, as this command's user namespace shows it, may stand for
+   an ID that namespace does not map: the overflow ID (KIND "uid" or
+   "gid": /proc/sys/kernel/overflowuid, 65534), outside the initial
+   namespace, which maps every ID.  A process of root's user namespace
+   U with a supplementary group U does not map showed it as 65534, which
+   U maps to another group, and the child that took it read a file that
+   group may not (twenty-first review).  */
+static int
+maybe_unmapped (unsigned long int id, const char *kind)
+{
+  char path[64], buf[256];
+  snprintf (path, sizeof path, "/proc/sys/kernel/overflow%s", kind);
+  unsigned long int overflow = 65534;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      ssize_t n = read (fd, buf, sizeof buf - 1);
+      close (fd);
+      if (n > 0)
+        {
+          buf[n] = '\0';
+          overflow = strtoul (buf, NULL, 10);
+        }
+    }
+  if (id != overflow)
+    return 0;
+  snprintf (path, sizeof path, "/proc/self/%s_map", kind);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 1;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return 1;
+  buf[n] = '\0';
+  unsigned long int inner, outer, count;
+  return !(sscanf (buf, "%lu %lu %lu", &inner, &outer, &count) == 3
+           && inner == 0 && outer == 0 && count == 4294967295ul);
+}
+
 /* The child's capabilities, all dropped (capset: version 3, two
    words each).  */
 struct cap_header
@@ -394,6 +434,16 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       || status_fs_id (dir, "Gid", &gid) != 0
       || status_groups (dir, &groups, &ngroups) != 0)
     return -1;
+  /* IDs this namespace cannot name: the process's rights are unknown
+     here, so nothing is opened for it.  */
+  int unmapped = maybe_unmapped (uid, "uid") || maybe_unmapped (gid, "gid");
+  for (size_t i = 0; i < ngroups && !unmapped; i++)
+    unmapped = maybe_unmapped (groups[i], "gid");
+  if (unmapped)
+    {
+      free (groups);
+      return -1;
+    }
   int sv[2];
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     {
