@@ -40,6 +40,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rseq-layout.h>
@@ -516,8 +517,25 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       && c->cmsg_len == CMSG_LEN (sizeof (int)))
     memcpy (&fd, CMSG_DATA (c), sizeof fd);
   close (sv[0]);
-  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
-    ;
+  /* A child that answered (or ended) is reaped.  One that did not, and
+     was killed, may be stuck in a FUSE request that its server has
+     read, which ends only when the server answers, SIGKILL or not: it
+     is left to be reaped when this command exits (twenty-first review:
+     info -p waited for it for ever).  */
+  if (ready > 0)
+    {
+      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+      return fd;
+    }
+  for (int i = 0; i < 10; i++)
+    {
+      pid_t w = waitpid (pid, NULL, WNOHANG);
+      if (w == pid || (w < 0 && errno != EINTR))
+        break;
+      struct timespec pause = { 0, 10 * 1000 * 1000 };
+      nanosleep (&pause, NULL);
+    }
   return fd;
 }
 
