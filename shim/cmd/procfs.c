@@ -40,6 +40,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rseq-layout.h>
@@ -235,15 +236,20 @@ reopen_regular (int fd, const struct proc_map *m)
    it, where the reader can).  Where M is not NULL, only the file
    mapped there: a name is the process's to choose, and a link at it in
    a root of its own, resolved against ours, named a file outside it
-   (sixteenth review).  */
+   (sixteenth review).  Where only OURS is, that holds for the name as
+   we see it alone: a process in a chroot, whatever its user, had a link
+   at its name resolved against our root read for it (twenty-first
+   review).  */
 static int
-open_by_name (const char *dir, const char *path, const struct proc_map *m)
+open_by_name (const char *dir, const char *path, const struct proc_map *m,
+              const struct proc_map *ours)
 {
   char rooted[PATH_MAX + 32];
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
   int fd = reopen_regular (open (rooted, O_PATH | O_CLOEXEC), m);
   if (fd < 0)
-    fd = reopen_regular (open (path, O_PATH | O_CLOEXEC), m);
+    fd = reopen_regular (open (path, O_PATH | O_CLOEXEC),
+                         m != NULL ? m : ours);
   return fd;
 }
 
@@ -334,6 +340,46 @@ status_groups (const char *dir, gid_t **groups, size_t *count)
   return 0;
 }
 
+/* Whether ID, as this command's user namespace shows it, may stand for
+   an ID that namespace does not map: the overflow ID (KIND "uid" or
+   "gid": /proc/sys/kernel/overflowuid, 65534), outside the initial
+   namespace, which maps every ID.  A process of root's user namespace
+   U with a supplementary group U does not map showed it as 65534, which
+   U maps to another group, and the child that took it read a file that
+   group may not (twenty-first review).  */
+static int
+maybe_unmapped (unsigned long int id, const char *kind)
+{
+  char path[64], buf[256];
+  snprintf (path, sizeof path, "/proc/sys/kernel/overflow%s", kind);
+  unsigned long int overflow = 65534;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      ssize_t n = read (fd, buf, sizeof buf - 1);
+      close (fd);
+      if (n > 0)
+        {
+          buf[n] = '\0';
+          overflow = strtoul (buf, NULL, 10);
+        }
+    }
+  if (id != overflow)
+    return 0;
+  snprintf (path, sizeof path, "/proc/self/%s_map", kind);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 1;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return 1;
+  buf[n] = '\0';
+  unsigned long int inner, outer, count;
+  return !(sscanf (buf, "%lu %lu %lu", &inner, &outer, &count) == 3
+           && inner == 0 && outer == 0 && count == 4294967295ul);
+}
+
 /* The child's capabilities, all dropped (capset: version 3, two
    words each).  */
 struct cap_header
@@ -389,6 +435,16 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       || status_fs_id (dir, "Gid", &gid) != 0
       || status_groups (dir, &groups, &ngroups) != 0)
     return -1;
+  /* IDs this namespace cannot name: the process's rights are unknown
+     here, so nothing is opened for it.  */
+  int unmapped = maybe_unmapped (uid, "uid") || maybe_unmapped (gid, "gid");
+  for (size_t i = 0; i < ngroups && !unmapped; i++)
+    unmapped = maybe_unmapped (groups[i], "gid");
+  if (unmapped)
+    {
+      free (groups);
+      return -1;
+    }
   int sv[2];
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     {
@@ -411,7 +467,7 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       /* A process of root's (a container's root, or one in a chroot)
          leaves this child root: the mapped file only, then.  */
       int fd = uid == 0 && m == NULL ? -1
-               : open_by_name (dir, path, uid == 0 ? m : NULL);
+               : open_by_name (dir, path, uid == 0 ? m : NULL, m);
       if (fd < 0)
         _exit (1);
       char byte = 0;
@@ -461,8 +517,25 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       && c->cmsg_len == CMSG_LEN (sizeof (int)))
     memcpy (&fd, CMSG_DATA (c), sizeof fd);
   close (sv[0]);
-  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
-    ;
+  /* A child that answered (or ended) is reaped.  One that did not, and
+     was killed, may be stuck in a FUSE request that its server has
+     read, which ends only when the server answers, SIGKILL or not: it
+     is left to be reaped when this command exits (twenty-first review:
+     info -p waited for it for ever).  */
+  if (ready > 0)
+    {
+      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+      return fd;
+    }
+  for (int i = 0; i < 10; i++)
+    {
+      pid_t w = waitpid (pid, NULL, WNOHANG);
+      if (w == pid || (w < 0 && errno != EINTR))
+        break;
+      struct timespec pause = { 0, 10 * 1000 * 1000 };
+      nanosleep (&pause, NULL);
+    }
   return fd;
 }
 
@@ -483,7 +556,7 @@ open_target_file (const char *dir, const struct proc_map *m,
   if (path[0] != '/')
     return -1;
   if (geteuid () != 0)
-    return open_by_name (dir, path, NULL);
+    return open_by_name (dir, path, NULL, NULL);
   if (m != NULL)
     {
       /* The process's directory, not a thread's: only it has them.  */
