@@ -476,6 +476,12 @@ ifneq ($(filter $(B)/musl/$(SONAME),$(VARIANT_LIBS)),)
 	$(INSTALL) -d $(DESTDIR)$(pkglibdir)/musl
 	$(INSTALL) -m 755 $(B)/musl/$(SONAME) $(DESTDIR)$(pkglibdir)/musl/$(SONAME)
 endif
+# musl's archive beside musl's shim: -L$(pkglibdir)/musl finds both, and
+# $(libdir) holds the glibc ones (doc/static.md).
+ifneq ($(filter $(B)/musl/librseq-compat.a,$(STATIC_LIBS)),)
+	$(INSTALL) -d $(DESTDIR)$(pkglibdir)/musl
+	$(INSTALL) -m 644 $(B)/musl/librseq-compat.a $(DESTDIR)$(pkglibdir)/musl/librseq-compat.a
+endif
 	$(PRELOAD_LAYOUT) make $(DESTDIR)$(pkglibdir) $(PRELOAD_GLIBC) \
 	  $(PRELOAD_MUSL_INSTALLED) $(PRELOAD_GLIBC_NAMES)
 ifneq ($(PRELOAD_SYSTEM_NAMES),)
@@ -494,6 +500,7 @@ uninstall:
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
 	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
 	  $(DESTDIR)$(pkglibdir)/musl/$(SONAME) \
+	  $(DESTDIR)$(pkglibdir)/musl/librseq-compat.a \
 	  $(DESTDIR)$(mandir)/man1/rseq-compat.1 \
 	  $(DESTDIR)$(mandir)/man3/rseq-compat.h.3 \
 	  $(DESTDIR)$(mandir)/man7/rseq-compat.7
