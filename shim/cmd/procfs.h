@@ -31,7 +31,8 @@ struct proc_map
   unsigned int dev_major, dev_minor;
   uint64_t inode;
   char perms[5];
-  char path[PATH_MAX];
+  /* The name as the maps file gives it, in read_maps's allocation.  */
+  const char *path;
 };
 
 struct proc
