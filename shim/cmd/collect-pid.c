@@ -103,6 +103,15 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
   char dir[64];
   snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
   r->pid = pid;
+  /* Everything is read from /proc/PID by name: where the process exits
+     and its PID goes to another during the read, the rest of what is
+     read is the other's, and root's child opened files as the other's
+     user (twenty-second review).  The start time, the same before and
+     after everything was read, says it was one process all along.  */
+  unsigned long long int started, ended;
+  if (proc_start_time (pid, &started) != 0)
+    return fail (err, errlen, ESRCH, "no process with PID %d any more: "
+                 "it exited", (int) pid);
   if (!proc_alive (pid))
     {
       char ppid[32] = "?";
@@ -157,6 +166,13 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
       proc_close (&p);
     }
 
+  if (ret == 0
+      && (proc_start_time (pid, &ended) != 0 || ended != started))
+    {
+      ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
+                  "read (its PID names another process now, or none); "
+                  "nothing to report", (int) pid);
+    }
   sigprocmask (SIG_SETMASK, &old, NULL);
   return ret;
 }

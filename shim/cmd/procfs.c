@@ -213,18 +213,88 @@ base_name (const char *path)
   return slash != NULL ? slash + 1 : path;
 }
 
+/* Whether the mount with ID MNT_ID (BY_ID), or the one whose device is
+   MAJ:MIN, is a FUSE file system (fuse, fuse.NAME, fuseblk), from
+   DIR/mountinfo, the process's own mount namespace: 1 if it is, 0 if
+   not, -1 if it is not there.  A FUSE server answers each request on a
+   file when it pleases, or never (twenty-second review: info -p hung
+   in the open of a mapped FUSE file, beyond SIGKILL), and one mounted
+   by root without allow_other serves any process whose real, effective
+   and saved IDs are root's, whatever its file-system IDs, so that the
+   child of open_as_target read what the process could not.  Reading
+   mountinfo asks nothing of the server.  */
+static int
+mount_is_fuse (const char *dir, int by_id, unsigned long int mnt_id,
+               unsigned int maj, unsigned int min)
+{
+  char path[128], *buf;
+  snprintf (path, sizeof path, "%s/mountinfo", dir);
+  if (slurp (path, &buf, 64u << 20) < 0)
+    return -1;
+  int ret = -1;
+  for (char *line = buf; line != NULL && *line != '\0' && ret < 0;)
+    {
+      char *nl = strchr (line, '\n');
+      if (nl != NULL)
+        *nl = '\0';
+      unsigned long int id, parent;
+      unsigned int ma, mi;
+      const char *dash = strstr (line, " - ");
+      if (dash != NULL
+          && sscanf (line, "%lu %lu %u:%u", &id, &parent, &ma, &mi) == 4
+          && (by_id ? id == mnt_id : ma == maj && mi == min))
+        ret = strncmp (dash + 3, "fuse", 4) == 0
+              && (dash[7] == ' ' || dash[7] == '.' || dash[7] == 'b');
+      line = nl != NULL ? nl + 1 : NULL;
+    }
+  free (buf);
+  return ret;
+}
+
+/* mount_is_fuse in DIR's mount namespace, else in ours: 1 only for a
+   mount found and FUSE.  One found in neither (a file system's private
+   clone, as overlayfs makes of its layers) is not taken for FUSE:
+   nothing says it is, and refusing it would leave every process in a
+   container unknown.  */
+static int
+on_fuse (const char *dir, int by_id, unsigned long int mnt_id,
+         unsigned int maj, unsigned int min)
+{
+  int ret = mount_is_fuse (dir, by_id, mnt_id, maj, min);
+  if (ret < 0)
+    ret = mount_is_fuse ("/proc/self", by_id, mnt_id, maj, min);
+  return ret == 1;
+}
+
+/* Whether the file FD (an O_PATH descriptor) names is on FUSE, by its
+   mount's ID (/proc/self/fdinfo): no request reaches the server.  */
+static int
+fd_on_fuse (const char *dir, int fd)
+{
+  char path[64], *buf;
+  snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return 1;
+  const char *at = strstr (buf, "mnt_id:");
+  unsigned long int id = 0;
+  int have = at != NULL && sscanf (at + 7, " %lu", &id) == 1;
+  free (buf);
+  return !have || on_fuse (dir, 1, id, 0, 0);
+}
+
 /* A regular file's descriptor for reading from the O_PATH descriptor
    FD (closed), or -1: O_PATH opens nothing (a device node's open has
-   effects of its own), and the file is checked first, where M is not
-   NULL to be the file mapped there (device and inode).  */
+   effects of its own), and the file is checked first: not on FUSE (in
+   DIR's mounts), and where M is not NULL the file mapped there (device
+   and inode).  */
 static int
-reopen_regular (int fd, const struct proc_map *m)
+reopen_regular (const char *dir, int fd, const struct proc_map *m)
 {
   if (fd < 0)
     return -1;
   struct stat st;
   int ret = -1;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+  if (!fd_on_fuse (dir, fd) && fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
       && (m == NULL
           || (major (st.st_dev) == m->dev_major
               && minor (st.st_dev) == m->dev_minor
@@ -253,9 +323,9 @@ open_by_name (const char *dir, const char *path, const struct proc_map *m,
 {
   char rooted[PATH_MAX + 32];
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
-  int fd = reopen_regular (open (rooted, O_PATH | O_CLOEXEC), m);
+  int fd = reopen_regular (dir, open (rooted, O_PATH | O_CLOEXEC), m);
   if (fd < 0)
-    fd = reopen_regular (open (path, O_PATH | O_CLOEXEC),
+    fd = reopen_regular (dir, open (path, O_PATH | O_CLOEXEC),
                          m != NULL ? m : ours);
   return fd;
 }
@@ -275,6 +345,24 @@ proc_kernel_thread (const char *dir)
   if (end != NULL
       && sscanf (end + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
     ret = (flags & 0x00200000) != 0; /* PF_KTHREAD */
+  free (buf);
+  return ret;
+}
+
+int
+proc_start_time (pid_t pid, unsigned long long int *start)
+{
+  char path[64], *buf;
+  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return -1;
+  /* The name, in parentheses, may hold anything: the fields go on
+     after the last parenthesis.  The twenty-second is the start.  */
+  const char *end = strrchr (buf, ')');
+  int ret = end != NULL
+            && sscanf (end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+                       "%*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                       start) == 1 ? 0 : -1;
   free (buf);
   return ret;
 }
@@ -435,6 +523,17 @@ become_fs_user (unsigned long int uid, unsigned long int gid,
 static int
 open_as_target (const char *dir, const char *path, const struct proc_map *m)
 {
+  /* Only the file mapped at M, whatever the process's user: a name
+     resolved by another root than the process's (a link in a chroot,
+     absolute, led out of it) or through a file system that serves the
+     child as root (FUSE) opened another file (twenty-second review).
+     A file mapped from FUSE is not looked up at all.  After one child
+     that did not answer in time, no other is started for this
+     process: each could cost as long (twenty-second review: 112 names,
+     19 minutes).  */
+  static int stalled;
+  if (m == NULL || stalled)
+    return -1;
   unsigned long int uid, gid;
   gid_t *groups;
   size_t ngroups;
@@ -471,10 +570,7 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
       close (sv[0]);
       if (become_fs_user (uid, gid, groups, ngroups) != 0)
         _exit (1);
-      /* A process of root's (a container's root, or one in a chroot)
-         leaves this child root: the mapped file only, then.  */
-      int fd = uid == 0 && m == NULL ? -1
-               : open_by_name (dir, path, uid == 0 ? m : NULL, m);
+      int fd = open_by_name (dir, path, m, m);
       if (fd < 0)
         _exit (1);
       char byte = 0;
@@ -529,7 +625,10 @@ open_as_target (const char *dir, const char *path, const struct proc_map *m)
      first review: info -p waited for it for ever; a later quick review:
      the FLUSH).  */
   if (ready <= 0)
-    kill (pid, SIGKILL);
+    {
+      kill (pid, SIGKILL);
+      stalled = 1;
+    }
   for (int i = 0; i < 10; i++)
     {
       pid_t w = waitpid (pid, NULL, WNOHANG);
@@ -557,6 +656,10 @@ open_target_file (const char *dir, const struct proc_map *m,
 {
   if (path[0] != '/')
     return -1;
+  /* A file mapped from FUSE is neither opened nor looked up, by anyone
+     (mount_is_fuse).  */
+  if (m != NULL && on_fuse (dir, 0, 0, m->dev_major, m->dev_minor))
+    return -1;
   if (geteuid () != 0)
     return open_by_name (dir, path, NULL, NULL);
   if (m != NULL)
@@ -570,7 +673,7 @@ open_target_file (const char *dir, const struct proc_map *m,
       /* O_PATH first: a mapped device node is never opened.  */
       int fd = open (link, O_PATH | O_CLOEXEC);
       if (fd >= 0)
-        return reopen_regular (fd, NULL);
+        return reopen_regular (dir, fd, NULL);
     }
   return open_as_target (dir, path, m);
 }
@@ -722,14 +825,8 @@ open_mapped (struct proc *p, const struct proc_map *m, const char *path,
     return open_target_file (p->dir, m, path);
   char link[PATH_MAX + 8];
   snprintf (link, sizeof link, "%s/exe", p->dir);
-  int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  struct stat st;
-  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
-    {
-      close (fd);
-      fd = -1;
-    }
-  return fd;
+  /* O_PATH first: a program on FUSE is not opened (mount_is_fuse).  */
+  return reopen_regular (p->dir, open (link, O_PATH | O_CLOEXEC), NULL);
 }
 
 /* Whether MAPPED, a name as /proc/PID/maps prints it, is PATH: the

@@ -65,6 +65,10 @@ uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
                           const char *name);
+/* When process PID started (clock ticks after boot, /proc/PID/stat's
+   twenty-second field): a PID the process left and another took has
+   another.  0, or -1 when it cannot be read.  */
+int proc_start_time (pid_t pid, unsigned long long int *start);
 /* 1 if DIR (/proc/PID) is a kernel thread's, 0 if not, -1 if its stat
    file cannot be read.  */
 int proc_kernel_thread (const char *dir);

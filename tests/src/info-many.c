@@ -46,10 +46,13 @@ main (int argc, char **argv)
           return 1;
         }
     }
+  /* The first mapping at a low address (a hint), so that it comes
+     before the C library's in /proc/PID/maps: info -p takes the first
+     file named like one (info.exp's FUSE file).  */
   long int count = atol (argv[2]);
   for (long int i = 0; i < count; i++)
-    if (mmap (NULL, st[i % nfiles].st_size, PROT_READ, MAP_PRIVATE,
-              fds[i % nfiles], 0) == MAP_FAILED)
+    if (mmap (i == 0 ? (void *) 0x100000000 : NULL, st[i % nfiles].st_size,
+              PROT_READ, MAP_PRIVATE, fds[i % nfiles], 0) == MAP_FAILED)
       {
         perror ("mmap");
         return 1;
