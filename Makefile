@@ -14,7 +14,7 @@ CONFIG_MK := config.mk
 
 # A fresh clone has no config.mk: install what is missing (as root), then
 # configure, before anything else is read.
-ifeq ($(filter deps tier-env clean distclean check-matrix check-oldlibc readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
+ifeq ($(filter deps tier-env clean distclean check-matrix check-oldlibc portable check-portable readme-matrix doc-results glibc glibc-patch check-glibc check-glibc-project check-glibc-shim glibc-deb deb check-vm,$(MAKECMDGOALS)),)
 include $(CONFIG_MK)
 endif
 # Whether the configuration is the sources' own, by its real place: make
@@ -126,6 +126,8 @@ endif
 # must bring all of them (the start-up entry of static-start.c above
 # all, which nothing references).  Hidden symbols are made local
 # there, so that the archive's internals cannot meet a program's.
+# static-dlsym.c is a second member, taken only by a link whose
+# program calls dlsym under -Wl,--wrap=dlsym (the file says why).
 STATIC_SRCS := $(filter-out dlsym.c boot.c,$(SHIM_SRCS)) static-real.c \
 	static-libc.c static-start.c
 OBJCOPY ?= objcopy
@@ -141,11 +143,11 @@ $(B)/obj/$(1)/%.o: shim/%.c $$(SHIM_HDRS) | $(B)/obj/$(1)/
 $(B)/obj/$(1)/%.o: shim/arch/$(3)/%.S $$(SHIM_ASM_HDRS) | $(B)/obj/$(1)/
 	$(2) -DRSEQ_COMPAT_STATIC=1 $$(call shim_cppflags,$(3),$(4)) \
 	  $$($(1)_BRANCH) $$(call asm_branch_flags,$(3)) -fPIC -c $$< -o $$@
-$(5)/librseq-compat.a: $$($(1)_OBJS) | $(5)/
+$(5)/librseq-compat.a: $$($(1)_OBJS) $(B)/obj/$(1)/static-dlsym.o | $(5)/
 	$(2) -r -nostdlib -o $(B)/obj/$(1)/librseq-compat.o $$($(1)_OBJS)
 	$(6) --localize-hidden $(B)/obj/$(1)/librseq-compat.o
 	rm -f $$@
-	$(7) rcs $$@ $(B)/obj/$(1)/librseq-compat.o
+	$(7) rcs $$@ $(B)/obj/$(1)/librseq-compat.o $(B)/obj/$(1)/static-dlsym.o
 endef
 
 # For the host (x86-64 or AArch64: the architectures whose start-up
@@ -264,10 +266,20 @@ CMD_SRCS := rseq-compat.c run.c info.c collect-self.c collect-proc.c \
 	errname.c system.c
 CMD_HDRS := $(wildcard shim/cmd/*.h)
 CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
+# CMD_LDFLAGS: the command's own link flags (make portable: the
+# system's loader as its interpreter, instead of the one the build's
+# glibc names).
+CMD_LDFLAGS =
+# The preload layout as seen from the installed command, where bindir is
+# PREFIX/bin and pkglibdir under PREFIX: a copy of the installed tree
+# unpacked elsewhere (the portable tarball) then finds its own.
+CMD_BIN_TO_PRELOAD = $(if $(filter $(prefix)/bin,$(bindir)),$(if \
+  $(filter $(prefix)/%,$(pkglibdir)),../$(patsubst $(prefix)/%,%,$(pkglibdir))))
 cmd_compile = $(CC) -std=gnu11 $(WARN) \
 	$(call shim_cppflags,$(ARCH),$(ARCH_BITS)) $(CFLAGS) \
 	-DRSEQ_COMPAT_LIBDIR='"$(libdir)"' \
 	-DRSEQ_COMPAT_PRELOADDIR='"$(preloaddir)"' \
+	-DRSEQ_COMPAT_BIN_TO_PRELOAD='"$(CMD_BIN_TO_PRELOAD)"' \
 	-DRSEQ_COMPAT_GLIBC_LIB='"$(GLIBC_DST_LIB)"' \
 	-DRSEQ_COMPAT_VERSION='"$(PACKAGE_VERSION)"' -c $< -o $@
 # config.mk too: the command has libdir and the preload directory
@@ -277,7 +289,7 @@ $(B)/obj/cmd/%.o: shim/cmd/%.c $(CMD_HDRS) $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/
 $(B)/obj/cmd/tunables.o: shim/tunables.c $(SHIM_HDRS) $(CONFIG_MK) | $(B)/obj/cmd/
 	$(cmd_compile)
 $(PROGRAM): $(CMD_OBJS) | $(B)/ $(B)/obj/cmd/
-	$(CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(SHIM_LIBS)
+	$(CC) $(CFLAGS) -pthread -o $@ $(CMD_OBJS) $(LDFLAGS) $(CMD_LDFLAGS) $(SHIM_LIBS)
 
 # Written again by install, so that a prefix given to make install lands
 # in the installed copy.
@@ -360,6 +372,17 @@ check-vm:
 .PHONY: check-oldlibc
 check-oldlibc:
 	@$(srcdir)/build-aux/oldlibc/run
+
+# The portable tarball (build/portable/rseq-compat-VERSION-ARCH-linux.tar.xz:
+# the glibc shim and the command built against glibc 2.17, the musl
+# shim against musl 1.1.24), audited for symbol versions and
+# libraries; check-portable tests it on every C library the project
+# tests and writes build/portable.md.  As root; see build-aux/portable/.
+.PHONY: portable check-portable
+portable:
+	@$(srcdir)/build-aux/portable/build >/dev/null
+check-portable:
+	@$(srcdir)/build-aux/portable/check
 
 # The result tables under build/ (matrix.md, oldlibc.md, aarch64.md,
 # vm.md, soak.md, deb.md, check-full.md, bench.md) into the README and the
@@ -453,6 +476,12 @@ ifneq ($(filter $(B)/musl/$(SONAME),$(VARIANT_LIBS)),)
 	$(INSTALL) -d $(DESTDIR)$(pkglibdir)/musl
 	$(INSTALL) -m 755 $(B)/musl/$(SONAME) $(DESTDIR)$(pkglibdir)/musl/$(SONAME)
 endif
+# musl's archive beside musl's shim: -L$(pkglibdir)/musl finds both, and
+# $(libdir) holds the glibc ones (doc/static.md).
+ifneq ($(filter $(B)/musl/librseq-compat.a,$(STATIC_LIBS)),)
+	$(INSTALL) -d $(DESTDIR)$(pkglibdir)/musl
+	$(INSTALL) -m 644 $(B)/musl/librseq-compat.a $(DESTDIR)$(pkglibdir)/musl/librseq-compat.a
+endif
 	$(PRELOAD_LAYOUT) make $(DESTDIR)$(pkglibdir) $(PRELOAD_GLIBC) \
 	  $(PRELOAD_MUSL_INSTALLED) $(PRELOAD_GLIBC_NAMES)
 ifneq ($(PRELOAD_SYSTEM_NAMES),)
@@ -471,6 +500,7 @@ uninstall:
 	  $(DESTDIR)$(bindir)/rseq-compat $(DESTDIR)$(includedir)/rseq-compat.h \
 	  $(DESTDIR)$(libdir)/pkgconfig/rseq-compat.pc \
 	  $(DESTDIR)$(pkglibdir)/musl/$(SONAME) \
+	  $(DESTDIR)$(pkglibdir)/musl/librseq-compat.a \
 	  $(DESTDIR)$(mandir)/man1/rseq-compat.1 \
 	  $(DESTDIR)$(mandir)/man3/rseq-compat.h.3 \
 	  $(DESTDIR)$(mandir)/man7/rseq-compat.7
@@ -506,3 +536,14 @@ dist:
 	@$(srcdir)/build-aux/dist $(srcdir) $(DISTNAME) $(DIST_TARBALL)
 distcheck: dist
 	@$(srcdir)/build-aux/distcheck $(DIST_TARBALL) $(DISTNAME) $(abspath $(B))/distcheck
+
+# RPM packages (rseq-compat.spec) from make dist's tarball and make
+# portable's files for /usr: build/rpm/RPMS/, rpmlint-clean with the
+# explained hints of build-aux/rpm/rpmlintrc, the payload checked;
+# check-rpm installs them with rpm --root into a bullseye root holding
+# the older C libraries and tests them there (build/rpm.md).  As root.
+.PHONY: rpm check-rpm
+rpm: dist
+	@$(srcdir)/build-aux/rpm/build $(DIST_TARBALL) >/dev/null
+check-rpm: dist
+	@$(srcdir)/build-aux/rpm/check $(DIST_TARBALL)

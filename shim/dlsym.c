@@ -203,6 +203,9 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
 
 #if RSEQ_COMPAT_GLIBC
 void *(*__rseq_compat_real_dlvsym) (void *, const char *, const char *);
+#if defined __x86_64__
+attribute_hidden void *__rseq_compat_libc_vfork_sym;
+#endif
 
 /* Used only if the C library's dlvsym cannot be found.  */
 static void *
@@ -262,6 +265,21 @@ __rseq_compat_init_dlvsym (const struct r_debug *dbg)
   if (dbg != NULL)
     __atomic_store_n (&__rseq_compat_real_dlvsym, find_real_dlvsym (dbg),
                       __ATOMIC_RELEASE);
+#if defined __x86_64__
+  /* libc.so.6's own vfork, for the stub before glibc 2.25 (thread.c):
+     read here, from its symbol table, not by dlopen, which before the C
+     library's own initialization (the shim's constructor runs first)
+     left glibc 2.17 with no environment at all, and not by RTLD_NEXT,
+     which may find a library's vfork written in C.  */
+  for (const struct link_map *m = dbg != NULL ? dbg->r_map : NULL;
+       m != NULL; m = m->l_next)
+    if (m->l_name != NULL && names_object (m->l_name, "libc.so.6"))
+      {
+        __rseq_compat_libc_vfork_sym
+          = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld, "vfork");
+        break;
+      }
+#endif
 }
 
 /* Called by the dlvsym stub; the answer, or NULL to let the C library

@@ -56,9 +56,12 @@ struct rseq_compat_state __rseq_compat_state;
 # define PUBLIC_ABI attribute_public
 #endif
 
-ptrdiff_t __rseq_compat_offset PUBLISHED;
-unsigned int __rseq_compat_size PUBLISHED;
-unsigned int __rseq_compat_flags PUBLISHED;
+/* Initialized, so that they are definitions: with gcc before 10
+   (-fcommon) a tentative one is a common symbol, which the aliases
+   below cannot name.  */
+ptrdiff_t __rseq_compat_offset PUBLISHED = 0;
+unsigned int __rseq_compat_size PUBLISHED = 0;
+unsigned int __rseq_compat_flags PUBLISHED = 0;
 
 extern const ptrdiff_t __rseq_offset
   __attribute__ ((alias ("__rseq_compat_offset"))) PUBLIC_ABI;

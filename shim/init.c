@@ -233,30 +233,53 @@ rseq_compat_init (void)
 }
 
 /* The signals the decision blocks: all but those the thread's own code
-   raises and the C libraries' internal ones (below).  */
+   raises and the C library's internal ones (below): glibc's are 32 and
+   33 (34 is a program's SIGRTMIN there, whose handler must not run on
+   an unregistered thread either: sixteenth review), musl's 32 to 34.  */
 static uint64_t
 async_set (void)
 {
   static const int open[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
-                              SIGSYS, 32, 33, 34 };
+                              SIGSYS, 32, 33,
+#if !RSEQ_COMPAT_GLIBC
+                              34
+#endif
+  };
   uint64_t set = ~(uint64_t) 0;
   for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
     set &= ~((uint64_t) 1 << (open[i] - 1));
   return set;
 }
 
-/* The decision's own mask, with raw system calls, and whether it was
-   set: it runs in the first constructor, before a sanitizer's runtime
-   has set up its interceptors of sigfillset or sigprocmask (TSan's
-   jumped to address 0), and the kernel's mask is one 64-bit word on
-   both architectures.  The signals
-   the thread's own code raises stay as they were (blocked, they kill),
-   and so do the C libraries' internal ones (32 to 34: cancellation,
-   set*id broadcasts), which no handler of the program's runs for.  */
-static int
-mask_async (uint64_t *old)
+/* The vfork pause's: async_set's, and the signals the thread's own
+   code raises but SIGSYS.  While the parent is paused it runs no code
+   of the program's, and the shim's touches only its own TLS, so the
+   only one of those its system calls raise is SIGSYS (a filter's
+   SECCOMP_RET_TRAP on rseq or vfork, which, blocked, kills the process
+   where the program's handler would answer it: fourteenth review).
+   Any other arrives from kill (the child's, typically), and its
+   handler must run once the registration is back: left open, one ran
+   on the unregistered parent, and one that jumped out left it
+   unregistered with every signal blocked for good (nineteenth review).
+   A SIGSYS sent by kill meanwhile still can (doc/using.md).  */
+static uint64_t
+pause_set (void)
 {
+  static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP };
   uint64_t set = async_set ();
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+    set |= (uint64_t) 1 << (faults[i] - 1);
+  return set;
+}
+
+/* SET blocked, with raw system calls, and whether it was: it runs in
+   the first constructor, before a sanitizer's runtime has set up its
+   interceptors of sigfillset or sigprocmask (TSan's jumped to address
+   0), and the kernel's mask is one 64-bit word on both
+   architectures.  */
+static int
+mask_block (uint64_t set, uint64_t *old)
+{
   /* Refused (a filter), or answered 0 by a filter that wrote nothing to
      OLD (SECCOMP_RET_ERRNO with 0, a supervisor): nothing to restore.
      The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
@@ -267,18 +290,35 @@ mask_async (uint64_t *old)
          && (*old & ((uint64_t) 1 << (SIGKILL - 1))) == 0;
 }
 
+/* The decision's own mask.  The signals the thread's own code raises
+   stay as they were (blocked, they kill), and so do the C library's
+   internal ones (glibc's 32 and 33, musl's 32 to 34: cancellation,
+   set*id broadcasts), which no handler of the program's runs for.  */
+int
+__rseq_compat_mask_async (uint64_t *old)
+{
+  return mask_block (async_set (), old);
+}
+
+/* The vfork pause's mask (pause_set).  */
+int
+__rseq_compat_mask_pause (uint64_t *old)
+{
+  return mask_block (pause_set (), old);
+}
+
 /* Back to OLD, by two calls each of which restores it alone: SIG_SETMASK,
-   then unblocking what mask_async blocked that OLD did not (a no-op
-   after the first).  A filter may refuse either (or answer 0 without
-   doing it) while it lets SIG_BLOCK through: with one call only, the
-   thread kept almost every signal blocked for good (seccomp.exp, both
-   ways).  A filter that stops both leaves it so.  */
-static void
-mask_restore (const uint64_t *old)
+   then unblocking what mask_async or mask_pause blocked that OLD did not
+   (a no-op after the first).  A filter may refuse either (or answer 0
+   without doing it) while it lets SIG_BLOCK through: with one call
+   only, the thread kept almost every signal blocked for good
+   (seccomp.exp, both ways).  A filter that stops both leaves it so.  */
+void
+__rseq_compat_mask_restore (const uint64_t *old)
 {
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
                         sizeof *old);
-  uint64_t added = async_set () & ~*old;
+  uint64_t added = pause_set () & ~*old;
   if (added != 0)
     rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK, (long int) &added,
                           0, sizeof added);
@@ -339,7 +379,7 @@ __rseq_compat_init_once (void)
   int saved_errno = errno;
   long int self = current_pid ();
   uint64_t old;
-  int masked = mask_async (&old);
+  int masked = __rseq_compat_mask_async (&old);
   /* Before the claim, and cleared only once the decision is done: a
      handler that creates a thread on this thread between the claim and
      the flag (where a filter refused the mask, any handler can run)
@@ -356,7 +396,7 @@ __rseq_compat_init_once (void)
         {
           deciding = 0;
           if (masked)
-            mask_restore (&old);
+            __rseq_compat_mask_restore (&old);
           errno = saved_errno;
           return;
         }
@@ -366,7 +406,7 @@ __rseq_compat_init_once (void)
         continue;
       deciding = 0;
       if (masked)
-        mask_restore (&old);
+        __rseq_compat_mask_restore (&old);
       /* The process ID again at each turn: a handler that forks on this
          thread while it waits (its mask is the program's again) leaves a
          child here whose decider stayed in the parent.  */
@@ -385,7 +425,7 @@ __rseq_compat_init_once (void)
           errno = saved_errno;
           return;
         }
-      masked = mask_async (&old);
+      masked = __rseq_compat_mask_async (&old);
       deciding = 1;
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }
@@ -394,6 +434,9 @@ __rseq_compat_init_once (void)
 #endif
   if (__rseq_compat_state.own_area)
     __rseq_compat_thread_lookup ();
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC && defined __x86_64__
+  __rseq_compat_vfork_lookup ();
+#endif
   switch (__rseq_compat_state.mode)
     {
     case RSEQ_COMPAT_MODE_SHIM_OWNED:
@@ -412,7 +455,7 @@ __rseq_compat_init_once (void)
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   deciding = 0;
   if (masked)
-    mask_restore (&old);
+    __rseq_compat_mask_restore (&old);
   errno = saved_errno;
 }
 

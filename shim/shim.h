@@ -165,6 +165,15 @@ const struct r_debug *__rseq_compat_loader_debug (uintptr_t phdr,
                                                   const struct r_debug *
                                                   fallback) attribute_hidden;
 
+/* init.c: the start-up decision's blocking of every signal but those
+   the thread's own code raises (and the C libraries' internal ones),
+   with raw system calls; 1 where *OLD holds the mask before.  Undone by
+   two calls, either of which suffices (a filter may refuse one).  The
+   vfork pause uses them too.  */
+int __rseq_compat_mask_async (uint64_t *old) attribute_hidden;
+int __rseq_compat_mask_pause (uint64_t *old) attribute_hidden;
+void __rseq_compat_mask_restore (const uint64_t *old) attribute_hidden;
+
 /* area.c */
 void __rseq_compat_clear_area (void *area, unsigned int len)
   attribute_hidden;
@@ -195,6 +204,13 @@ void __rseq_compat_thread_init (void) attribute_hidden;
 /* What the shim's pthread_create needs of the C library, looked up
    wherever it starts threads through its trampoline.  */
 void __rseq_compat_thread_lookup (void) attribute_hidden;
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC && defined __x86_64__
+/* The C library's vfork where it must be the one to call (glibc before
+   2.25: thread.c), looked up at start-up.  */
+void __rseq_compat_vfork_lookup (void) attribute_hidden;
+/* libc.so.6's vfork, from its symbol table at start-up (dlsym.c).  */
+extern void *__rseq_compat_libc_vfork_sym attribute_hidden;
+#endif
 /* glibc's dynamic builds: the lookups of the C library's functions the
    shim wraps, made from its constructor (thread.c).  */
 void __rseq_compat_thread_resolve (void) attribute_hidden;

@@ -28,7 +28,11 @@ struct start
   sigset_t mask;
   /* Whether the trampoline sets MASK (the creator could block signals:
      a filter may refuse rt_sigprocmask).  */
-  int set_mask;
+  unsigned char set_mask;
+  /* Whether MASK is a pthread_attr_setsigmask_np mask (taken as it is),
+     not the creator's (whose C library's internal signals the thread
+     keeps as the C library started it with: mask_back).  */
+  unsigned char attr_mask;
   /* Nonzero while a creation in flight holds this block; START_WAITED
      where the creator waits for the release (__rseq_compat_start_wait).  */
   int busy;

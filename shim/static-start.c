@@ -54,7 +54,32 @@
    2.40 in a program that refers to it weakly: --as-needed drops the
    library that only a weak reference needs, and the -u is left
    undefined.)  */
-attribute_public const char __rseq_compat_static[] = "librseq-compat.a";
+#include "static-desc.h"
+
+extern const ptrdiff_t __rseq_offset;
+extern const unsigned int __rseq_size;
+extern const unsigned int __rseq_flags;
+
+/* What rseq-compat info -p reads where the program's symbol table was
+   stripped (static-desc.h).  The anchor is this descriptor under the
+   name the link lines use, so it is linked and kept with it; read as a
+   string, it says "librseq-compat.a" as it always has.  */
+attribute_hidden __attribute__ ((section (RSEQ_COMPAT_DESC_SECTION), used))
+struct rseq_compat_static_desc __rseq_compat_static_desc =
+  {
+    .magic = RSEQ_COMPAT_DESC_MAGIC,
+    .version = RSEQ_COMPAT_DESC_VERSION,
+#if RSEQ_COMPAT_GLIBC
+    .libc = RSEQ_COMPAT_DESC_GLIBC,
+#else
+    .libc = RSEQ_COMPAT_DESC_MUSL,
+#endif
+    .published = { &__rseq_offset, &__rseq_size, &__rseq_flags },
+    .own = { &__rseq_compat_offset, &__rseq_compat_size,
+             &__rseq_compat_flags },
+  };
+extern const char __rseq_compat_static[sizeof (RSEQ_COMPAT_DESC_MAGIC)]
+  __attribute__ ((alias ("__rseq_compat_static_desc"))) attribute_public;
 
 #if RSEQ_COMPAT_GLIBC
 typedef void init_fn (void);

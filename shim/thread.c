@@ -18,6 +18,9 @@
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -25,6 +28,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -163,10 +167,40 @@ same_mask (const sigset_t *a, const sigset_t *b)
    look the same, so on musl the mask stays as SIG_SETMASK left it, as
    without the shim (seccomp.exp).  errno is the caller's.  */
 static void
-mask_back (const sigset_t *target)
+mask_back (const sigset_t *target, int keep_internal)
 {
   int saved = errno;
+#if RSEQ_COMPAT_GLIBC
+  /* glibc's internal signals, SIGCANCEL (32) and SIGSETXID (33), stay
+     as glibc left them: the shim never blocks them, but glibc's own
+     pthread_create may change them (the first call unblocks both in
+     the creator; 2.32 and later start a thread without SIGCANCEL).
+     And the mask is set with the system call, as glibc's own
+     pthread_create restores it: glibc's sigprocmask takes those two
+     out of any mask it sets, so a program that had blocked them with a
+     system call found them unblocked (review, glibc 2.34).  Where
+     TARGET is an attribute's mask (KEEP_INTERNAL 0), it is taken as it
+     is: pthread_attr_setsigmask_np keeps neither.  */
+  sigset_t eff = *target;
+  const sigset_t *orig = target;
+  target = &eff;
+  if (keep_internal)
+    {
+      uint64_t word, now = ~(uint64_t) 0;
+      const uint64_t internal = ((uint64_t) 1 << 31) | ((uint64_t) 1 << 32);
+      memcpy (&word, &eff, sizeof word);
+      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, 0,
+                                (long int) &now, sizeof now) == 0
+          && (now & ((uint64_t) 1 << (SIGKILL - 1))) == 0)
+        word = (word & ~internal) | (now & internal);
+      memcpy (&eff, &word, sizeof word);
+    }
+  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) &eff,
+                        0, sizeof (uint64_t));
+#else
+  (void) keep_internal;
   sigprocmask (SIG_SETMASK, target, NULL);
+#endif
 #if RSEQ_COMPAT_GLIBC
   /* One read: a SIG_SETMASK that was refused or answered 0 changed
      nothing, so what is there then is what was there before it.  */
@@ -178,7 +212,12 @@ mask_back (const sigset_t *target)
       for (int sig = 1; sig <= 64; sig++)
         if (sigismember (target, sig) == 1)
           sigdelset (&extra, sig);
-      ours = *target;
+      /* From the mask asked for, with its own 32 and 33: glibc 2.32
+         and later block those too around their clone, and where a
+         filter kept glibc from restoring, the mask then differs from
+         this one there, and stays as glibc left it, as without the
+         shim (seccomp.exp, --sync-blocked).  */
+      ours = *orig;
       for (int sig = 1; sig <= 64; sig++)
         if (sigismember (&extra, sig) == 1)
           sigaddset (&ours, sig);
@@ -375,7 +414,7 @@ trampoline (void *p)
 #endif
     }
   if (s.set_mask)
-    mask_back (&s.mask);
+    mask_back (&s.mask, !s.attr_mask);
   return s.fn (s.arg);
 }
 
@@ -448,6 +487,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   int blocked = block_async (&old) == 0;
   s->mask = old;
   s->set_mask = blocked;
+  s->attr_mask = 0;
   /* glibc 2.32 and later start the thread with the mask that
      pthread_attr_setsigmask_np put in ATTR; the trampoline applies
      the mask last, so it must be that one, and glibc gets a copy of
@@ -483,6 +523,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   if (getmask != NULL && getmask (attr, &attr_mask) == 0)
     {
       s->mask = attr_mask;
+      s->attr_mask = 1;
 #if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
       /* Where the mask could not be taken out of a copy, the thread
          starts with it, as before the ninth review (doc/using.md).  */
@@ -501,7 +542,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
   if (blocked)
-    mask_back (&old);
+    mask_back (&old, 1);
   if (ret != 0 && !waits)
     __rseq_compat_start_release (s);
   return ret;
@@ -530,12 +571,20 @@ __rseq_compat_own_create (void *fn)
    the kernel writes the area throughout.
 
    The parent's signals stay blocked from before it unregisters until it
-   has registered again, so that no handler ever runs on it
-   unregistered; the child takes the original mask back at once, before
-   any of its own code runs.  */
+   has registered again, so that no handler of a signal sent to it runs
+   on it unregistered (those its own code raises stay as they were: a
+   SIGSYS from a filter's trap on the shim's own calls reaches the
+   program's handler there); the child takes the original mask back at
+   once, before any of its own code runs.  So a signal whose default
+   action ends the process waits for the child to exec or exit too
+   (doc/using.md): leaving those without a handler open needed to know
+   which have one at each vfork, and each way of asking the kernel
+   (rt_sigaction, /proc/self/status) is a system call that a filter may
+   kill, or an answer that may not fit (the fifteenth to seventeenth
+   reviews).  */
 static __thread unsigned char vfork_paused
   __attribute__ ((tls_model ("initial-exec")));
-static __thread sigset_t vfork_mask
+static __thread uint64_t vfork_mask
   __attribute__ ((tls_model ("initial-exec")));
 /* Whether vfork_mask holds the mask before: a filter may refuse the
    call, or answer 0 without writing it (see block_async).  */
@@ -559,7 +608,7 @@ static void
 vfork_restore_mask (void)
 {
   if (vfork_masked)
-    sigprocmask (SIG_SETMASK, &vfork_mask, NULL);
+    __rseq_compat_mask_restore (&vfork_mask);
 }
 
 enum { PAUSED_SHIM = 1, PAUSED_LIBC = 2 };
@@ -582,13 +631,9 @@ __rseq_compat_vfork_prepare (void)
   if (!__rseq_compat_registered && !libc)
     return 0;
 
-  sigset_t all;
-  sigfillset (&all);
-  sigfillset (&vfork_mask);
-  int saved = errno;
-  vfork_masked = sigprocmask (SIG_SETMASK, &all, &vfork_mask) == 0
-                 && !sigismember (&vfork_mask, SIGKILL);
-  errno = saved;
+  /* Every signal but SIGSYS (init.c, pause_set) and the C library's
+     internal ones.  Raw system calls: errno stays the caller's.  */
+  vfork_masked = __rseq_compat_mask_pause (&vfork_mask);
   if (libc)
     {
       if (__rseq_compat_sys_rseq (rseq_compat_current_area (),
@@ -653,6 +698,42 @@ __rseq_compat_vfork_resume (long int ret, int paused)
     }
   return ret;
 }
+
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC && defined __x86_64__
+/* glibc before 2.25 caches the process ID in the thread, and its own
+   vfork marks the cache for the child (negated), so that the child's
+   getpid asks the kernel; the stub's system call left the child
+   answering its parent's PID (fifteenth review, glibc 2.17).  There the
+   stub calls the C library's vfork instead (set at start-up); it keeps
+   what it needs across it in %r8 and %r9, which that vfork leaves
+   alone in both tasks.  Those glibc versions know no shadow stack.  */
+attribute_hidden void *__rseq_compat_libc_vfork;
+
+void
+__rseq_compat_vfork_lookup (void)
+{
+  const char *v = gnu_get_libc_version ();
+  char *end;
+  long int major = strtol (v, &end, 10);
+  long int minor = *end == '.' ? strtol (end + 1, NULL, 10) : 0;
+  /* glibc's own, whose registers the stub relies on: not whatever
+     vfork comes next (a library's vfork written in C, a fork in
+     disguise, may use %r8 and %r9: sixteenth review).  */
+  if (major == 2 && minor < 25)
+    __rseq_compat_libc_vfork = __rseq_compat_libc_vfork_sym;
+}
+
+/* The parent's side after the C library's vfork: RET is its answer (a
+   PID, or -1 with errno set).  */
+attribute_hidden long int
+__rseq_compat_vfork_resume_libc (long int ret, int paused)
+{
+  int saved = errno;
+  vfork_resume_registration (paused);
+  errno = saved;
+  return ret;
+}
+#endif
 
 /* Linux 5.2; older headers (glibc 2.17's) lack it.  */
 #ifndef CLONE_PIDFD

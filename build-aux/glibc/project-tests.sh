@@ -63,7 +63,7 @@ R=$ov/root
 mount -t proc proc "$R/proc" && mount --rbind /dev "$R/dev" || exit 125
 mount -t tmpfs tmpfs "$R/tmp" || exit 125
 rm -rf "$R/rcg/project" && mkdir -p "$R/rcg/project"
-(cd "$top" && git ls-files -co --exclude-standard | grep -v '^build/' | tar -cf - -T -) |
+sh "$top/build-aux/tree-files" "$top" | (cd "$top" && tar --null -T - -cf -) |
   tar -xf - -C "$R/rcg/project"
 in_root() {
   chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \

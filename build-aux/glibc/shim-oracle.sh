@@ -39,7 +39,7 @@ gl_base_build "$GL_CACHE/baseline/$GL_SOURCE_VERSION-$(gl_toolchain_hash)"
 # library of the same kind that does nothing.
 w=$GL_WORK/shim-oracle
 rm -rf "$GL_ROOT$w" && mkdir -p "$GL_ROOT$w/src"
-(cd "$GL_TOP" && git ls-files -co --exclude-standard | grep -v '^build/' | tar -cf - -T -) |
+sh "$GL_TOP/build-aux/tree-files" "$GL_TOP" | (cd "$GL_TOP" && tar --null -T - -cf -) |
   tar -xf - -C "$GL_ROOT$w/src"
 printf 'int rc_oracle_noop;\n' > "$GL_ROOT$w/noop.c"
 # Registered when __rseq_size is published and non-zero and the kernel

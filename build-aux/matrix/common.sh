@@ -69,17 +69,11 @@ mx_stage_root() {
   done < "$_src/libs"
 }
 
-# mx_copy_tree TOP DEST: the tree at TOP as git sees it (tracked and
-# untracked but not ignored files), or without git all of it but the
-# build outputs, copied into DEST.
+# mx_copy_tree TOP DEST: the tree at TOP (build-aux/tree-files: without
+# build outputs) copied into DEST.
 mx_copy_tree() {
-  if git -C "$1" rev-parse --git-dir >/dev/null 2>&1; then
-    (cd "$1" && git ls-files -z -c -o --exclude-standard |
-       tar --null -T - -cf -) | tar -xf - -C "$2"
-  else
-    (cd "$1" && tar --exclude=./build --exclude=./config.mk \
-       --exclude=./config.status --exclude=./config.log -cf - .) | tar -xf - -C "$2"
-  fi
+  sh "$1/build-aux/tree-files" "$1" | (cd "$1" && tar --null -T - -cf -) |
+    tar -xf - -C "$2"
 }
 
 # mx_hold_chroot NAME [FD]: hold a shared lock on the chroot NAME

@@ -25,7 +25,7 @@ tar -C "$OL_ROOT" -xzf "$tarball" || ol_die "$name: cannot unpack $tarball"
 
 work=/rco/$name
 rm -rf "$OL_ROOT$work" && mkdir -p "$OL_ROOT$work/src"
-(cd "$OL_TOP" && git ls-files -z -c -o --exclude-standard | tar --null -T - -cf -) |
+sh "$OL_TOP/build-aux/tree-files" "$OL_TOP" | (cd "$OL_TOP" && tar --null -T - -cf -) |
   tar -xf - -C "$OL_ROOT$work/src"
 
 # The clang and aarch64 copies test compilers, not C libraries: they are

@@ -87,6 +87,12 @@ info_pid_target (pid_t *pid, char *err, size_t errlen)
   if (proc_status_field (dir, "Tgid", v, sizeof v) == 0 && atoi (v) > 0
       && atoi (v) != *pid)
     *pid = atoi (v);
+  /* A kernel thread has no memory of its own to read (its mem file
+     answers ESRCH, which would read as "no such process").  */
+  if (proc_kernel_thread (dir) == 1)
+    return fail (err, errlen, EINVAL, "process %d is a kernel thread: it "
+                 "has no user memory, C library or rseq registration; "
+                 "nothing to report", (int) *pid);
   return 0;
 }
 
@@ -97,6 +103,15 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
   char dir[64];
   snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
   r->pid = pid;
+  /* Everything is read from /proc/PID by name: where the process exits
+     and its PID goes to another during the read, the rest of what is
+     read is the other's, and root's child opened files as the other's
+     user (twenty-second review).  The start time, the same before and
+     after everything was read, says it was one process all along.  */
+  unsigned long long int started, ended;
+  if (proc_start_time (pid, &started) != 0)
+    return fail (err, errlen, ESRCH, "no process with PID %d any more: "
+                 "it exited", (int) pid);
   if (!proc_alive (pid))
     {
       char ppid[32] = "?";
@@ -151,6 +166,13 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
       proc_close (&p);
     }
 
+  if (ret == 0
+      && (proc_start_time (pid, &ended) != 0 || ended != started))
+    {
+      ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
+                  "read (its PID names another process now, or none); "
+                  "nothing to report", (int) pid);
+    }
   sigprocmask (SIG_SETMASK, &old, NULL);
   return ret;
 }

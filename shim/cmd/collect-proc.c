@@ -34,6 +34,9 @@
 
 #include <rseq-layout.h>
 #include <sys/rseq.h>
+/* The command reads only 64-bit programs of its own architecture.  */
+#define RSEQ_COMPAT_DESC_ADDR(type) uint64_t
+#include <static-desc.h>
 
 #include "collect-proc.h"
 #include "procfs.h"
@@ -79,11 +82,17 @@ owner_of (struct proc *p, const struct info_report *r,
   if (in_tls && p->rseq_abi_definer < 0)
     {
       p->rseq_abi_definer = p->nmaps;
-      for (size_t i = 0; i < p->nmaps; i++)
+      /* Each file once, and a bounded number: a process may map files
+         tens of thousands of times (eighteenth review).  */
+      enum { RSEQ_ABI_CANDIDATES = 512 };
+      const struct proc_map *tried[RSEQ_ABI_CANDIDATES];
+      size_t ntried = 0;
+      for (size_t i = 0; i < p->nmaps && ntried < RSEQ_ABI_CANDIDATES; i++)
         {
           if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
-              || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
+              || proc_map_seen (&p->maps[i], tried, ntried))
             continue;
+          tried[ntried++] = &p->maps[i];
           int is_tls = 0;
           proc_symbol (p, p->maps[i].path, "__rseq_abi", &is_tls, NULL);
           if (is_tls)
@@ -229,6 +238,54 @@ static_archive (struct proc *p, struct info_report *r)
     }
 }
 
+/* librseq-compat.a in a static program whose symbol table was
+   stripped: its descriptor (static-desc.h), by its section.  Names the
+   C library the archive was built for, and reads __rseq_* where the
+   descriptor says they are: the archive's own storage, or a static
+   glibc 2.35 or later's, for which the archive steps aside.  Returns 1
+   if the descriptor was found.  */
+static int
+static_descriptor (struct proc *p, struct info_report *r)
+{
+  uint64_t size = 0;
+  uint64_t at = proc_section_exe (p, r->exe, RSEQ_COMPAT_DESC_SECTION, &size);
+  struct rseq_compat_static_desc d;
+  if (at == 0 || size < sizeof d || proc_read (p, at, &d, sizeof d) != 0
+      || memcmp (d.magic, RSEQ_COMPAT_DESC_MAGIC,
+                 sizeof RSEQ_COMPAT_DESC_MAGIC) != 0
+      || d.version != RSEQ_COMPAT_DESC_VERSION
+      || (d.libc != RSEQ_COMPAT_DESC_GLIBC && d.libc != RSEQ_COMPAT_DESC_MUSL))
+    return 0;
+  snprintf (r->libc, sizeof r->libc, "%s",
+            d.libc == RSEQ_COMPAT_DESC_GLIBC ? "glibc" : "musl");
+  r->libc_version[0] = '\0';
+  r->libc_static = 1;
+  r->libc_abi = 0;
+  snprintf (r->shim, sizeof r->shim, "%s", r->exe);
+  r->shim_static = 1;
+  ptrdiff_t offset;
+  unsigned int rseq_size, flags;
+  if (proc_read (p, d.published[0], &offset, sizeof offset) != 0
+      || proc_read (p, d.published[1], &rseq_size, sizeof rseq_size) != 0
+      || proc_read (p, d.published[2], &flags, sizeof flags) != 0)
+    return 1;
+  if (memcmp (d.published, d.own, sizeof d.own) == 0)
+    {
+      r->shim_offset = offset;
+      r->shim_size = rseq_size;
+      r->shim_flags = flags;
+      r->shim_abi = 1;
+    }
+  else if (d.libc == RSEQ_COMPAT_DESC_GLIBC)
+    {
+      r->libc_offset = offset;
+      r->libc_size = rseq_size;
+      r->libc_flags = flags;
+      r->libc_abi = 1;
+    }
+  return 1;
+}
+
 int
 proc_describe (struct proc *p, struct info_report *r, char *err,
                size_t errlen)
@@ -284,13 +341,33 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
                  r->libc_version, sizeof r->libc_version);
 
+  /* Each mapped file is asked once (by device and inode), and at most
+     LIBC_CANDIDATES of each kind: a process that mapped two files named like the
+     shim in turn, 20000 times, kept info -p for 110 s (683 s with its
+     main thread gone, where each answer is a child's: twenty-first
+     review).  */
+  const struct proc_map *asked[2 * LIBC_CANDIDATES];
+  size_t nasked = 0, nshim = 0, nld = 0;
   for (size_t i = 0; i < p->nmaps; i++)
     {
-      const char *b = base_name (p->maps[i].path);
-      if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
-          || (i > 0 && strcmp (p->maps[i - 1].path, p->maps[i].path) == 0))
+      const struct proc_map *m = &p->maps[i];
+      const char *b = base_name (m->path);
+      if (m->offset != 0 || m->path[0] != '/')
         continue;
-      if (strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi)
+      int shim = strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi;
+      int ld = !shim && strncmp (b, "ld-", 3) == 0
+               && strncmp (b, "ld-musl", 7) != 0 && !r->libc_abi;
+      if (!shim && !ld)
+        continue;
+      if (proc_map_seen (m, asked, nasked)
+          || (shim ? nshim : nld) >= LIBC_CANDIDATES)
+        continue;
+      asked[nasked++] = m;
+      if (shim)
+        nshim++;
+      else
+        nld++;
+      if (shim)
         {
           uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
                                     NULL, NULL);
@@ -307,8 +384,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         }
       /* glibc 2.35 and later export __rseq_* from the dynamic loader
          (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
-      else if (strncmp (b, "ld-", 3) == 0 && strncmp (b, "ld-musl", 7) != 0
-               && !r->libc_abi)
+      else
         {
           uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
                                     NULL, NULL);
@@ -368,18 +444,18 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
         }
-      else if (static_exe)
+      /* Stripped: only the archive's descriptor, where it is linked
+         in, names the C library; otherwise it is not known, and the
+         mapped ones' answers are still not its own (doc/static.md).  */
+      else if (static_exe && !static_descriptor (p, r))
         {
-          /* Stripped: its C library is not known, and the mapped ones'
-             answers are still not its own.  The archive cannot be seen
-             either (doc/static.md).  */
           snprintf (r->libc, sizeof r->libc, "unknown");
           r->libc_version[0] = '\0';
           r->libc_abi = 0;
         }
     }
 
-  if (r->libc_static)
+  if (r->libc_static && !r->shim_static)
     static_archive (p, r);
   info_pick_abi (r);
   return 0;

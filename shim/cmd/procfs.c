@@ -31,7 +31,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/fsuid.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rseq-layout.h>
@@ -123,55 +132,66 @@ proc_status_field (const char *dir, const char *key, char *out,
   return found;
 }
 
+/* One allocation holds the entries and, after them, the text of the
+   file, which their paths point into: a path of its own for each entry
+   (PATH_MAX bytes) made info -p of a process with 65,000 mappings take
+   267 MB (twenty-second review), and max_map_count may be a million.
+   free (*MAPS) frees both.  */
 int
 read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/maps", dir);
-  if (slurp (path, &buf, 64u << 20) < 0)
+  ssize_t len = slurp (path, &buf, 64u << 20);
+  if (len < 0)
     return -1;
-  size_t cap = 64, n = 0;
-  struct proc_map *m = malloc (cap * sizeof *m);
+  size_t lines = 1;
+  for (ssize_t i = 0; i < len; i++)
+    lines += buf[i] == '\n';
+  struct proc_map *m = malloc (lines * sizeof *m + (size_t) len + 1);
   if (m == NULL)
     {
       free (buf);
       errno = ENOMEM;
       return -1;
     }
-  for (char *line = buf; *line != '\0';)
+  char *text = (char *) (m + lines);
+  memcpy (text, buf, (size_t) len);
+  text[len] = '\0';
+  free (buf);
+  size_t n = 0;
+  for (char *line = text; *line != '\0' && n < lines;)
     {
       char *nl = strchr (line, '\n');
       if (nl != NULL)
         *nl = '\0';
-      if (n == cap)
-        {
-          struct proc_map *bigger = realloc (m, 2 * cap * sizeof *m);
-          if (bigger == NULL)
-            break;
-          m = bigger;
-          cap *= 2;
-        }
-      unsigned long long int start, end, offset;
+      unsigned long long int start, end, offset, inode = 0;
+      unsigned int major = 0, minor = 0;
       char perms[8];
       int pos = 0;
-      if (sscanf (line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms,
-                  &offset, &pos) >= 4)
+      if (sscanf (line, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end,
+                  perms, &offset, &major, &minor, &inode, &pos) >= 4)
         {
-          const char *p = line + pos;
+          char *p = line + pos;
           while (*p == ' ')
             p++;
           m[n].start = start;
           m[n].end = end;
           m[n].offset = offset;
+          m[n].dev_major = major;
+          m[n].dev_minor = minor;
+          m[n].inode = inode;
           snprintf (m[n].perms, sizeof m[n].perms, "%.4s", perms);
-          snprintf (m[n].path, sizeof m[n].path, "%s", p);
+          /* A name longer than any path open takes cannot be opened.  */
+          if (strlen (p) >= PATH_MAX)
+            p[PATH_MAX - 1] = '\0';
+          m[n].path = p;
           n++;
         }
       if (nl == NULL)
         break;
       line = nl + 1;
     }
-  free (buf);
   *maps = m;
   *nmaps = n;
   return 0;
@@ -193,32 +213,511 @@ base_name (const char *path)
   return slash != NULL ? slash + 1 : path;
 }
 
-/* Opens PATH as the process sees it (its root may differ from ours),
-   else as we see it.  */
+/* Whether the mount with ID MNT_ID (BY_ID), or the one whose device is
+   MAJ:MIN, is a FUSE file system (fuse, fuse.NAME, fuseblk), from
+   DIR/mountinfo, the process's own mount namespace: 1 if it is, 0 if
+   not, -1 if it is not there.  A FUSE server answers each request on a
+   file when it pleases, or never (twenty-second review: info -p hung
+   in the open of a mapped FUSE file, beyond SIGKILL), and one mounted
+   by root without allow_other serves any process whose real, effective
+   and saved IDs are root's, whatever its file-system IDs, so that the
+   child of open_as_target read what the process could not.  Reading
+   mountinfo asks nothing of the server.  */
 static int
-open_target_file (const char *dir, const char *path)
+mount_is_fuse (const char *dir, int by_id, unsigned long int mnt_id,
+               unsigned int maj, unsigned int min)
+{
+  char path[128], *buf;
+  snprintf (path, sizeof path, "%s/mountinfo", dir);
+  if (slurp (path, &buf, 64u << 20) < 0)
+    return -1;
+  int ret = -1;
+  for (char *line = buf; line != NULL && *line != '\0' && ret < 0;)
+    {
+      char *nl = strchr (line, '\n');
+      if (nl != NULL)
+        *nl = '\0';
+      unsigned long int id, parent;
+      unsigned int ma, mi;
+      const char *dash = strstr (line, " - ");
+      if (dash != NULL
+          && sscanf (line, "%lu %lu %u:%u", &id, &parent, &ma, &mi) == 4
+          && (by_id ? id == mnt_id : ma == maj && mi == min))
+        ret = strncmp (dash + 3, "fuse", 4) == 0
+              && (dash[7] == ' ' || dash[7] == '.' || dash[7] == 'b');
+      line = nl != NULL ? nl + 1 : NULL;
+    }
+  free (buf);
+  return ret;
+}
+
+/* mount_is_fuse in DIR's mount namespace, else in ours: 1 only for a
+   mount found and FUSE.  One found in neither (a file system's private
+   clone, as overlayfs makes of its layers) is not taken for FUSE:
+   nothing says it is, and refusing it would leave every process in a
+   container unknown.  */
+static int
+on_fuse (const char *dir, int by_id, unsigned long int mnt_id,
+         unsigned int maj, unsigned int min)
+{
+  int ret = mount_is_fuse (dir, by_id, mnt_id, maj, min);
+  if (ret < 0)
+    ret = mount_is_fuse ("/proc/self", by_id, mnt_id, maj, min);
+  return ret == 1;
+}
+
+/* Whether the file FD (an O_PATH descriptor) names is on FUSE, by its
+   mount's ID (/proc/self/fdinfo): no request reaches the server.  */
+static int
+fd_on_fuse (const char *dir, int fd)
+{
+  char path[64], *buf;
+  snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return 1;
+  const char *at = strstr (buf, "mnt_id:");
+  unsigned long int id = 0;
+  int have = at != NULL && sscanf (at + 7, " %lu", &id) == 1;
+  free (buf);
+  return !have || on_fuse (dir, 1, id, 0, 0);
+}
+
+/* A regular file's descriptor for reading from the O_PATH descriptor
+   FD (closed), or -1: O_PATH opens nothing (a device node's open has
+   effects of its own), and the file is checked first: not on FUSE (in
+   DIR's mounts), and where M is not NULL the file mapped there (device
+   and inode).  */
+static int
+reopen_regular (const char *dir, int fd, const struct proc_map *m)
+{
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  int ret = -1;
+  if (!fd_on_fuse (dir, fd) && fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+      && (m == NULL
+          || (major (st.st_dev) == m->dev_major
+              && minor (st.st_dev) == m->dev_minor
+              && (uint64_t) st.st_ino == m->inode)))
+    {
+      char self[64];
+      snprintf (self, sizeof self, "/proc/self/fd/%d", fd);
+      ret = open (self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    }
+  close (fd);
+  return ret;
+}
+
+/* Opens PATH as the process sees it (its root may differ from ours),
+   else as we see it (/proc/PID/maps names a file as the reader sees
+   it, where the reader can).  Where M is not NULL, only the file
+   mapped there: a name is the process's to choose, and a link at it in
+   a root of its own, resolved against ours, named a file outside it
+   (sixteenth review).  Where only OURS is, that holds for the name as
+   we see it alone: a process in a chroot, whatever its user, had a link
+   at its name resolved against our root read for it (twenty-first
+   review).  */
+static int
+open_by_name (const char *dir, const char *path, const struct proc_map *m,
+              const struct proc_map *ours)
 {
   char rooted[PATH_MAX + 32];
-  if (path[0] != '/')
-    return -1;
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
-  /* O_NONBLOCK: a FIFO of that name must not block us.  */
-  int fd = open (rooted, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int fd = reopen_regular (dir, open (rooted, O_PATH | O_CLOEXEC), m);
   if (fd < 0)
-    fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  struct stat st;
-  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
+    fd = reopen_regular (dir, open (path, O_PATH | O_CLOEXEC),
+                         m != NULL ? m : ours);
+  return fd;
+}
+
+int
+proc_kernel_thread (const char *dir)
+{
+  char path[PATH_MAX], *buf;
+  snprintf (path, sizeof path, "%s/stat", dir);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return -1;
+  /* The name, in parentheses, may hold anything: the fields go on
+     after the last parenthesis.  The ninth is the flags.  */
+  const char *end = strrchr (buf, ')');
+  unsigned long int flags;
+  int ret = -1;
+  if (end != NULL
+      && sscanf (end + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
+    ret = (flags & 0x00200000) != 0; /* PF_KTHREAD */
+  free (buf);
+  return ret;
+}
+
+int
+proc_start_time (pid_t pid, unsigned long long int *start)
+{
+  char path[64], *buf;
+  snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return -1;
+  /* The name, in parentheses, may hold anything: the fields go on
+     after the last parenthesis.  The twenty-second is the start.  */
+  const char *end = strrchr (buf, ')');
+  int ret = end != NULL
+            && sscanf (end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+                       "%*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                       start) == 1 ? 0 : -1;
+  free (buf);
+  return ret;
+}
+
+/* The fourth (file-system) ID of the line KEY ("Uid" or "Gid") of
+   DIR/status.  */
+static int
+status_fs_id (const char *dir, const char *key, unsigned long int *id)
+{
+  char v[128];
+  unsigned long int real, eff, saved, fs;
+  if (proc_status_field (dir, key, v, sizeof v) != 0
+      || sscanf (v, "%lu %lu %lu %lu", &real, &eff, &saved, &fs) != 4)
+    return -1;
+  *id = fs;
+  return 0;
+}
+
+/* The process's supplementary groups, from DIR/status's "Groups:"
+   line, all of them or -1: with fewer, the child would escape a denial
+   that one of them carries (a file whose group may not read it but
+   others may, an ACL entry for the group: nineteenth review, which
+   found setgroups (0) doing that).  A line cut short (the file longer
+   than what is read) is a failure too.  *GROUPS is malloc'ed.  */
+static int
+status_groups (const char *dir, gid_t **groups, size_t *count)
+{
+  char path[PATH_MAX], *buf;
+  snprintf (path, sizeof path, "%s/status", dir);
+  /* 65536 groups (NGROUPS_MAX) of 10 digits each fit.  */
+  ssize_t len = slurp (path, &buf, 1 << 20);
+  if (len < 0)
+    return -1;
+  int ret = -1;
+  char *line = strstr (buf, "\nGroups:");
+  char *end = line != NULL ? strchr (line + 1, '\n') : NULL;
+  size_t n = 0;
+  gid_t *g = NULL;
+  if (end != NULL)
     {
+      *end = '\0';
+      g = malloc ((size_t) (end - line) / 2 * sizeof *g + sizeof *g);
+      const char *p = line + strlen ("\nGroups:");
+      ret = g != NULL ? 0 : -1;
+      while (ret == 0)
+        {
+          while (*p == ' ' || *p == '\t')
+            p++;
+          if (*p == '\0')
+            break;
+          char *after;
+          errno = 0;
+          unsigned long int v = strtoul (p, &after, 10);
+          if (after == p || errno != 0 || v > (gid_t) -1 - 1
+              || (*after != ' ' && *after != '\t' && *after != '\0'))
+            ret = -1;
+          else
+            g[n++] = (gid_t) v;
+          p = after;
+        }
+    }
+  free (buf);
+  if (ret != 0)
+    {
+      free (g);
+      return -1;
+    }
+  *groups = g;
+  *count = n;
+  return 0;
+}
+
+/* Whether ID, as this command's user namespace shows it, may stand for
+   an ID that namespace does not map: the overflow ID (KIND "uid" or
+   "gid": /proc/sys/kernel/overflowuid, 65534), outside the initial
+   namespace, which maps every ID.  A process of root's user namespace
+   U with a supplementary group U does not map showed it as 65534, which
+   U maps to another group, and the child that took it read a file that
+   group may not (twenty-first review).  */
+static int
+maybe_unmapped (unsigned long int id, const char *kind)
+{
+  char path[64], buf[256];
+  snprintf (path, sizeof path, "/proc/sys/kernel/overflow%s", kind);
+  unsigned long int overflow = 65534;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      ssize_t n = read (fd, buf, sizeof buf - 1);
       close (fd);
-      fd = -1;
+      if (n > 0)
+        {
+          buf[n] = '\0';
+          overflow = strtoul (buf, NULL, 10);
+        }
+    }
+  if (id != overflow)
+    return 0;
+  snprintf (path, sizeof path, "/proc/self/%s_map", kind);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 1;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return 1;
+  buf[n] = '\0';
+  unsigned long int inner, outer, count;
+  return !(sscanf (buf, "%lu %lu %lu", &inner, &outer, &count) == 3
+           && inner == 0 && outer == 0 && count == 4294967295ul);
+}
+
+/* The child's capabilities, all dropped (capset: version 3, two
+   words each).  */
+struct cap_header
+{
+  uint32_t version;
+  int pid;
+};
+struct cap_data
+{
+  uint32_t effective, permitted, inheritable;
+};
+#define CAP_VERSION_3 0x20080522
+
+/* Makes this (child) process the file-system user UID and group GID,
+   with the supplementary groups GROUPS and no capabilities: it opens
+   what the process could open, and nothing else.  Its real and saved
+   IDs stay root's, so that the process's user cannot signal it (a
+   child that had become that user altogether was stopped, and info -p
+   waited for it for ever: nineteenth review).  */
+static int
+become_fs_user (unsigned long int uid, unsigned long int gid,
+                const gid_t *groups, size_t count)
+{
+  if (setgroups (count, groups) != 0)
+    return -1;
+  setfsgid ((gid_t) gid);
+  setfsuid ((uid_t) uid);
+  /* Each answers the previous ID, and refuses silently: ask again.  */
+  if ((unsigned long int) setfsgid ((gid_t) -1) != gid
+      || (unsigned long int) setfsuid ((uid_t) -1) != uid)
+    return -1;
+  struct cap_header h = { CAP_VERSION_3, 0 };
+  struct cap_data d[2];
+  memset (d, 0, sizeof d);
+  return syscall (SYS_capset, &h, d) == 0 ? 0 : -1;
+}
+
+/* How long root waits for the child (a file on a network or FUSE file
+   system may never answer): then the file is unknown.  */
+#define OPEN_AS_TARGET_MS 10000
+
+/* open_by_name in a child that has become the process's file-system
+   user and group (become_fs_user), which passes the descriptor back:
+   what root opens for a name the process chose is what the process
+   could open itself.  */
+static int
+open_as_target (const char *dir, const char *path, const struct proc_map *m)
+{
+  /* Only the file mapped at M, whatever the process's user: a name
+     resolved by another root than the process's (a link in a chroot,
+     absolute, led out of it) or through a file system that serves the
+     child as root (FUSE) opened another file (twenty-second review).
+     A file mapped from FUSE is not looked up at all.  After one child
+     that did not answer in time, no other is started for this
+     process: each could cost as long (twenty-second review: 112 names,
+     19 minutes).  */
+  static int stalled;
+  if (m == NULL || stalled)
+    return -1;
+  unsigned long int uid, gid;
+  gid_t *groups;
+  size_t ngroups;
+  if (status_fs_id (dir, "Uid", &uid) != 0
+      || status_fs_id (dir, "Gid", &gid) != 0
+      || status_groups (dir, &groups, &ngroups) != 0)
+    return -1;
+  /* IDs this namespace cannot name: the process's rights are unknown
+     here, so nothing is opened for it.  */
+  int unmapped = maybe_unmapped (uid, "uid") || maybe_unmapped (gid, "gid");
+  for (size_t i = 0; i < ngroups && !unmapped; i++)
+    unmapped = maybe_unmapped (groups[i], "gid");
+  if (unmapped)
+    {
+      free (groups);
+      return -1;
+    }
+  int sv[2];
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    {
+      free (groups);
+      return -1;
+    }
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      free (groups);
+      close (sv[0]);
+      close (sv[1]);
+      return -1;
+    }
+  if (pid == 0)
+    {
+      close (sv[0]);
+      if (become_fs_user (uid, gid, groups, ngroups) != 0)
+        _exit (1);
+      int fd = open_by_name (dir, path, m, m);
+      if (fd < 0)
+        _exit (1);
+      char byte = 0;
+      union
+      {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE (sizeof (int))];
+      } ctl;
+      memset (&ctl, 0, sizeof ctl);
+      struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+      struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+                            .msg_control = ctl.buf,
+                            .msg_controllen = sizeof ctl.buf };
+      struct cmsghdr *c = CMSG_FIRSTHDR (&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN (sizeof (int));
+      memcpy (CMSG_DATA (c), &fd, sizeof fd);
+      _exit (sendmsg (sv[1], &msg, 0) == 1 ? 0 : 1);
+    }
+  free (groups);
+  close (sv[1]);
+  int fd = -1;
+  char byte;
+  union
+  {
+    struct cmsghdr h;
+    char buf[CMSG_SPACE (sizeof (int))];
+  } ctl;
+  struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+                        .msg_control = ctl.buf,
+                        .msg_controllen = sizeof ctl.buf };
+  ssize_t n = -1;
+  struct pollfd p = { .fd = sv[0], .events = POLLIN };
+  int ready;
+  while ((ready = poll (&p, 1, OPEN_AS_TARGET_MS)) < 0 && errno == EINTR)
+    ;
+  if (ready > 0)
+    while ((n = recvmsg (sv[0], &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT)) < 0
+           && errno == EINTR)
+      ;
+  struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR (&msg) : NULL;
+  if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS
+      && c->cmsg_len == CMSG_LEN (sizeof (int)))
+    memcpy (&fd, CMSG_DATA (c), sizeof fd);
+  close (sv[0]);
+  /* The child is reaped if it ends within 100 ms, else left to be
+     reaped when this command exits: one stuck in a FUSE request (its
+     open, or the FLUSH of its exit once it has handed the descriptor
+     over) ends only when the server answers, SIGKILL or not (twenty-
+     first review: info -p waited for it for ever; a later quick review:
+     the FLUSH).  */
+  if (ready <= 0)
+    {
+      kill (pid, SIGKILL);
+      stalled = 1;
+    }
+  for (int i = 0; i < 10; i++)
+    {
+      pid_t w = waitpid (pid, NULL, WNOHANG);
+      if (w == pid || (w < 0 && errno != EINTR))
+        break;
+      struct timespec pause = { 0, 10 * 1000 * 1000 };
+      nanosleep (&pause, NULL);
     }
   return fd;
+}
+
+/* The file the process maps at M (PATH, as its maps name it).  The name
+   is the process's to choose: it can map a file, remove it and put a
+   link (or a device node) where the name was, and root's info -p must
+   not open for it what it could not open itself (review: a root-only
+   file read through "libc.so.6 (deleted)").  So root opens the mapping
+   itself, /proc/PID/map_files/START-END (the kernel lets root alone
+   open those), or, where that is refused (no CONFIG_CHECKPOINT_RESTORE,
+   root of a user namespace, a main thread gone), the name as the
+   process's user; anyone else can open no more than its own files
+   anyway, and opens the name.  */
+static int
+open_target_file (const char *dir, const struct proc_map *m,
+                  const char *path)
+{
+  if (path[0] != '/')
+    return -1;
+  /* A file mapped from FUSE is neither opened nor looked up, by anyone
+     (mount_is_fuse).  */
+  if (m != NULL && on_fuse (dir, 0, 0, m->dev_major, m->dev_minor))
+    return -1;
+  if (geteuid () != 0)
+    return open_by_name (dir, path, NULL, NULL);
+  if (m != NULL)
+    {
+      /* The process's directory, not a thread's: only it has them.  */
+      const char *task = strstr (dir, "/task/");
+      int dirlen = task != NULL ? (int) (task - dir) : (int) strlen (dir);
+      char link[128];
+      snprintf (link, sizeof link, "%.*s/map_files/%" PRIx64 "-%" PRIx64,
+                dirlen < 64 ? dirlen : 64, dir, m->start, m->end);
+      /* O_PATH first: a mapped device node is never opened.  */
+      int fd = open (link, O_PATH | O_CLOEXEC);
+      if (fd >= 0)
+        return reopen_regular (dir, fd, NULL);
+    }
+  return open_as_target (dir, path, m);
 }
 
 static int
 pread_full (int fd, void *buf, size_t len, uint64_t off)
 {
   return pread (fd, buf, len, (off_t) off) == (ssize_t) len ? 0 : -1;
+}
+
+/* The ELF file FD's header (64-bit, at most 4096 sections) in *EH, the
+   virtual address of its first PT_LOAD in *FIRST_VADDR and its section
+   headers in *SH (malloc'ed), or -1.  */
+static int
+elf_headers (int fd, Elf64_Ehdr *eh, uint64_t *first_vaddr,
+             Elf64_Shdr **sh)
+{
+  if (pread_full (fd, eh, sizeof *eh, 0) != 0
+      || memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0
+      || eh->e_ident[EI_CLASS] != ELFCLASS64
+      || eh->e_shentsize != sizeof (Elf64_Shdr)
+      || eh->e_phentsize != sizeof (Elf64_Phdr)
+      || eh->e_shnum == 0 || eh->e_shnum > 4096)
+    return -1;
+  *first_vaddr = 0;
+  for (int i = 0; i < eh->e_phnum; i++)
+    {
+      Elf64_Phdr ph;
+      if (pread_full (fd, &ph, sizeof ph, eh->e_phoff + i * sizeof ph) != 0)
+        return -1;
+      if (ph.p_type == PT_LOAD)
+        {
+          *first_vaddr = ph.p_vaddr - ph.p_offset;
+          break;
+        }
+    }
+  *sh = malloc (eh->e_shnum * sizeof **sh);
+  if (*sh == NULL
+      || pread_full (fd, *sh, eh->e_shnum * sizeof **sh, eh->e_shoff) != 0)
+    {
+      free (*sh);
+      return -1;
+    }
+  return 0;
 }
 
 /* The defined symbol NAME of the ELF file FD, from its dynamic symbol
@@ -229,34 +728,9 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
             unsigned char *type, uint64_t *first_vaddr)
 {
   Elf64_Ehdr eh;
-  if (pread_full (fd, &eh, sizeof eh, 0) != 0
-      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
-      || eh.e_ident[EI_CLASS] != ELFCLASS64
-      || eh.e_shentsize != sizeof (Elf64_Shdr)
-      || eh.e_phentsize != sizeof (Elf64_Phdr)
-      || eh.e_shnum == 0 || eh.e_shnum > 4096)
+  Elf64_Shdr *sh;
+  if (elf_headers (fd, &eh, first_vaddr, &sh) != 0)
     return -1;
-
-  *first_vaddr = 0;
-  for (int i = 0; i < eh.e_phnum; i++)
-    {
-      Elf64_Phdr ph;
-      if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != 0)
-        return -1;
-      if (ph.p_type == PT_LOAD)
-        {
-          *first_vaddr = ph.p_vaddr - ph.p_offset;
-          break;
-        }
-    }
-
-  Elf64_Shdr *sh = malloc (eh.e_shnum * sizeof *sh);
-  if (sh == NULL
-      || pread_full (fd, sh, eh.e_shnum * sizeof *sh, eh.e_shoff) != 0)
-    {
-      free (sh);
-      return -1;
-    }
   int found = -1;
   /* The first table of each type only: an object has at most one of
      each (gABI), and a file with thousands of them, which the kernel
@@ -303,24 +777,56 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
+/* The allocated section NAME of the ELF file FD (found by the section
+   header string table, which strip keeps): its address, size and the
+   virtual address of the file's first PT_LOAD.  */
+static int
+elf_section (int fd, const char *name, uint64_t *addr, uint64_t *size,
+             uint64_t *first_vaddr)
+{
+  Elf64_Ehdr eh;
+  Elf64_Shdr *sh;
+  if (elf_headers (fd, &eh, first_vaddr, &sh) != 0)
+    return -1;
+  if (eh.e_shstrndx >= eh.e_shnum)
+    {
+      free (sh);
+      return -1;
+    }
+  const Elf64_Shdr *strsh = &sh[eh.e_shstrndx];
+  size_t len = strlen (name);
+  char *want = malloc (len + 1);
+  int found = -1;
+  for (int i = 0; want != NULL && i < eh.e_shnum && found != 0; i++)
+    if ((sh[i].sh_flags & SHF_ALLOC) != 0 && sh[i].sh_type == SHT_PROGBITS
+        && sh[i].sh_name < strsh->sh_size
+        && strsh->sh_size - sh[i].sh_name > len
+        && pread_full (fd, want, len + 1,
+                       strsh->sh_offset + sh[i].sh_name) == 0
+        && memcmp (want, name, len + 1) == 0)
+      {
+        *addr = sh[i].sh_addr;
+        *size = sh[i].sh_size;
+        found = 0;
+      }
+  free (want);
+  free (sh);
+  return found;
+}
+
 /* The file mapped as PATH: through /proc/PID/exe when EXE (the program
    itself, which stays readable there when deleted or in another mount
    namespace), else by its name in the process's root.  */
 static int
-open_mapped (struct proc *p, const char *path, int exe)
+open_mapped (struct proc *p, const struct proc_map *m, const char *path,
+             int exe)
 {
   if (!exe)
-    return open_target_file (p->dir, path);
+    return open_target_file (p->dir, m, path);
   char link[PATH_MAX + 8];
   snprintf (link, sizeof link, "%s/exe", p->dir);
-  int fd = open (link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  struct stat st;
-  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
-    {
-      close (fd);
-      fd = -1;
-    }
-  return fd;
+  /* O_PATH first: a program on FUSE is not opened (mount_is_fuse).  */
+  return reopen_regular (p->dir, open (link, O_PATH | O_CLOEXEC), NULL);
 }
 
 /* Whether MAPPED, a name as /proc/PID/maps prints it, is PATH: the
@@ -346,13 +852,17 @@ symbol_in (struct proc *p, const char *path, const char *name, int symtab,
            int exe, int *is_tls, uint64_t *tls_value)
 {
   uint64_t start = UINT64_MAX;
+  const struct proc_map *m = NULL;
   for (size_t i = 0; i < p->nmaps; i++)
     if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
         && p->maps[i].start < start)
-      start = p->maps[i].start;
+      {
+        start = p->maps[i].start;
+        m = &p->maps[i];
+      }
   if (start == UINT64_MAX)
     return 0;
-  int fd = open_mapped (p, path, exe);
+  int fd = open_mapped (p, m, path, exe);
   if (fd < 0)
     return 0;
   uint64_t value = 0, first_vaddr = 0;
@@ -391,10 +901,32 @@ proc_symbol_exe (struct proc *p, const char *path, const char *name)
   return symbol_in (p, path, name, 1, 1, NULL, NULL);
 }
 
+uint64_t
+proc_section_exe (struct proc *p, const char *path, const char *name,
+                  uint64_t *size)
+{
+  uint64_t start = UINT64_MAX;
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
+        && p->maps[i].start < start)
+      start = p->maps[i].start;
+  if (start == UINT64_MAX)
+    return 0;
+  int fd = open_mapped (p, NULL, path, 1);
+  if (fd < 0)
+    return 0;
+  uint64_t addr = 0, first_vaddr = 0;
+  int ret = elf_section (fd, name, &addr, size, &first_vaddr);
+  close (fd);
+  if (ret != 0 || addr == 0)
+    return 0;
+  return start - (first_vaddr & ~(uint64_t) 0xfff) + addr;
+}
+
 int
 proc_exe_has_interp (struct proc *p)
 {
-  int fd = open_mapped (p, NULL, 1);
+  int fd = open_mapped (p, NULL, NULL, 1);
   if (fd < 0)
     return -1;
   Elf64_Ehdr eh;
@@ -501,10 +1033,10 @@ musl_version_like (const char *s, size_t len)
 /* glibc names itself in "... release version 2.36." in libc.so.6; musl
    has "musl libc (ARCH)" and its version as a string of its own.  */
 static int
-libc_from_file (const char *dir, const char *path, char *name, size_t namelen,
-                char *version, size_t versionlen)
+libc_from_file (const char *dir, const struct proc_map *m, char *name,
+                size_t namelen, char *version, size_t versionlen)
 {
-  int fd = open_target_file (dir, path);
+  int fd = open_target_file (dir, m, m->path);
   if (fd < 0)
     return -1;
   struct stat st;
@@ -555,13 +1087,30 @@ libc_from_file (const char *dir, const char *path, char *name, size_t namelen,
   return ret;
 }
 
+int
+proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
+               size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (seen[i]->dev_major == m->dev_major
+        && seen[i]->dev_minor == m->dev_minor && seen[i]->inode == m->inode
+        && (m->inode != 0 || strcmp (seen[i]->path, m->path) == 0))
+      return 1;
+  return 0;
+}
+
 void
 libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                char *name, size_t namelen, char *version, size_t versionlen)
 {
   snprintf (name, namelen, "unknown");
   version[0] = '\0';
-  for (size_t i = 0; i < nmaps; i++)
+  /* Each file once, and a few at most: a process may map one file under
+     such a name tens of thousands of times, each read whole (eighteenth
+     review: hours of reading for root's info -p).  */
+  const struct proc_map *tried[LIBC_CANDIDATES];
+  size_t ntried = 0;
+  for (size_t i = 0; i < nmaps && ntried < LIBC_CANDIDATES; i++)
     {
       const char *b = base_name (maps[i].path);
       if (maps[i].offset != 0 || maps[i].path[0] != '/')
@@ -569,7 +1118,10 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
-      if (libc_from_file (dir, maps[i].path, name, namelen, version,
+      if (proc_map_seen (&maps[i], tried, ntried))
+        continue;
+      tried[ntried++] = &maps[i];
+      if (libc_from_file (dir, &maps[i], name, namelen, version,
                           versionlen) == 0)
         return;
     }

@@ -27,8 +27,12 @@
 struct proc_map
 {
   uint64_t start, end, offset;
+  /* The mapped file's device and inode, as the kernel names them.  */
+  unsigned int dev_major, dev_minor;
+  uint64_t inode;
   char perms[5];
-  char path[PATH_MAX];
+  /* The name as the maps file gives it, in read_maps's allocation.  */
+  const char *path;
 };
 
 struct proc
@@ -61,6 +65,18 @@ uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
                           const char *name);
+/* When process PID started (clock ticks after boot, /proc/PID/stat's
+   twenty-second field): a PID the process left and another took has
+   another.  0, or -1 when it cannot be read.  */
+int proc_start_time (pid_t pid, unsigned long long int *start);
+/* 1 if DIR (/proc/PID) is a kernel thread's, 0 if not, -1 if its stat
+   file cannot be read.  */
+int proc_kernel_thread (const char *dir);
+/* The run-time address of the allocated section NAME of the program
+   mapped as PATH (read through /proc/PID/exe), with its size in *SIZE;
+   0 where it has none (or no section headers at all).  */
+uint64_t proc_section_exe (struct proc *p, const char *path,
+                           const char *name, uint64_t *size);
 /* 1 if the program (/proc/PID/exe) has a PT_INTERP, 0 if it has none
    (linked statically, or a dynamic loader run as a command), -1 if it
    cannot be read.  */
@@ -80,6 +96,11 @@ int read_auxv (const char *dir, unsigned long int *feature,
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
                            int *off);
 /* Libc name and version from the files mapped in a process.  */
+/* How many distinct files libc_identify reads at most.  */
+#define LIBC_CANDIDATES 16
+/* Whether M maps the same file (device and inode) as one of SEEN.  */
+int proc_map_seen (const struct proc_map *m,
+                   const struct proc_map *const *seen, size_t n);
 void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                     char *name, size_t namelen, char *version,
                     size_t versionlen);

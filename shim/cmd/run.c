@@ -38,6 +38,12 @@
 #ifndef RSEQ_COMPAT_GLIBC_LIB
 # define RSEQ_COMPAT_GLIBC_LIB ""
 #endif
+/* The installed preload layout relative to the installed command
+   (bindir to pkglibdir), where both are under one prefix: "" where
+   not.  */
+#ifndef RSEQ_COMPAT_BIN_TO_PRELOAD
+# define RSEQ_COMPAT_BIN_TO_PRELOAD ""
+#endif
 
 /* COMMAND as execvp would find it, or NULL with errno set.  */
 static char *
@@ -124,10 +130,12 @@ layout_subdir (enum libc_kind kind)
 }
 
 /* The LD_PRELOAD entry: RSEQ_COMPAT_LIBRARY as it is, else the preload
-   layout (build-aux/preload-layout) next to this program (a build tree)
-   or installed, provided it has the build for KIND.  Every process of
-   the tree inherits the entry and its loader picks its own build from
-   it, so it names the layout, not the file.  */
+   layout (build-aux/preload-layout) next to this program (a build
+   tree), beside it under the same prefix (an installed tree moved
+   elsewhere: the portable tarball unpacked anywhere), or where it was
+   installed, provided it has the build for KIND.  Every process of the
+   tree inherits the entry and its loader picks its own build from it,
+   so it names the layout, not the file.  */
 static char *
 find_preload (enum libc_kind kind, char *looked, size_t looked_size)
 {
@@ -138,20 +146,23 @@ find_preload (enum libc_kind kind, char *looked, size_t looked_size)
   const char *sub = layout_subdir (kind);
   char self[PATH_MAX];
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
-  char *dirs[2] = { NULL, NULL };
+  char *dirs[3] = { NULL, NULL, NULL };
   if (n > 0)
     {
       self[n] = '\0';
       *strrchr (self, '/') = '\0';
       if (asprintf (&dirs[0], "%s/preload", self) < 0)
         dirs[0] = NULL;
+      if (RSEQ_COMPAT_BIN_TO_PRELOAD[0] != '\0'
+          && asprintf (&dirs[1], "%s/%s", self, RSEQ_COMPAT_BIN_TO_PRELOAD) < 0)
+        dirs[1] = NULL;
     }
-  if (asprintf (&dirs[1], "%s/rseq-compat", RSEQ_COMPAT_LIBDIR) < 0)
-    dirs[1] = NULL;
+  if (asprintf (&dirs[2], "%s/rseq-compat", RSEQ_COMPAT_LIBDIR) < 0)
+    dirs[2] = NULL;
 
   looked[0] = '\0';
   char *found = NULL;
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 3; i++)
     {
       char *file = NULL;
       if (dirs[i] != NULL && sub != NULL

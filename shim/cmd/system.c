@@ -172,15 +172,50 @@ check_loads (void)
       _exit (127);
     }
   close (fds[1]);
-  char out[512];
-  size_t used = 0;
+  /* Read to the end: a child left writing to a closed pipe dies of
+     SIGPIPE, which read as the shim's failure when the entries already
+     in /etc/ld.so.preload made the loader say more than the pipe holds
+     (review: 700 missing libraries).  The loader's complaint about
+     LD_PRELOAD is kept wherever it comes; otherwise the first words.  */
+  char out[512], chunk[4096], line[512];
+  static const char token[] = "LD_PRELOAD";
+  size_t used = 0, lused = 0, matched = 0;
+  int line_has = 0, have_line = 0;
   ssize_t n;
-  while ((n = read (fds[0], out + used, sizeof out - 1 - used)) > 0
+  while ((n = read (fds[0], chunk, sizeof chunk)) > 0
          || (n < 0 && errno == EINTR))
-    if (n > 0)
-      used += n;
+    for (ssize_t i = 0; i < n && !have_line; i++)
+      {
+        char c = chunk[i];
+        if (used < sizeof out - 1)
+          out[used++] = c;
+        if (c == '\n')
+          {
+            have_line = line_has;
+            if (!have_line)
+              lused = matched = 0;
+            continue;
+          }
+        if (lused < sizeof line - 1)
+          line[lused++] = c;
+        /* TOKEN has no proper prefix that is also its suffix: a
+           mismatch restarts at its first letter.  */
+        matched = c == token[matched] ? matched + 1 : c == token[0];
+        if (matched == sizeof token - 1)
+          {
+            line_has = 1;
+            matched = 0;
+          }
+      }
   close (fds[0]);
   out[used] = '\0';
+  have_line = have_line || line_has;
+  if (have_line)
+    {
+      line[lused] = '\0';
+      snprintf (out, sizeof out, "%s", line);
+      used = strlen (out);
+    }
   int status;
   while (waitpid (pid, &status, 0) < 0)
     if (errno != EINTR)
@@ -191,8 +226,7 @@ check_loads (void)
   /* The loader's complaints about entries already in
      /etc/ld.so.preload are not the shim's: only one about LD_PRELOAD
      is.  */
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 0
-      && strstr (out, "LD_PRELOAD") == NULL)
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0 && !have_line)
     return 0;
   if (used > 0 && out[used - 1] == '\n')
     out[used - 1] = '\0';
@@ -202,6 +236,80 @@ check_loads (void)
             : WEXITSTATUS (status) != 0 ? "failed" : "printed an error",
             used > 0 ? ": " : "", out);
   return -1;
+}
+
+/* The lock that serializes enable and disable (and the package's
+   prerm, which runs disable): a file in /run, where only root can
+   create one.  It was a flock on /etc itself, which any user can open
+   and hold locked, stalling every enable, disable and package removal
+   for as long as they liked (review).  Where that file cannot be made
+   (no /run in a chroot, a read-only one) /etc is locked as before, but
+   given up after LOCK_WAIT seconds with a message.  */
+#define RUN_LOCK "/run/rseq-compat.lock"
+#define LOCK_WAIT 30
+
+static int
+take_lock (void)
+{
+  /* Read-only is enough for flock, and opens one that exists on a
+     read-only /run.  */
+  int fd = open (RUN_LOCK, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+                 0600);
+  if (fd >= 0)
+    {
+      struct stat st;
+      /* Nobody but root may hold it: a file someone else made or can
+         open (a misconfigured /run) is not taken.  */
+      if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != 0
+          || (st.st_mode & 077) != 0)
+        {
+          complain (RUN_LOCK " is not a regular file that only root can "
+                    "open; remove it and try again");
+          close (fd);
+          return -1;
+        }
+      if (flock (fd, LOCK_EX) != 0)
+        {
+          complain ("cannot lock " RUN_LOCK ": %s", strerror (errno));
+          close (fd);
+          return -1;
+        }
+      return fd;
+    }
+  /* No /run, or one that cannot take the file (read-only, not a
+     directory: sixteenth review): /etc, as before.  */
+  int run_errno = errno;
+  /* Only where no root can make the file (every root then falls back
+     alike): another failure (a full /run) is said, not worked around
+     with a lock that another run may not take.  */
+  if (run_errno != ENOENT && run_errno != ENOTDIR && run_errno != EROFS
+      && run_errno != EACCES && run_errno != EPERM)
+    {
+      complain ("cannot open " RUN_LOCK ": %s", strerror (run_errno));
+      return -1;
+    }
+  fd = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      complain ("cannot open " ETC ": %s", strerror (errno));
+      return -1;
+    }
+  for (int i = 0; flock (fd, LOCK_EX | LOCK_NB) != 0; i++)
+    {
+      if (errno != EWOULDBLOCK || i == LOCK_WAIT * 10)
+        {
+          complain ("cannot lock " ETC " (" RUN_LOCK ": %s): %s",
+                    strerror (run_errno), errno == EWOULDBLOCK
+                    ? "another process has held a lock on it for "
+                      "30 seconds (another rseq-compat, or any process "
+                      "that opened /etc: lslocks names it)"
+                    : strerror (errno));
+          close (fd);
+          return -1;
+        }
+      usleep (100000);
+    }
+  return fd;
 }
 
 /* What every name of the shim's file holds.  */
@@ -794,15 +902,14 @@ cmd_system (int argc, char **argv)
         return EXIT_SYSTEM_FAILED;
     }
 
-  /* Serializes against another enable or disable, and the package's
-     maintainer scripts (flock on the same directory); the lock on the
-     directory itself leaves no file behind.  */
+  int lock = take_lock ();
+  if (lock < 0)
+    return EXIT_SYSTEM_FAILED;
   int etc = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (etc < 0 || flock (etc, LOCK_EX) != 0)
+  if (etc < 0)
     {
-      complain ("cannot lock " ETC ": %s", strerror (errno));
-      if (etc >= 0)
-        close (etc);
+      complain ("cannot open " ETC ": %s", strerror (errno));
+      close (lock);
       return EXIT_SYSTEM_FAILED;
     }
   char *text, *link = NULL;
@@ -811,6 +918,7 @@ cmd_system (int argc, char **argv)
     {
       free (link);
       close (etc);
+      close (lock);
       return EXIT_SYSTEM_FAILED;
     }
   size_t len = strlen (text);
@@ -820,6 +928,7 @@ cmd_system (int argc, char **argv)
       complain ("%s", strerror (errno));
       free (text);
       close (etc);
+      close (lock);
       return EXIT_SYSTEM_FAILED;
     }
   int first_is_entry;
@@ -842,6 +951,7 @@ cmd_system (int argc, char **argv)
       free (text);
       free (out);
       close (etc);
+      close (lock);
       return EXIT_SYSTEM_FAILED;
     }
   free (link);
@@ -872,6 +982,7 @@ cmd_system (int argc, char **argv)
       free (text);
       free (out);
       close (etc);
+      close (lock);
       return EXIT_SYSTEM_FAILED;
     }
   free (text);
@@ -906,5 +1017,6 @@ cmd_system (int argc, char **argv)
     }
   free (out);
   close (etc);
+  close (lock);
   return rc;
 }

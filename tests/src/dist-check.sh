@@ -17,8 +17,8 @@ if ! git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1 ||
   # A tree without git (a chroot's copy, an unpacked tarball): pack it
   # from MANIFEST, which a copy of a checkout lacks; then the checks
   # below run on a tarball made from a MANIFEST of its git-less files.
-  (cd "$src" && find . -type f ! -path './build/*' ! -name config.mk ! -name config.log \
-     ! -name config.status ! -name .gitignore | sed 's|^\./||' | LC_ALL=C sort) > "$t/list"
+  sh "$src/build-aux/tree-files" "$src" | tr '\0' '\n' | grep -v -x .gitignore |
+    LC_ALL=C sort > "$t/list"
   mkdir "$t/src" && (cd "$src" && tar -cf - -T "$t/list") | tar -xf - -C "$t/src"
   grep -vx MANIFEST "$t/list" > "$t/src/MANIFEST"; echo MANIFEST >> "$t/src/MANIFEST"
   src=$t/src

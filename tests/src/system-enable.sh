@@ -152,6 +152,44 @@ case_disable "disable: blanks the entry where taking it out moves a comment" 0 "
   "/n/a.so /n/b.so /x/$soname " "/n/a.so /n/b.so "
 rm -f "$pf"
 
+# Any user can open /etc and hold a lock on it: that must not stall a
+# disable, nor the package's removal, which runs one (review: they
+# waited for as long as the lock was held).
+# -o: flock holds the lock itself, and killing it lets it go.
+setpriv --reuid=65534 --regid=65534 --clear-groups flock -o /etc sleep 120 &
+lockpid=$!
+i=0
+while flock -n /etc true 2>/dev/null && [ $i -lt 100 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+printf '%s\n' "$other" > "$pf"
+if flock -n /etc true 2>/dev/null; then
+  fail "disable: another user's lock on /etc does not stall it" "nobody's flock on /etc was not taken"
+elif run "disable: another user's lock on /etc does not stall it" 0 "not enabled" \
+    timeout 20 "$cmd" disable --system; then
+  is_file "disable: another user's lock on /etc does not stall it" "$other\n" &&
+    pass "disable: another user's lock on /etc does not stall it"
+fi
+kill "$lockpid" 2>/dev/null
+wait "$lockpid" 2>/dev/null
+rm -f "$pf"
+
+# A /run that cannot take the lock file (read-only here): /etc is
+# locked instead (review: every enable and disable failed, the
+# package's removal with them).
+if mount -t tmpfs -o ro tmpfs /run; then
+  printf '%s\n' "$other" > "$pf"
+  run "disable: a read-only /run" 0 "not enabled" \
+      timeout 20 "$cmd" disable --system &&
+    is_file "disable: a read-only /run" "$other\n" &&
+    pass "disable: a read-only /run"
+  umount /run
+else
+  fail "disable: a read-only /run" "cannot mount a read-only tmpfs on /run"
+fi
+rm -f "$pf"
+
 case $expect in
   refuse-abi|refuse-musl)
     if [ "$expect" = refuse-abi ]; then
@@ -254,6 +292,23 @@ run "enable: another entry's error is not the shim's" 0 "enabled" \
   is_file "enable: another entry's error is not the shim's" "$entry\n$scratch/missing.so\n" &&
   pass "enable: another entry's error is not the shim's"
 rm -f "$pf"
+
+# More such complaints than a pipe holds: the check reads them all (it
+# stopped reading, and the program it started died of SIGPIPE, which
+# was taken for the shim's failure).  SIGPIPE as most programs have
+# it: a caller that ignores it hid the bug.
+i=0
+while [ $i -lt 1000 ]; do
+  printf '%s\n' "$scratch/missing-library-number-$i.so"
+  i=$((i + 1))
+done > "$pf"
+cp "$pf" "$scratch/many"
+run "enable: more complaints about other entries than a pipe holds" 0 "enabled" \
+    env --default-signal=PIPE "$cmd" enable --system &&
+  [ "$(head -n 1 "$pf")" = "$entry" ] &&
+  [ "$(tail -n +2 "$pf" | cmp - "$scratch/many" && echo same)" = same ] &&
+  pass "enable: more complaints about other entries than a pipe holds"
+rm -f "$pf" "$scratch/many"
 
 # Enable puts its entry first and keeps every other byte; where that
 # would move the loader's comment window (see view), it refuses.

@@ -131,6 +131,10 @@ vfork:
 	   (in both tasks), for the child's and the parent's calls after
 	   it: not in the TLS the child shares.  */
 	mov	%eax, %esi
+#if !RSEQ_COMPAT_STATIC && defined __GLIBC__
+	cmpq	$0, __rseq_compat_libc_vfork(%rip)
+	jne	3f
+#endif
 	pop	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_register %rip, %rdi
@@ -164,6 +168,38 @@ vfork:
 	add	$8, %rsp
 	.cfi_adjust_cfa_offset -8
 2:	ret
+#if !RSEQ_COMPAT_STATIC && defined __GLIBC__
+	/* glibc before 2.25 (thread.c): its own vfork, which keeps the
+	   child's getpid right.  Our return address in %r8 and whether
+	   this call paused in %r9: that vfork leaves both alone, and the
+	   system call too, in both tasks.  */
+3:
+	pop	%r8
+	.cfi_adjust_cfa_offset -8
+	.cfi_register %rip, %r8
+	mov	%esi, %r9d
+	call	*__rseq_compat_libc_vfork(%rip)
+	push	%r8
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rip, 0
+	sub	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+	mov	%r9d, %esi
+	test	%rax, %rax
+	jnz	4f
+	mov	%esi, %edi
+	call	__rseq_compat_vfork_child	/* Child: restore its mask.  */
+	add	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	xor	%eax, %eax
+	ret
+4:	.cfi_adjust_cfa_offset 8
+	mov	%rax, %rdi		/* A PID, or -1 with errno set.  */
+	call	__rseq_compat_vfork_resume_libc
+	add	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	ret
+#endif
 	.cfi_endproc
 	.size	vfork, .-vfork
 

@@ -1,0 +1,174 @@
+/* A FUSE file system of one directory, for info.exp.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+   SPDX-License-Identifier: LGPL-2.1-or-later  */
+
+/* Usage: fuse-serve DIR OPENS [allow_other]
+
+   Mounts a FUSE file system at DIR (as root, in the caller's mount
+   namespace) whose every name beginning "libc" is a regular file of
+   8192 bytes that says it is glibc 9.99; answers the first OPENS opens
+   and never the later ones (a server that stalls).  Prints "mounted",
+   then serves until it is killed.  Mounted by root without allow_other
+   (and without default_permissions) it serves only processes whose
+   real, effective and saved IDs are root's, whatever their file-system
+   IDs: root's info -p opened a name for a process through such a
+   child, and read what the process could not (twenty-second review);
+   and a stalled open held info -p beyond SIGKILL.  The FUSE protocol
+   is the kernel's (<linux/fuse.h>), spoken directly.  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fuse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int dev;
+
+static void
+reply (uint64_t unique, int error, const void *body, size_t len)
+{
+  static char buf[sizeof (struct fuse_out_header) + 8192];
+  struct fuse_out_header h = { .len = sizeof h + (error ? 0 : len),
+                               .error = error, .unique = unique };
+  memcpy (buf, &h, sizeof h);
+  if (!error && len > 0)
+    memcpy (buf + sizeof h, body, len);
+  if (write (dev, buf, h.len) < 0)
+    perror ("fuse-serve: write");
+}
+
+static void
+attr (struct fuse_attr *a, uint64_t node)
+{
+  memset (a, 0, sizeof *a);
+  a->ino = node;
+  a->nlink = 1;
+  a->blksize = 4096;
+  if (node == FUSE_ROOT_ID)
+    a->mode = S_IFDIR | 0755;
+  else
+    {
+      a->mode = S_IFREG | 0644;
+      a->size = 8192;
+      a->blocks = 16;
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 3)
+    {
+      fprintf (stderr, "usage: fuse-serve DIR OPENS [allow_other]\n");
+      return 2;
+    }
+  long int answer = atol (argv[2]), opens = 0;
+  dev = open ("/dev/fuse", O_RDWR | O_CLOEXEC);
+  if (dev < 0)
+    {
+      perror ("fuse-serve: /dev/fuse");
+      return 1;
+    }
+  char opts[256];
+  snprintf (opts, sizeof opts, "fd=%d,rootmode=40755,user_id=0,group_id=0%s",
+            dev, argc > 3 ? ",allow_other" : "");
+  if (mount ("rseq-compat-test", argv[1], "fuse", MS_NOSUID | MS_NODEV, opts)
+      != 0)
+    {
+      perror ("fuse-serve: mount");
+      return 1;
+    }
+  printf ("mounted\n");
+  fflush (stdout);
+  static char content[8192] =
+    "GNU C Library (rseq-compat test) stable release version 9.99.\n";
+  static char buf[1 << 20 | 1 << 17];
+  for (;;)
+    {
+      ssize_t n = read (dev, buf, sizeof buf);
+      if (n < 0)
+        {
+          if (errno == EINTR || errno == ENOENT)
+            continue;
+          return errno == ENODEV ? 0 : 1;
+        }
+      struct fuse_in_header *in = (struct fuse_in_header *) buf;
+      char *arg = buf + sizeof *in;
+      switch (in->opcode)
+        {
+        case FUSE_INIT:
+          {
+            struct fuse_init_in *i = (struct fuse_init_in *) arg;
+            struct fuse_init_out o;
+            memset (&o, 0, sizeof o);
+            o.major = FUSE_KERNEL_VERSION;
+            o.minor = i->minor < 26 ? i->minor : 26;
+            o.max_readahead = i->max_readahead;
+            o.max_write = 4096;
+            /* Before 7.23 the reply was 24 bytes (FUSE_COMPAT_22).  */
+            reply (in->unique, 0, &o, o.minor < 23 ? 24 : sizeof o);
+            break;
+          }
+        case FUSE_LOOKUP:
+          {
+            if (strncmp (arg, "libc", 4) != 0)
+              {
+                reply (in->unique, -ENOENT, NULL, 0);
+                break;
+              }
+            struct fuse_entry_out e;
+            memset (&e, 0, sizeof e);
+            e.nodeid = 2;
+            e.generation = 1;
+            e.entry_valid = e.attr_valid = 3600;
+            attr (&e.attr, e.nodeid);
+            reply (in->unique, 0, &e, sizeof e);
+            break;
+          }
+        case FUSE_GETATTR:
+          {
+            struct fuse_attr_out a;
+            memset (&a, 0, sizeof a);
+            a.attr_valid = 3600;
+            attr (&a.attr, in->nodeid);
+            reply (in->unique, 0, &a, sizeof a);
+            break;
+          }
+        case FUSE_OPEN:
+          if (opens++ < answer)
+            {
+              struct fuse_open_out o;
+              memset (&o, 0, sizeof o);
+              reply (in->unique, 0, &o, sizeof o);
+            }
+          break;
+        case FUSE_READ:
+          {
+            struct fuse_read_in *r = (struct fuse_read_in *) arg;
+            size_t len = r->offset >= sizeof content ? 0
+                         : sizeof content - r->offset;
+            if (len > r->size)
+              len = r->size;
+            reply (in->unique, 0, content + (len > 0 ? r->offset : 0), len);
+            break;
+          }
+        case FUSE_FLUSH:
+        case FUSE_RELEASE:
+        case FUSE_ACCESS:
+          reply (in->unique, 0, NULL, 0);
+          break;
+        case FUSE_FORGET:
+        case FUSE_BATCH_FORGET:
+        case FUSE_INTERRUPT:
+          break;
+        default:
+          reply (in->unique, -ENOSYS, NULL, 0);
+        }
+    }
+}
