@@ -17,13 +17,15 @@ if ! command -v git > /dev/null 2>&1; then
   exit 0
 fi
 t=$(mktemp -d) || exit 1
-trap 'rm -rf "$t"' EXIT
+trap 'chmod -R u+w "$t"; rm -rf "$t"' EXIT
 export GIT_CONFIG_NOSYSTEM=1 HOME=$t GIT_AUTHOR_NAME=rc GIT_AUTHOR_EMAIL=rc@invalid \
   GIT_COMMITTER_NAME=rc GIT_COMMITTER_EMAIL=rc@invalid
 check() { w=$1; shift; if "$@"; then echo "PASS: $w"; else echo "FAIL: $w"; fi; }
-# copy DEST: the tree's files, as plain files, under DEST.
+# copy DEST: the tree's files, as plain files, under DEST, writable
+# (make distcheck's sources are read-only).
 copy() {
-  mkdir -p "$1" && $tf "$src" | (cd "$src" && tar --null -T - -cf -) | tar -xf - -C "$1"
+  mkdir -p "$1" && $tf "$src" | (cd "$src" && tar --null -T - -cf -) | tar -xf - -C "$1" &&
+    chmod -R u+w "$1"
 }
 # files DIR: every regular file under DIR but build/, sorted.
 files() {
