@@ -4,6 +4,8 @@
 # root (mx_bootstrap), so that nothing the build installed hides a
 # missing dependency:
 #   piuparts     install, remove and purge, and nothing left behind;
+#                install the previous version, enable --system, upgrade
+#                (previous.sh, piuparts/), then purge;
 #   autopkgtest  SRC's debian/tests: what the installed packages do,
 #                then enable --system and the packages' removal.
 # Writes DEBS/piuparts.log and DEBS/autopkgtest.log; prints a PASS or
@@ -53,19 +55,49 @@ in_ns() { unshare --mount --propagation private -- "$@"; }
 # leaves /var/cache/debconf/tmp.ci/ behind after any apt run, which
 # bookworm's piuparts (1.1.7) does not know to ignore yet (later ones
 # do); no package of ours uses debconf.
+# The upgrade test: piuparts installs, upgrades and purges whenever apt
+# knows an earlier version of the packages, here the repository
+# previous.sh makes (DEB_PREVIOUS, or these packages relabelled), and
+# runs piuparts/post_install_rc_upgrade after each installation.
 mx_bootstrap "$suite" "$t/base" "$debs/piuparts.log" || die "no $suite root (see $debs/piuparts.log)"
+# The repository lies in the root piuparts copies, where apt's
+# unprivileged downloader can read it (not under root's home).
+prev=/var/local/rc-previous
+sh "$here/previous.sh" "$suite" "$debs" "$t/base$prev" >> "$debs/piuparts.log" 2>&1 ||
+  die "no previous version to upgrade from (see $debs/piuparts.log)"
+chmod -R a+rX "$t/base$prev"
 if printf '%s\n' "$pkgs" | in_ns sh -c '
      IFS="
 "; set -f
-     root=$1 suite=$2 mirror=$3 tmp=$4
+     root=$1 suite=$2 mirror=$3 tmp=$4 prev=$5 scripts=$6
      set -- $(cat)
      exec piuparts --existing-chroot="$root" --distribution="$suite" \
        --mirror="$mirror main" --no-eatmydata --tmpdir="$tmp" \
-       --ignore=/var/cache/debconf/tmp.ci/ "$@"' \
-     sh "$t/base" "$suite" "$mirror" "$t" >> "$debs/piuparts.log" 2>&1; then
+       --ignore=/var/cache/debconf/tmp.ci/ \
+       --extra-repo="deb [trusted=yes] file:$prev ./" \
+       --scriptsdir="$scripts" "$@"' \
+     sh "$t/base" "$suite" "$mirror" "$t" "$prev" "$here/piuparts" >> "$debs/piuparts.log" 2>&1; then
   echo "PASS: piuparts: install, remove, purge, nothing left behind"
 else
   echo "FAIL: piuparts: $(grep -a -E 'ERROR|FAIL' "$debs/piuparts.log" | head -n 3 | tr '\n' ';') (see $debs/piuparts.log)"
+  bad=1
+fi
+# The upgrade must have run (piuparts passes over it when apt does not
+# know the packages), with the script's checks.
+if grep -a -q 'PASS: Installation, upgrade and purging tests\.' "$debs/piuparts.log"; then
+  echo "PASS: piuparts: upgrade from $(sed -n 's/.*rc-upgrade: NOTE: the previous version: //p' "$debs/piuparts.log" | head -n 1), then purge"
+else
+  echo "FAIL: piuparts: the upgrade from the previous version did not run or failed (see $debs/piuparts.log)"
+  bad=1
+fi
+sed -n 's/^ *rc-upgrade: \(PASS\|FAIL\): /\1: piuparts upgrade: /p' "$debs/piuparts.log"
+if grep -a -q 'rc-upgrade: FAIL' "$debs/piuparts.log" ||
+   ! grep -a -q 'rc-upgrade: NOTE: upgraded to' "$debs/piuparts.log"; then
+  bad=1
+elif grep -a -q 'rc-upgrade: PASS: enable --system before' "$debs/piuparts.log" &&
+     ! grep -a -q 'rc-upgrade: PASS: after the upgrade' "$debs/piuparts.log"; then
+  # Enabled before, nothing checked after: the entry was gone.
+  echo "FAIL: piuparts upgrade: /etc/ld.so.preload lost the shim's entry in the upgrade"
   bad=1
 fi
 
