@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "collect-nostop.h"
@@ -107,9 +108,12 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
      and its PID goes to another during the read, the rest of what is
      read is the other's, and root's child opened files as the other's
      user (twenty-second review).  The start time, the same before and
-     after everything was read, says it was one process all along.  */
-  unsigned long long int started, ended;
-  if (proc_start_time (pid, &started) != 0)
+     after everything was read, says it was one process all along; and
+     the places of its program, stack and heap, that it ran no other
+     (twenty-third review: an exec during the read reported one
+     program's C library with the other's threads).  */
+  struct proc_identity started, ended;
+  if (proc_identity (pid, &started) != 0)
     return fail (err, errlen, ESRCH, "no process with PID %d any more: "
                  "it exited", (int) pid);
   if (!proc_alive (pid))
@@ -167,11 +171,13 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
     }
 
   if (ret == 0
-      && (proc_start_time (pid, &ended) != 0 || ended != started))
+      && (proc_identity (pid, &ended) != 0
+          || memcmp (&ended, &started, sizeof ended) != 0))
     {
-      ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
-                  "read (its PID names another process now, or none); "
-                  "nothing to report", (int) pid);
+      ret = fail (err, errlen, ESRCH, "process %d exited or ran another "
+                  "program (exec) while it was being read (its PID may name "
+                  "another process now); nothing to report: run info -p "
+                  "again", (int) pid);
     }
   sigprocmask (SIG_SETMASK, &old, NULL);
   return ret;

@@ -65,10 +65,17 @@ uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
                           const char *name);
-/* When process PID started (clock ticks after boot, /proc/PID/stat's
-   twenty-second field): a PID the process left and another took has
-   another.  0, or -1 when it cannot be read.  */
-int proc_start_time (pid_t pid, unsigned long long int *start);
+/* What tells one process image from another: when process PID started
+   (a PID the process left and another took has another start), and
+   where its program, stack, heap, arguments and environment lie (an
+   exec draws them anew).  */
+struct proc_identity
+{
+  unsigned long long int v[6];
+};
+/* PID's identity from /proc/PID/stat: 0, or -1 when it cannot be
+   read.  */
+int proc_identity (pid_t pid, struct proc_identity *id);
 /* 1 if DIR (/proc/PID) is a kernel thread's, 0 if not, -1 if its stat
    file cannot be read.  */
 int proc_kernel_thread (const char *dir);
@@ -104,9 +111,9 @@ int proc_map_seen (const struct proc_map *m,
 void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                     char *name, size_t namelen, char *version,
                     size_t versionlen);
-/* Whether PATH is an ELF file of another class or machine than this
-   command's.  */
-int elf_foreign (const char *path);
+/* Whether the program of DIR (/proc/PID), DIR/exe, is an ELF file of
+   another class or machine than this command's.  */
+int elf_foreign (const char *dir);
 /* The state letter of /proc/PID/task/TID/stat ('R', 'S', 'D', 't'...),
    or 0 when the thread is gone.  */
 char proc_task_state (pid_t pid, pid_t tid);
