@@ -816,19 +816,47 @@ maps_name_is (const char *mapped, const char *path)
   return *mapped == '\0';
 }
 
+/* The lowest address at which the file mapped as PATH is mapped from
+   its start (M: that mapping), or UINT64_MAX.  For the program (EXE),
+   the file of /proc/PID/exe, by device and inode where they can be had:
+   its symbols are read from there, and another file may have been
+   mapped under its name (twenty-third review).  */
+static uint64_t
+mapped_start (struct proc *p, const char *path, int exe,
+              const struct proc_map **m)
+{
+  struct stat st;
+  int by_file = 0;
+  if (exe)
+    {
+      char link[PATH_MAX + 8];
+      snprintf (link, sizeof link, "%s/exe", p->dir);
+      int fd = open (link, O_PATH | O_CLOEXEC);
+      by_file = fd >= 0 && !fuse_fd (p->dir, fd) && fstat (fd, &st) == 0;
+      if (fd >= 0)
+        close (fd);
+    }
+  uint64_t start = UINT64_MAX;
+  *m = NULL;
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->maps[i].offset == 0 && p->maps[i].start < start
+        && (by_file ? (p->maps[i].dev_major == major (st.st_dev)
+                       && p->maps[i].dev_minor == minor (st.st_dev)
+                       && p->maps[i].inode == (uint64_t) st.st_ino)
+            : maps_name_is (p->maps[i].path, path)))
+      {
+        start = p->maps[i].start;
+        *m = &p->maps[i];
+      }
+  return start;
+}
+
 static uint64_t
 symbol_in (struct proc *p, const char *path, const char *name, int symtab,
            int exe, int *is_tls, uint64_t *tls_value)
 {
-  uint64_t start = UINT64_MAX;
-  const struct proc_map *m = NULL;
-  for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
-        && p->maps[i].start < start)
-      {
-        start = p->maps[i].start;
-        m = &p->maps[i];
-      }
+  const struct proc_map *m;
+  uint64_t start = mapped_start (p, path, exe, &m);
   if (start == UINT64_MAX)
     return 0;
   int fd = open_mapped (p, m, path, exe);
@@ -874,11 +902,8 @@ uint64_t
 proc_section_exe (struct proc *p, const char *path, const char *name,
                   uint64_t *size)
 {
-  uint64_t start = UINT64_MAX;
-  for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
-        && p->maps[i].start < start)
-      start = p->maps[i].start;
+  const struct proc_map *m;
+  uint64_t start = mapped_start (p, path, 1, &m);
   if (start == UINT64_MAX)
     return 0;
   int fd = open_mapped (p, NULL, path, 1);
