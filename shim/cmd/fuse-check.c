@@ -23,16 +23,16 @@
    (twenty-third review: info -p hung in the server's GETATTR, beyond
    SIGKILL).  The fuse control file system (fusectl) has a directory for
    every FUSE connection of the machine, named by the connection's
-   device number, whatever is mounted where; it is read once, after the
-   maps (a connection a mapping uses exists by then).  Where it is not
-   mounted, root mounts it in a child of its own mount namespace; where
-   neither can be, mountinfo alone answers, as before.  */
+   device number, whatever is mounted where; it is read again for a
+   device it lacks (conns_have).  Where it is not mounted, root's info
+   mounts it in a mount namespace of its own (conns_mount); where
+   neither can be, mountinfo answers, and a device no mountinfo shows
+   is taken for FUSE's if it is an anonymous one (fuse_dev).  */
 
 #define _GNU_SOURCE 1
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,8 +42,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fuse-check.h"
@@ -127,109 +125,65 @@ read_text (const char *path, size_t max)
 }
 
 /* The fusectl list: the kernel's dev_t of every connection.  STATE: 0
-   not read yet, 1 read (complete), -1 not to be had.  */
+   not read yet, 1 read, -1 not to be had.  */
 static unsigned long int *conns;
 static size_t nconns;
 static int conns_state;
+/* No FUSE file system is registered at all.  */
+static int no_fuse;
 
-static void
-conns_add (unsigned long int dev)
+/* Root, where fusectl is not mounted: this process moves to a mount
+   namespace of its own, which receives the machine's mounts and sends
+   none back (MS_SLAVE: nothing of the machine's changes), and mounts
+   fusectl there, so that the list can be read again whenever a device
+   is not on it.  A chroot whose root is no mount point, a root of a
+   user namespace (fusectl is the initial namespace's) or a seccomp
+   filter leave the list to be had nowhere.  */
+static int
+conns_mount (void)
 {
-  unsigned long int *n = realloc (conns, (nconns + 1) * sizeof *n);
-  if (n == NULL)
+  if (geteuid () != 0 || unshare (CLONE_NEWNS) != 0)
+    return -1;
+  /* Until this holds, a mount here would reach the machine's.  */
+  if (mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0)
+    return -1;
+  struct statfs s;
+  return mount ("fusectl", FUSECTL_DIR, "fusectl",
+                MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0
+         && statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC
+         ? 0 : -1;
+}
+
+/* Reads the list into CONNS (anew each time), or sets CONNS_STATE -1.  */
+static void
+conns_list (void)
+{
+  struct statfs s;
+  DIR *d = NULL;
+  /* A directory that is not fusectl (a link in a chroot, sysfs's bare
+     directory) would list nothing, and every device would pass.  */
+  if (statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC)
+    d = opendir (FUSECTL_DIR);
+  if (d == NULL)
     {
       conns_state = -1;
       return;
     }
-  conns = n;
-  conns[nconns++] = dev;
-}
-
-/* Writes each connection's name in FUSECTL_DIR to FD, one per line,
-   then "end".  */
-static int
-conns_list (int fd)
-{
-  DIR *d = opendir (FUSECTL_DIR);
-  if (d == NULL)
-    return -1;
+  nconns = 0;
   struct dirent *e;
   while ((e = readdir (d)) != NULL)
     if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-      dprintf (fd, "%s\n", e->d_name);
+      {
+        unsigned long int *n = realloc (conns, (nconns + 1) * sizeof *n);
+        if (n == NULL)
+          {
+            conns_state = -1;
+            break;
+          }
+        conns = n;
+        conns[nconns++] = strtoul (e->d_name, NULL, 10);
+      }
   closedir (d);
-  return dprintf (fd, "end\n") > 0 ? 0 : -1;
-}
-
-/* Root, where fusectl is not mounted: a child mounts it in a mount
-   namespace of its own (nothing of ours changes) and lists it.  */
-static int
-conns_from_child (void)
-{
-  int p[2];
-  if (pipe2 (p, O_CLOEXEC) != 0)
-    return -1;
-  pid_t pid = fork ();
-  if (pid < 0)
-    {
-      close (p[0]);
-      close (p[1]);
-      return -1;
-    }
-  if (pid == 0)
-    {
-      close (p[0]);
-      if (unshare (CLONE_NEWNS) != 0
-          || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0
-          || mount ("fusectl", FUSECTL_DIR, "fusectl",
-                    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
-        _exit (1);
-      _exit (conns_list (p[1]) == 0 ? 0 : 1);
-    }
-  close (p[1]);
-  /* fusectl is the kernel's own; the child cannot wait on a server.
-     Still, 5 s at most.  */
-  char buf[4096];
-  size_t len = 0;
-  int ok = -1;
-  struct timespec t0;
-  clock_gettime (CLOCK_MONOTONIC, &t0);
-  for (;;)
-    {
-      struct timespec now;
-      clock_gettime (CLOCK_MONOTONIC, &now);
-      long int left = 5000 - ((now.tv_sec - t0.tv_sec) * 1000
-                              + (now.tv_nsec - t0.tv_nsec) / 1000000);
-      struct pollfd q = { .fd = p[0], .events = POLLIN };
-      if (left <= 0 || poll (&q, 1, (int) left) <= 0)
-        break;
-      ssize_t r = read (p[0], buf + len, sizeof buf - 1 - len);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      len += (size_t) r;
-      buf[len] = '\0';
-      /* Whole lines only; a partial one waits for the next read.  */
-      char *line = buf, *nl;
-      while ((nl = strchr (line, '\n')) != NULL)
-        {
-          *nl = '\0';
-          if (strcmp (line, "end") == 0)
-            ok = 0;
-          else
-            conns_add (strtoul (line, NULL, 10));
-          line = nl + 1;
-        }
-      len = strlen (line);
-      memmove (buf, line, len + 1);
-      if (ok == 0 || len + 1 >= sizeof buf)
-        break;
-    }
-  close (p[0]);
-  kill (pid, SIGKILL);
-  waitpid (pid, NULL, 0);
-  return ok;
 }
 
 static void
@@ -244,26 +198,41 @@ conns_read (void)
       && strstr (fs, "\tfuseblk\n") == NULL)
     {
       free (fs);
+      no_fuse = 1;
       conns_state = 1;
       return;
     }
   free (fs);
   struct statfs s;
-  if (statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC)
+  if ((statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC)
+      || conns_mount () == 0)
     {
-      DIR *d = opendir (FUSECTL_DIR);
-      if (d == NULL)
-        return;
-      struct dirent *e;
       conns_state = 1;
-      while ((e = readdir (d)) != NULL && conns_state == 1)
-        if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-          conns_add (strtoul (e->d_name, NULL, 10));
-      closedir (d);
-      return;
+      conns_list ();
     }
-  if (geteuid () == 0 && conns_from_child () == 0)
-    conns_state = 1;
+}
+
+/* Whether the kernel's dev_t DEV is a FUSE connection: 1, 0, or -1
+   where no list can be had.  A device not on the list is looked for
+   again in a fresh one: a FUSE mount made after the list was read
+   (twenty-fourth review: mounted, and a program of it run, while
+   info -p read the process) is listed before its files can be
+   reached.  */
+static int
+conns_have (unsigned long int dev)
+{
+  conns_read ();
+  if (no_fuse)
+    return 0;
+  for (int pass = 0; pass < 2 && conns_state == 1; pass++)
+    {
+      if (pass == 1)
+        conns_list ();
+      for (size_t i = 0; i < nconns && conns_state == 1; i++)
+        if (conns[i] == dev)
+          return 1;
+    }
+  return conns_state == 1 ? 0 : -1;
 }
 
 enum kind { KIND_NONE, KIND_FUSE, KIND_OTHER };
@@ -291,44 +260,49 @@ kind_in (const char *text, int by_id, unsigned long int id,
   return KIND_NONE;
 }
 
-/* kind_in DIR's mountinfo, else ours.  */
+/* kind_in DIR's mountinfo, else ours.  A mountinfo that cannot be
+   read (one over 64 MB: a user namespace may stack thousands of mounts
+   with long names) leaves KIND_FUSE: taking it for "no such mount"
+   let a lookup reach a FUSE server (twenty-fourth review).  */
 static enum kind
 mount_kind (const char *dir, int by_id, unsigned long int id,
             unsigned int maj, unsigned int min)
 {
   char path[128];
   enum kind k = KIND_NONE;
+  int unread = 0;
   for (int i = 0; i < 2 && k == KIND_NONE; i++)
     {
       snprintf (path, sizeof path, "%s/mountinfo", i == 0 ? dir : "/proc/self");
       char *text = read_text (path, 64u << 20);
       if (text != NULL)
         k = kind_in (text, by_id, id, maj, min);
+      else
+        unread = 1;
       free (text);
     }
-  return k;
+  return k == KIND_NONE && unread ? KIND_FUSE : k;
 }
 
 int
 fuse_dev (const char *dir, unsigned int maj, unsigned int min)
 {
-  conns_read ();
-  if (conns_state == 1)
-    {
-      unsigned long int dev = ((unsigned long int) maj << 20) | min;
-      size_t i = 0;
-      while (i < nconns && conns[i] != dev)
-        i++;
-      if (i == nconns)
-        return 0;
-      /* A FUSE connection: virtiofs is one too, and its mount says so;
-         one no mountinfo shows is taken for FUSE.  */
-      return mount_kind (dir, 0, 0, maj, min) != KIND_OTHER;
-    }
-  /* No list: a mount no mountinfo shows is not taken for FUSE (an
-     overlayfs layer's private clone, a btrfs subvolume's device), or
-     every process in a container would be unknown.  */
-  return mount_kind (dir, 0, 0, maj, min) == KIND_FUSE;
+  int listed = conns_have (((unsigned long int) maj << 20) | min);
+  if (listed == 0)
+    return 0;
+  enum kind k = mount_kind (dir, 0, 0, maj, min);
+  /* A FUSE connection: one whose mount names another type (virtiofs)
+     is read; one no mountinfo shows is taken for FUSE.  */
+  if (listed == 1)
+    return k != KIND_OTHER;
+  /* No list (another user; no /sys; root of a user namespace): a mount
+     no mountinfo shows is FUSE's where its device is an anonymous one
+     (major 0), as FUSE's are, unmounted lazily or left in another
+     namespace (twenty-fourth review: a user's info -p waited in such a
+     server beyond SIGKILL).  A block device's (an overlayfs layer on a
+     disk, a container's lower directories) is not: fuseblk's mount is
+     in some mountinfo.  */
+  return k == KIND_FUSE || (k == KIND_NONE && maj == 0);
 }
 
 int
@@ -388,8 +362,12 @@ fuse_on_path (const char *dir, const char *path)
     {
       snprintf (name, sizeof name, "%s/mountinfo", i == 0 ? dir : "/proc/self");
       char *text = read_text (name, 64u << 20);
+      /* Unreadable (over 64 MB): any mount may be on the way.  */
       if (text == NULL)
-        continue;
+        {
+          hit = 1;
+          break;
+        }
       for (char *line = text; line != NULL && *line != '\0' && !hit;)
         {
           char *nl = strchr (line, '\n');

@@ -71,11 +71,16 @@ uint64_t proc_symbol_exe (struct proc *p, const char *path,
    exec draws them anew).  */
 struct proc_identity
 {
-  unsigned long long int v[6];
+  unsigned long long int v[8];
 };
-/* PID's identity from /proc/PID/stat: 0, or -1 when it cannot be
-   read.  */
+/* PID's identity from /proc/PID/stat and the device and inode of
+   /proc/PID/exe: 0, or -1 when it cannot be read.  */
 int proc_identity (pid_t pid, struct proc_identity *id);
+/* Whether A and B are one process image: the same start, and the same
+   value of each other part both have (0: not known, as for a main
+   thread that has exited, or another user's process).  */
+int proc_identity_same (const struct proc_identity *a,
+                        const struct proc_identity *b);
 /* 1 if DIR (/proc/PID) is a kernel thread's, 0 if not, -1 if its stat
    file cannot be read.  */
 int proc_kernel_thread (const char *dir);

@@ -1,10 +1,12 @@
 #!/bin/sh
-# info-hostile.sh SCENARIO INFO SERVE MANY DEPUTY FLIP-DYN FLIP-STATIC:
+# info-hostile.sh SCENARIO INFO SERVE MANY DEPUTY FLIP-DYN FLIP-STATIC PAUSE
+# MAIN-EXIT:
 # info -p against processes built to hold or fool it (twenty-third
 # review), each scenario as root in a mount and PID namespace of its
 # own, so that whatever it mounts and starts goes with it.  INFO is the
 # rseq-compat command; SERVE fuse-serve, MANY info-many, DEPUTY
-# info-deputy, FLIP-* info-flip built dynamic and static.  Prints
+# info-deputy, FLIP-* info-flip built dynamic and static, PAUSE
+# info-pause.so, MAIN-EXIT info-main-exit.  Prints
 # "PASS: WHAT" or "FAIL: WHAT (why)" lines.
 #
 # Scenarios:
@@ -22,11 +24,26 @@
 #                     the user's own info -p and root's (main thread
 #                     gone: the name is looked up) waited in LOOKUP, and
 #                     root's left its child behind;
+#   fuse-big          fuse-over's root part, with the FUSE mount and the
+#                     process in a mount namespace whose mountinfo is
+#                     over 64 MB (5000 mounts of a long name): info -p
+#                     took the unreadable list for one without FUSE;
+#   fuse-late         a FUSE mount made, and a file of it mapped in place
+#                     of one info -p had seen, after info -p had read the
+#                     list of FUSE connections (held by info-pause.so
+#                     after it read auxv), the server silent: the new
+#                     device, not on the list, was taken for "not FUSE";
 #   decoy             a user's process maps a file, removes it, and puts
 #                     a C library of another kind where maps names it:
 #                     the user's own info -p reported the other;
 #   exec-flip         a process that runs two programs in turn: info -p
 #                     reported one's C library with the other's name;
+#   exec-same-layout  the same, with two copies of one static program
+#                     under setarch -R: every address is the same after
+#                     the exec, only the program's file differs;
+#   main-exit         a process whose main thread exits during the
+#                     read: info -p said it ran another program (the
+#                     memory fields turn 0), or "No such process";
 #   maps-64mb         maps over 64 MB (long names): info -p read the
 #                     first 64 MB as the whole and reported "unknown".
 #
@@ -37,7 +54,7 @@ if [ "${1:-}" != --inner ]; then
   exec unshare -m -pf --mount-proc --propagation private sh "$0" --inner "$@"
 fi
 shift
-scenario=$1 info=$2 serve=$3 many=$4 deputy=$5 flipdyn=$6 flipsta=$7
+scenario=$1 info=$2 serve=$3 many=$4 deputy=$5 flipdyn=$6 flipsta=$7 pause=$8 mainexit=$9
 d=$(mktemp -d /tmp/rseq-hostile.XXXXXX) || exit 1
 chmod 755 "$d"
 servers=
@@ -59,10 +76,12 @@ wait_for() {
 serve() {
   mkdir -p "$1"
   m=$1; shift
-  "$serve" "$m" 1000 allow_other arm="$d/arm" "$@" > "$d/serve.out" 2>&1 &
+  # A file of each server's own: a later one's is not read for it.
+  so=$d/serve-$(basename "$m").out
+  "$serve" "$m" 1000 allow_other arm="$d/arm" "$@" > "$so" 2>&1 &
   server=$!
   servers="$servers $server"
-  wait_for "$d/serve.out" mounted || { echo "FAIL: $scenario (fuse-serve did not mount: $(cat "$d/serve.out"))"; exit 0; }
+  wait_for "$so" mounted || { echo "FAIL: $scenario (fuse-serve did not mount: $(cat "$so"))"; exit 0; }
 }
 # run_info LIMIT CMD...: CMD (info -p, as whoever) in the background,
 # for LIMIT seconds at most; STATUS is its exit status or "hung",
@@ -122,9 +141,9 @@ case $scenario in
       [ $ctl = mounted ] && mount -t fusectl fusectl "$fc"
       rm -f "$d/arm"
       serve "$d/mnt-$ctl"
-      sleep 100 | "$many" "$d/mnt-$ctl/libc.so.6" 1 > "$d/many.out" 2>&1 &
-      wait_for "$d/many.out" ready
-      pid=$(sed -n 's/^pid=//p' "$d/many.out")
+      sleep 100 | "$many" "$d/mnt-$ctl/libc.so.6" 1 > "$d/many-$ctl.out" 2>&1 &
+      wait_for "$d/many-$ctl.out" ready
+      pid=$(sed -n 's/^pid=//p' "$d/many-$ctl.out")
       umount -l "$d/mnt-$ctl"
       if grep -q " $d/mnt-$ctl " /proc/self/mountinfo; then
         verdict "info -p of a file of a lazily unmounted FUSE mount [fusectl $ctl]" "the mount is still listed"
@@ -179,6 +198,91 @@ case $scenario in
     esac
     verdict "a user's info -p of its process whose file a FUSE mount then covers ends" "$why" ;;
 
+  fuse-big)
+    mkdir -p "$d/top/sub" "$d/deep"
+    chmod 755 "$d/top"; chmod 777 "$d/top/sub"
+    printf 'GNU C Library (rseq-compat test) stable release version 9.98.\n' > "$d/top/libc.so.6"
+    # 14 directories of 250 blanks (each \040 in mountinfo): 5000
+    # mounts there make it about 70 MB.
+    deep=$d/deep
+    b=$(printf '%250s' '')
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do deep=$deep/$b; done
+    mkdir -p "$deep"
+    : > "$d/inner.out"
+    # The inner namespace: the mounts, the server, then the process,
+    # which stays (its main thread gone) until the namespace is killed.
+    unshare -m --propagation private sh -c '
+      d=$1 deep=$2 serve=$3 deputy=$4
+      i=0
+      while [ $i -lt ${RC_MOUNTS:-5000} ]; do mount -t tmpfs -o size=4k none "$deep" || exit 1; i=$((i + 1)); done
+      echo "mounts $(wc -c < /proc/self/mountinfo)"
+      sleep 100 | setpriv --reuid=65534 --regid=65534 --clear-groups "$deputy" "$d/top/sub" "$d/top/libc.so.6" exit-main > "$d/deputy-big.out" 2>&1 &
+      i=0
+      while ! grep -q ready "$d/deputy-big.out" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+      "$serve" "$d/top" 1000 allow_other arm="$d/arm" > "$d/serve-big.out" 2>&1 &
+      i=0
+      while ! grep -q mounted "$d/serve-big.out" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+      echo "served"
+      wait
+    ' sh "$d" "$deep" "$serve" "$deputy" > "$d/inner.out" 2>&1 &
+    inner=$!
+    servers="$servers $inner"
+    # 5000 mounts take a while on a loaded machine: 3 minutes at most.
+    i=0
+    while ! grep -q served "$d/inner.out" && [ $i -lt 1800 ]; do sleep 0.1; i=$((i + 1)); done
+    grep -q served "$d/inner.out" || { echo "FAIL: $scenario (the inner namespace did not start: $(head -c 300 "$d/inner.out"))"; exit 0; }
+    dpid=$(sed -n 's/^pid=//p' "$d/deputy-big.out")
+    size=$(sed -n 's/^mounts //p' "$d/inner.out")
+    touch "$d/arm"
+    run_info 40 "$info" info -p "$dpid" --no-stop
+    left=$(ps -eo pid=,comm= | awk '$2 == "rseq-compat" { print $1 }')
+    why=
+    if [ "${size:-0}" -le $((64 << 20)) ]; then why="the inner mountinfo is ${size:-?} bytes, not over 64 MB"
+    else
+      case $status in
+        hung) why="info -p did not end within 40 s" ;;
+        0) if [ "$seconds_taken" -ge 8 ]; then why="it took $seconds_taken s: a child waited in the server"
+           elif [ -n "$left" ]; then why="a child of it is left: $left"
+           fi ;;
+        *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+      esac
+    fi
+    # The server, in the inner namespace, goes with its processes.
+    pkill_ns() { for p in $(ps -eo pid=); do [ "$(readlink /proc/$p/ns/mnt)" = "$1" ] && kill -KILL $p; done 2>/dev/null; }
+    pkill_ns "$(readlink /proc/$dpid/task/*/ns/mnt 2>/dev/null | head -n 1)"
+    verdict "root's info -p, whose target's mountinfo is over 64 MB, looks no name up through its FUSE mount" "$why" ;;
+
+  fuse-late)
+    mkdir -p "$d/plain" "$d/hook"
+    printf 'GNU C Library (rseq-compat test) stable release version 9.98.\n' > "$d/plain/libc.so.6"
+    mkfifo "$d/to-many"
+    "$many" "$d/plain/libc.so.6" 1 < "$d/to-many" > "$d/many.out" 2>&1 &
+    exec 8> "$d/to-many"
+    wait_for "$d/many.out" ready
+    pid=$(sed -n 's/^pid=//p' "$d/many.out")
+    RSEQ_TEST_HOOK=$d/hook RSEQ_TEST_HOOK_AFTER=auxv LD_PRELOAD=$pause \
+      "$info" info -p "$pid" --no-stop > "$d/late.out" 2>&1 &
+    ip=$!
+    i=0
+    while [ ! -e "$d/hook/paused" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -e "$d/hook/paused" ] || { echo "FAIL: $scenario (info -p was not held after auxv)"; exit 0; }
+    serve "$d/fmnt"
+    echo "remap $d/fmnt/libc.so.6" >&8
+    wait_for "$d/many.out" remapped || { echo "FAIL: $scenario (the process did not map the FUSE file)"; exit 0; }
+    touch "$d/arm" "$d/hook/go"
+    i=0
+    while kill -0 $ip 2>/dev/null && [ $i -lt 400 ]; do sleep 0.1; i=$((i + 1)); done
+    why=
+    if kill -0 $ip 2>/dev/null; then
+      why="info -p did not end within 40 s: $(cat /proc/$ip/wchan 2>/dev/null)"
+      kill -KILL $servers $ip 2>/dev/null
+    fi
+    wait $ip
+    cp "$d/late.out" "$d/info.out"
+    case $(clib) in *9.99*) why="it read the file on FUSE" ;; esac
+    cat "$d/late.out" >> "$d/log"
+    verdict "info -p of a file of a FUSE mount made after it read the list of connections, its server silent, ends" "$why" ;;
+
   decoy)
     mkdir -p "$d/own"; chmod 777 "$d/own"
     # Another C library's marks, the user's own.
@@ -218,6 +322,50 @@ case $scenario in
     [ $reported -gt 0 ] || why="no run reported anything"
     verdict "info -p of a process that runs another program during the read reports one program" "$why"
     echo "NOTE: exec-flip: $reported of $runs runs reported, $mixed mixed" ;;
+
+  exec-same-layout)
+    # Two names of one length, one program: only the name and file
+    # differ, which each report must show consistently.
+    cp "$flipsta" "$d/info-flip-sa"; cp "$flipsta" "$d/info-flip-sb"
+    setarch "$(uname -m)" -R "$d/info-flip-sa" "$d/info-flip-sb" 3 &
+    pid=$!
+    sleep 0.2
+    mixed=0 runs=0 reported=0
+    while [ $runs -lt 150 ]; do
+      runs=$((runs + 1))
+      "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1 || continue
+      reported=$((reported + 1))
+      name=$(sed -n '1s/^process [0-9]* (\(.*\))$/\1/p' "$d/info.out")
+      # The thread rows end with each thread's name.
+      if grep -E '^ +[0-9]+ ' "$d/info.out" | grep -v 'thread pointer' | grep -v -q -E " $name\$"; then
+        mixed=$((mixed + 1)); { echo "--- mixed:"; cat "$d/info.out"; } >> "$d/log"
+      fi
+    done
+    kill "$pid"
+    why=
+    [ $mixed -eq 0 ] || why="$mixed of $reported reports mixed the two programs"
+    [ $reported -gt 0 ] || why="no run reported anything"
+    verdict "info -p of a process that runs another program of the same layout (setarch -R) reports one program" "$why"
+    echo "NOTE: exec-same-layout: $reported of $runs runs reported, $mixed mixed" ;;
+
+  main-exit)
+    bad=0 runs=0
+    for us in 2000 6000 10000 14000 18000 22000 26000 30000; do
+      for k in 1 2 3; do
+        runs=$((runs + 1))
+        "$mainexit" $us &
+        pid=$!
+        "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1
+        st=$?
+        if [ $st -ne 0 ]; then
+          bad=$((bad + 1)); { echo "--- $us us: status $st"; cat "$d/info.out"; } >> "$d/log"
+        fi
+        kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+      done
+    done
+    why=
+    [ $bad -eq 0 ] || why="$bad of $runs reads of a live process failed"
+    verdict "info -p of a process whose main thread exits during the read reports it" "$why" ;;
 
   maps-64mb)
     # A name of about 3,700 characters, mapped 20,000 times: 76 MB.
