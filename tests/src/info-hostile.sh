@@ -1,12 +1,13 @@
 #!/bin/sh
 # info-hostile.sh SCENARIO INFO SERVE MANY DEPUTY FLIP-DYN FLIP-STATIC PAUSE
-# MAIN-EXIT:
+# MAIN-EXIT MOUNT-MANY:
 # info -p against processes built to hold or fool it (twenty-third
 # review), each scenario as root in a mount and PID namespace of its
 # own, so that whatever it mounts and starts goes with it.  INFO is the
 # rseq-compat command; SERVE fuse-serve, MANY info-many, DEPUTY
 # info-deputy, FLIP-* info-flip built dynamic and static, PAUSE
-# info-pause.so, MAIN-EXIT info-main-exit.  Prints
+# info-pause.so, MAIN-EXIT info-main-exit, MOUNT-MANY mount-many.
+# Prints
 # "PASS: WHAT" or "FAIL: WHAT (why)" lines.
 #
 # Scenarios:
@@ -55,6 +56,7 @@ if [ "${1:-}" != --inner ]; then
 fi
 shift
 scenario=$1 info=$2 serve=$3 many=$4 deputy=$5 flipdyn=$6 flipsta=$7 pause=$8 mainexit=$9
+mountmany=${10}
 d=$(mktemp -d /tmp/rseq-hostile.XXXXXX) || exit 1
 chmod 755 "$d"
 servers=
@@ -212,9 +214,8 @@ case $scenario in
     # The inner namespace: the mounts, the server, then the process,
     # which stays (its main thread gone) until the namespace is killed.
     unshare -m --propagation private sh -c '
-      d=$1 deep=$2 serve=$3 deputy=$4
-      i=0
-      while [ $i -lt ${RC_MOUNTS:-5000} ]; do mount -t tmpfs -o size=4k none "$deep" || exit 1; i=$((i + 1)); done
+      d=$1 deep=$2 serve=$3 deputy=$4 mountmany=$5
+      "$mountmany" "$deep" 5000 || exit 1
       echo "mounts $(wc -c < /proc/self/mountinfo)"
       sleep 100 | setpriv --reuid=65534 --regid=65534 --clear-groups "$deputy" "$d/top/sub" "$d/top/libc.so.6" exit-main > "$d/deputy-big.out" 2>&1 &
       i=0
@@ -224,10 +225,10 @@ case $scenario in
       while ! grep -q mounted "$d/serve-big.out" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
       echo "served"
       wait
-    ' sh "$d" "$deep" "$serve" "$deputy" > "$d/inner.out" 2>&1 &
+    ' sh "$d" "$deep" "$serve" "$deputy" "$mountmany" > "$d/inner.out" 2>&1 &
     inner=$!
     servers="$servers $inner"
-    # 5000 mounts take a while on a loaded machine: 3 minutes at most.
+    # 5000 mounts, then the server: 3 minutes at most.
     i=0
     while ! grep -q served "$d/inner.out" && [ $i -lt 1800 ]; do sleep 0.1; i=$((i + 1)); done
     grep -q served "$d/inner.out" || { echo "FAIL: $scenario (the inner namespace did not start: $(head -c 300 "$d/inner.out"))"; exit 0; }
