@@ -25,9 +25,9 @@
    every FUSE connection of the machine, named by the connection's
    device number, whatever is mounted where; it is read again for a
    device it lacks (conns_have).  Where it is not mounted, root's info
-   mounts it in a mount namespace of its own (conns_mount); where
-   neither can be, mountinfo answers, and a device no mountinfo shows
-   is taken for FUSE's if it is an anonymous one (fuse_dev).  */
+   has a child mount it in a mount namespace of its own (conns_list);
+   where neither can be, mountinfo answers, and a device no mountinfo
+   shows is taken for FUSE's if it is an anonymous one (fuse_dev).  */
 
 #define _GNU_SOURCE 1
 #include <dirent.h>
@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fuse-check.h"
@@ -132,58 +133,134 @@ static int conns_state;
 /* No FUSE file system is registered at all.  */
 static int no_fuse;
 
-/* Root, where fusectl is not mounted: this process moves to a mount
-   namespace of its own, which receives the machine's mounts and sends
-   none back (MS_SLAVE: nothing of the machine's changes), and mounts
-   fusectl there, so that the list can be read again whenever a device
-   is not on it.  A chroot whose root is no mount point, a root of a
-   user namespace (fusectl is the initial namespace's) or a seccomp
-   filter leave the list to be had nowhere.  */
+/* Whether fusectl is mounted where this process sees it.  A directory
+   that is not fusectl (a link in a chroot, sysfs's bare directory)
+   would list nothing, and every device would pass.  */
 static int
-conns_mount (void)
+conns_mounted (void)
 {
-  if (geteuid () != 0 || unshare (CLONE_NEWNS) != 0)
-    return -1;
-  /* Until this holds, a mount here would reach the machine's.  */
-  if (mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0)
-    return -1;
   struct statfs s;
-  return mount ("fusectl", FUSECTL_DIR, "fusectl",
-                MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0
-         && statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC
-         ? 0 : -1;
+  return statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC;
 }
 
-/* Reads the list into CONNS (anew each time), or sets CONNS_STATE -1.  */
+static int
+conns_add (unsigned long int dev)
+{
+  unsigned long int *n = realloc (conns, (nconns + 1) * sizeof *n);
+  if (n == NULL)
+    return -1;
+  conns = n;
+  conns[nconns++] = dev;
+  return 0;
+}
+
+/* Writes the connections' names to FD, one per line, then "end".  */
+static int
+conns_write (int fd)
+{
+  DIR *d = opendir (FUSECTL_DIR);
+  if (d == NULL)
+    return -1;
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+      dprintf (fd, "%s\n", e->d_name);
+  closedir (d);
+  return dprintf (fd, "end\n") > 0 ? 0 : -1;
+}
+
+/* Reads the list into CONNS (anew), or sets CONNS_STATE -1.  Where
+   fusectl is not mounted, root lists it from a child that mounts it in
+   a mount namespace of its own, which receives the machine's mounts
+   and sends none back (nothing of the machine's changes).  Not this
+   process: in a namespace of its own, the names in another process's
+   maps read from a chroot as the machine's paths (twenty-fourth
+   review's run: "/work/.../rc/src/build/librseq-compat.so.1").  A
+   chroot whose root is no mount point, a root of a user namespace
+   (fusectl is the initial namespace's) or a seccomp filter leave the
+   list to be had nowhere.  */
 static void
 conns_list (void)
 {
-  struct statfs s;
-  DIR *d = NULL;
-  /* A directory that is not fusectl (a link in a chroot, sysfs's bare
-     directory) would list nothing, and every device would pass.  */
-  if (statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC)
-    d = opendir (FUSECTL_DIR);
-  if (d == NULL)
+  nconns = 0;
+  if (conns_mounted ())
+    {
+      DIR *d = opendir (FUSECTL_DIR);
+      struct dirent *e;
+      while (d != NULL && (e = readdir (d)) != NULL)
+        if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+          if (conns_add (strtoul (e->d_name, NULL, 10)) != 0)
+            {
+              closedir (d);
+              d = NULL;
+              break;
+            }
+      if (d == NULL)
+        conns_state = -1;
+      else
+        closedir (d);
+      return;
+    }
+  int p[2];
+  if (pipe2 (p, O_CLOEXEC) != 0)
     {
       conns_state = -1;
       return;
     }
-  nconns = 0;
-  struct dirent *e;
-  while ((e = readdir (d)) != NULL)
-    if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-      {
-        unsigned long int *n = realloc (conns, (nconns + 1) * sizeof *n);
-        if (n == NULL)
-          {
-            conns_state = -1;
+  pid_t pid = -1;
+  if (geteuid () != 0 || (pid = fork ()) < 0)
+    {
+      close (p[0]);
+      close (p[1]);
+      conns_state = -1;
+      return;
+    }
+  else if (pid == 0)
+    {
+      close (p[0]);
+      if (unshare (CLONE_NEWNS) != 0
+          || mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0
+          || mount ("fusectl", FUSECTL_DIR, "fusectl",
+                    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0
+          || !conns_mounted ())
+        _exit (1);
+      _exit (conns_write (p[1]) == 0 ? 0 : 1);
+    }
+  close (p[1]);
+  /* fusectl is the kernel's own and cannot hang; a pipe's worth of
+     names (thousands of connections) is read as it comes.  */
+  char buf[4096];
+  size_t len = 0;
+  int ended = 0;
+  ssize_t r;
+  while (!ended
+         && ((r = read (p[0], buf + len, sizeof buf - 1 - len)) > 0
+             || (r < 0 && errno == EINTR)))
+    {
+      if (r < 0)
+        continue;
+      len += (size_t) r;
+      buf[len] = '\0';
+      char *line = buf, *nl;
+      while ((nl = strchr (line, '\n')) != NULL)
+        {
+          *nl = '\0';
+          if (strcmp (line, "end") == 0)
+            ended = 1;
+          else if (conns_add (strtoul (line, NULL, 10)) != 0)
             break;
-          }
-        conns = n;
-        conns[nconns++] = strtoul (e->d_name, NULL, 10);
-      }
-  closedir (d);
+          line = nl + 1;
+        }
+      len = strlen (line);
+      memmove (buf, line, len + 1);
+      if (len + 1 >= sizeof buf)
+        break;
+    }
+  close (p[0]);
+  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  if (!ended)
+    conns_state = -1;
 }
 
 static void
@@ -191,7 +268,6 @@ conns_read (void)
 {
   if (conns_state != 0)
     return;
-  conns_state = -1;
   /* No FUSE file system registered: no connection can exist.  */
   char *fs = read_text ("/proc/filesystems", 1 << 20);
   if (fs != NULL && strstr (fs, "\tfuse\n") == NULL
@@ -203,14 +279,16 @@ conns_read (void)
       return;
     }
   free (fs);
-  struct statfs s;
-  if ((statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC)
-      || conns_mount () == 0)
-    {
-      conns_state = 1;
-      conns_list ();
-    }
+  conns_state = 1;
+  conns_list ();
 }
+
+/* Devices found on no list read after they were first asked about:
+   each is asked about once more at most (a child each, for root
+   without fusectl mounted).  A device in use by a mapping cannot turn
+   into a FUSE connection's while it is.  */
+static unsigned long int clean[64];
+static size_t nclean;
 
 /* Whether the kernel's dev_t DEV is a FUSE connection: 1, 0, or -1
    where no list can be had.  A device not on the list is looked for
@@ -224,6 +302,9 @@ conns_have (unsigned long int dev)
   conns_read ();
   if (no_fuse)
     return 0;
+  for (size_t i = 0; i < nclean; i++)
+    if (clean[i] == dev)
+      return 0;
   for (int pass = 0; pass < 2 && conns_state == 1; pass++)
     {
       if (pass == 1)
@@ -232,6 +313,8 @@ conns_have (unsigned long int dev)
         if (conns[i] == dev)
           return 1;
     }
+  if (conns_state == 1 && nclean < sizeof clean / sizeof clean[0])
+    clean[nclean++] = dev;
   return conns_state == 1 ? 0 : -1;
 }
 
