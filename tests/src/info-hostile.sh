@@ -356,6 +356,10 @@ case $scenario in
         runs=$((runs + 1))
         "$mainexit" $us &
         pid=$!
+        # Once it runs the program: read during the shell's exec, it has
+        # run another program indeed.
+        i=0
+        while [ "$(readlink /proc/$pid/exe)" != "$mainexit" ] && [ $i -lt 1000 ]; do i=$((i + 1)); done
         "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1
         st=$?
         if [ $st -ne 0 ]; then
