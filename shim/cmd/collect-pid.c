@@ -145,7 +145,7 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
      then): it is chosen again, twice at most, while the process lives
      (twenty-fourth review: "cannot read /proc/PID/auxv: No such
      process" of a live process).  */
-  int ret = ESRCH, threads_read = 0;
+  int ret = ESRCH, threads_read = 0, mm_changed = 0;
   for (int attempt = 0; attempt < 3 && ret == ESRCH && !threads_read;
        attempt++)
     {
@@ -178,6 +178,8 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
               ret = method == METHOD_NO_STOP
                     ? nostop_read_threads (&p, r, err, errlen)
                     : ptrace_read_threads (&p, r, err, errlen);
+              if (ret == 0 && !proc_same_mm (&p))
+                mm_changed = 1;
             }
           proc_close (&p);
         }
@@ -186,7 +188,7 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
     }
 
   if (ret == 0
-      && (proc_identity (pid, &ended) != 0
+      && (mm_changed || proc_identity (pid, &ended) != 0
           || !proc_identity_same (&started, &ended)))
     {
       ret = fail (err, errlen, ESRCH, "process %d exited or ran another "

@@ -983,6 +983,21 @@ proc_exe_has_interp (struct proc *p)
 }
 
 int
+proc_same_mm (struct proc *p)
+{
+  /* The mem descriptor holds the memory it was opened on, which an exec
+     replaces: then it reads nothing.  The first readable mapping of a
+     file serves ([vvar] and the like cannot be read through it).  */
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->maps[i].perms[0] == 'r' && p->maps[i].path[0] == '/')
+      {
+        char byte;
+        return pread (p->mem_fd, &byte, 1, (off_t) p->maps[i].start) == 1;
+      }
+  return 1;
+}
+
+int
 proc_read (struct proc *p, uint64_t addr, void *buf, size_t len)
 {
   if (p->mem_fd < 0 || addr == 0)

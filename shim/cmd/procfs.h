@@ -53,6 +53,11 @@ int proc_open (struct proc *, pid_t pid, const char *dir, char *err,
                size_t errlen);
 void proc_close (struct proc *);
 int proc_read (struct proc *, uint64_t addr, void *buf, size_t len);
+/* 1 if the process's memory is still the one proc_open found, 0 if an
+   exec replaced it (or the process is gone): two execs during a read
+   (A, B, A) leave every address and the program's file as they were
+   (twenty-fourth review's check, run again).  */
+int proc_same_mm (struct proc *);
 /* The run-time address of the dynamic symbol NAME defined by the file
    mapped at PATH, or 0.  */
 uint64_t proc_symbol (struct proc *, const char *path, const char *name,

@@ -127,6 +127,30 @@ root_verdict() {
   esac
   verdict "$2" "$why"
 }
+# flips PID MIXED: 150 reads of PID, which runs two programs in turn
+# (killed after); MIXED NAME (the report's process name) says whether
+# the report in $d/info.out mixed the two.  Sets RUNS, REPORTED, MIXED.
+flips() {
+  sleep 0.2
+  mixed=0 runs=0 reported=0
+  while [ $runs -lt 150 ]; do
+    runs=$((runs + 1))
+    "$info" info -p "$1" --no-stop > "$d/info.out" 2>&1 || continue
+    reported=$((reported + 1))
+    if "$2" "$(sed -n '1s/^process [0-9]* (\(.*\))$/\1/p' "$d/info.out")"; then
+      mixed=$((mixed + 1)); { echo "--- mixed:"; cat "$d/info.out"; } >> "$d/log"
+    fi
+  done
+  kill "$1"
+}
+# flip_verdict NAME WHAT: the verdict on the last flips.
+flip_verdict() {
+  why=
+  [ $mixed -eq 0 ] || why="$mixed of $reported reports mixed the two programs"
+  [ $reported -gt 0 ] || why="no run reported anything"
+  verdict "$2" "$why"
+  echo "NOTE: $1: $reported of $runs runs reported, $mixed mixed"
+}
 # clib: the C library row of the last report.
 clib() { sed -n 's/^  C library  *//p' "$d/info.out" | head -n 1; }
 verdict() {
@@ -302,52 +326,28 @@ case $scenario in
     verdict "a user's info -p reads only the file mapped, not what its name leads to now" "$why" ;;
 
   exec-flip)
-    "$flipdyn" "$flipsta" 3 &
-    pid=$!
-    sleep 0.2
-    mixed=0 runs=0 reported=0
-    while [ $runs -lt 150 ]; do
-      runs=$((runs + 1))
-      "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1 || continue
-      reported=$((reported + 1))
-      name=$(sed -n '1s/^process [0-9]* (\(.*\))$/\1/p' "$d/info.out")
-      lib=$(clib)
-      case $name:$lib in
-        info-flip-d*:*statically*|info-flip-s*:glibc\ [0-9]*)
-          mixed=$((mixed + 1)); { echo "--- mixed:"; cat "$d/info.out"; } >> "$d/log" ;;
+    # A report is mixed where its name and C library are of the two.
+    mixed_libs() {
+      case $1:$(clib) in
+        info-flip-d*:*statically*|info-flip-s*:glibc\ [0-9]*) return 0 ;;
       esac
-    done
-    kill "$pid"
-    why=
-    [ $mixed -eq 0 ] || why="$mixed of $reported reports mixed the two programs"
-    [ $reported -gt 0 ] || why="no run reported anything"
-    verdict "info -p of a process that runs another program during the read reports one program" "$why"
-    echo "NOTE: exec-flip: $reported of $runs runs reported, $mixed mixed" ;;
+      return 1
+    }
+    "$flipdyn" "$flipsta" 3 &
+    flips $! mixed_libs
+    flip_verdict exec-flip "info -p of a process that runs another program during the read reports one program" ;;
 
   exec-same-layout)
     # Two names of one length, one program: only the name and file
-    # differ, which each report must show consistently.
+    # differ, which each report must show consistently: the thread
+    # rows end with each thread's name.
+    mixed_names() {
+      grep -E '^ +[0-9]+ ' "$d/info.out" | grep -v 'thread pointer' | grep -v -q -E " $1\$"
+    }
     cp "$flipsta" "$d/info-flip-sa"; cp "$flipsta" "$d/info-flip-sb"
     setarch "$(uname -m)" -R "$d/info-flip-sa" "$d/info-flip-sb" 3 &
-    pid=$!
-    sleep 0.2
-    mixed=0 runs=0 reported=0
-    while [ $runs -lt 150 ]; do
-      runs=$((runs + 1))
-      "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1 || continue
-      reported=$((reported + 1))
-      name=$(sed -n '1s/^process [0-9]* (\(.*\))$/\1/p' "$d/info.out")
-      # The thread rows end with each thread's name.
-      if grep -E '^ +[0-9]+ ' "$d/info.out" | grep -v 'thread pointer' | grep -v -q -E " $name\$"; then
-        mixed=$((mixed + 1)); { echo "--- mixed:"; cat "$d/info.out"; } >> "$d/log"
-      fi
-    done
-    kill "$pid"
-    why=
-    [ $mixed -eq 0 ] || why="$mixed of $reported reports mixed the two programs"
-    [ $reported -gt 0 ] || why="no run reported anything"
-    verdict "info -p of a process that runs another program of the same layout (setarch -R) reports one program" "$why"
-    echo "NOTE: exec-same-layout: $reported of $runs runs reported, $mixed mixed" ;;
+    flips $! mixed_names
+    flip_verdict exec-same-layout "info -p of a process that runs another program of the same layout (setarch -R) reports one program" ;;
 
   main-exit)
     bad=0 runs=0
