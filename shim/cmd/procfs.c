@@ -986,10 +986,15 @@ int
 proc_same_mm (struct proc *p)
 {
   /* The mem descriptor holds the memory it was opened on, which an exec
-     replaces: then it reads nothing.  The first readable mapping of a
-     file serves ([vvar] and the like cannot be read through it).  */
+     replaces: then it reads nothing.  Anonymous memory serves, the
+     stack above all: a page of a file may have to be read in, from a
+     FUSE server that never answers (the first version read the first
+     mapped file, and hung where that was on FUSE), and [vvar] and the
+     like cannot be read through it.  */
   for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].perms[0] == 'r' && p->maps[i].path[0] == '/')
+    if (p->maps[i].perms[0] == 'r'
+        && (strcmp (p->maps[i].path, "[stack]") == 0
+            || (p->maps[i].path[0] == '\0' && p->maps[i].inode == 0)))
       {
         char byte;
         return pread (p->mem_fd, &byte, 1, (off_t) p->maps[i].start) == 1;
