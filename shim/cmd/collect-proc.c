@@ -311,7 +311,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
 
   /* Symbols and thread pointers are read the way of this command's own
      architecture and word size.  */
-  if (elf_foreign (path))
+  if (elf_foreign (p->dir))
     snprintf (r->warning, sizeof r->warning, "process %d is not a 64-bit "
               "program of this architecture: the published values and the "
               "owners of its areas cannot be read, only the registrations",

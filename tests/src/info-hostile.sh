@@ -1,0 +1,396 @@
+#!/bin/sh
+# info-hostile.sh SCENARIO INFO SERVE MANY DEPUTY FLIP-DYN FLIP-STATIC PAUSE
+# MAIN-EXIT MOUNT-MANY:
+# info -p against processes built to hold or fool it (twenty-third
+# review), each scenario as root in a mount and PID namespace of its
+# own, so that whatever it mounts and starts goes with it.  INFO is the
+# rseq-compat command; SERVE fuse-serve, MANY info-many, DEPUTY
+# info-deputy, FLIP-* info-flip built dynamic and static, PAUSE
+# info-pause.so, MAIN-EXIT info-main-exit, MOUNT-MANY mount-many.
+# Prints
+# "PASS: WHAT" or "FAIL: WHAT (why)" lines.
+#
+# Scenarios:
+#   fuse-exe          a program run from FUSE, whose server then
+#                     answers nothing: info -p opened /proc/PID/exe and
+#                     waited beyond SIGKILL;
+#   fuse-lazy         a FUSE file mapped, its mount then unmounted
+#                     lazily (in no mountinfo any more), the server
+#                     silent: info -p took the file for "not FUSE" and
+#                     waited in GETATTR; twice, with the fuse control
+#                     file system mounted and, to be mounted by info -p
+#                     itself, not;
+#   fuse-over         a file mapped by a user's process, a FUSE mount
+#                     then made over its directory, the server silent:
+#                     the user's own info -p and root's (main thread
+#                     gone: the name is looked up) waited in LOOKUP, and
+#                     root's left its child behind;
+#   fuse-big          fuse-over's root part, with the FUSE mount and the
+#                     process in a mount namespace whose mountinfo is
+#                     over 64 MB (5000 mounts of a long name): info -p
+#                     took the unreadable list for one without FUSE;
+#   fuse-late         a FUSE mount made, and a file of it mapped in place
+#                     of one info -p had seen, after info -p had read the
+#                     list of FUSE connections (held by info-pause.so
+#                     after it read auxv), the server silent: the new
+#                     device, not on the list, was taken for "not FUSE";
+#   decoy             a user's process maps a file, removes it, and puts
+#                     a C library of another kind where maps names it:
+#                     the user's own info -p reported the other;
+#   exec-flip         a process that runs two programs in turn: info -p
+#                     reported one's C library with the other's name;
+#   exec-same-layout  the same, with two copies of one static program
+#                     under setarch -R: every address is the same after
+#                     the exec, only the program's file differs;
+#   main-exit         a process whose main thread exits during the
+#                     read: info -p said it ran another program (the
+#                     memory fields turn 0), or "No such process";
+#   maps-64mb         maps over 64 MB (long names): info -p read the
+#                     first 64 MB as the whole and reported "unknown".
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+if [ "${1:-}" != --inner ]; then
+  exec unshare -m -pf --mount-proc --propagation private sh "$0" --inner "$@"
+fi
+shift
+scenario=$1 info=$2 serve=$3 many=$4 deputy=$5 flipdyn=$6 flipsta=$7 pause=$8 mainexit=$9
+mountmany=${10}
+d=$(mktemp -d /tmp/rseq-hostile.XXXXXX) || exit 1
+chmod 755 "$d"
+servers=
+# The servers go first: a removal that reaches an armed FUSE mount
+# would wait for ever.
+trap 'kill -KILL $servers 2>/dev/null
+      grep -o " $d[^ ]*" /proc/self/mountinfo | sort -r | while read -r m; do umount -l "$m"; done
+      rm -rf "$d" 2>/dev/null' EXIT
+
+# wait_for FILE WORD: until FILE has WORD, 30 s at most (a loaded
+# machine).
+wait_for() {
+  i=0
+  while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+  grep -q "$2" "$1" 2>/dev/null
+}
+# serve DIR [OPTIONS]: a FUSE server at DIR (1000 opens answered, allow
+# other, armed by $d/arm); SERVER is its PID.
+serve() {
+  mkdir -p "$1"
+  m=$1; shift
+  # A file of each server's own: a later one's is not read for it.
+  so=$d/serve-$(basename "$m").out
+  "$serve" "$m" 1000 allow_other arm="$d/arm" "$@" > "$so" 2>&1 &
+  server=$!
+  servers="$servers $server"
+  wait_for "$so" mounted || { echo "FAIL: $scenario (fuse-serve did not mount: $(cat "$so"))"; exit 0; }
+}
+# run_info LIMIT CMD...: CMD (info -p, as whoever) in the background,
+# for LIMIT seconds at most; STATUS is its exit status or "hung",
+# SECONDS_TAKEN its time, OUT its output file.  A command waiting on
+# a FUSE server ends only when the server does, SIGKILL or not: the
+# server goes first.
+run_info() {
+  limit=$1; shift
+  out=$d/info.out
+  t0=$(date +%s)
+  "$@" > "$out" 2>&1 &
+  ip=$!
+  i=0
+  while kill -0 $ip 2>/dev/null && [ $i -lt $((limit * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+  if kill -0 $ip 2>/dev/null; then
+    status=hung
+    echo "--- still running after $limit s: $(cat /proc/$ip/wchan 2>/dev/null)" >> "$d/log"
+    kill -KILL "${server:-0}" 2>/dev/null
+    kill -KILL $ip 2>/dev/null
+    wait $ip
+  else
+    wait $ip; status=$?
+  fi
+  seconds_taken=$(( $(date +%s) - t0 ))
+  { echo "--- $*: status $status, $seconds_taken s"; cat "$out"; } >> "$d/log"
+}
+# root_verdict SERVER-OUT WHAT: the verdict on root's run_info, whose
+# child must neither have sent the armed server a request (it logs each
+# it leaves unanswered) nor be left behind; not its time, which a
+# loaded machine stretches.
+root_verdict() {
+  left=$(ps -eo pid=,comm= | awk '$2 == "rseq-compat" { print $1 }')
+  asked=$(grep -c 'left unanswered' "$1")
+  why=
+  case $status in
+    hung) why="info -p did not end within 40 s" ;;
+    0) if [ "$asked" -gt 0 ]; then why="$asked requests reached the server: $(grep 'left unanswered' "$1" | head -n 2 | tr '\n' ' ')"
+       elif [ -n "$left" ]; then why="a child of it is left: $left"
+       fi ;;
+    *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+  esac
+  verdict "$2" "$why"
+}
+# flips PID MIXED: 150 reads of PID, which runs two programs in turn
+# (killed after); MIXED NAME (the report's process name) says whether
+# the report in $d/info.out mixed the two.  Sets RUNS, REPORTED, MIXED.
+flips() {
+  sleep 0.2
+  mixed=0 runs=0 reported=0
+  while [ $runs -lt 150 ]; do
+    runs=$((runs + 1))
+    "$info" info -p "$1" --no-stop > "$d/info.out" 2>&1 || continue
+    reported=$((reported + 1))
+    if "$2" "$(sed -n '1s/^process [0-9]* (\(.*\))$/\1/p' "$d/info.out")"; then
+      mixed=$((mixed + 1)); { echo "--- mixed:"; cat "$d/info.out"; } >> "$d/log"
+    fi
+  done
+  kill "$1"
+}
+# flip_verdict NAME WHAT: the verdict on the last flips.
+flip_verdict() {
+  why=
+  [ $mixed -eq 0 ] || why="$mixed of $reported reports mixed the two programs"
+  [ $reported -gt 0 ] || why="no run reported anything"
+  verdict "$2" "$why"
+  echo "NOTE: $1: $reported of $runs runs reported, $mixed mixed"
+}
+# clib: the C library row of the last report.
+clib() { sed -n 's/^  C library  *//p' "$d/info.out" | head -n 1; }
+verdict() {
+  if [ -z "$2" ]; then echo "PASS: $1"; else echo "FAIL: $1 ($2)"; sed 's/^/  | /' "$d/log" | tail -n 30; fi
+  : > "$d/log"
+}
+: > "$d/log"
+
+case $scenario in
+  fuse-exe)
+    serve "$d/mnt" prog="$many"
+    sleep 100 | "$d/mnt/prog" "$d/mnt/libc.so.6" 1 > "$d/many.out" 2>&1 &
+    wait_for "$d/many.out" ready
+    pid=$(sed -n 's/^pid=//p' "$d/many.out")
+    touch "$d/arm"
+    run_info 40 "$info" info -p "$pid" --no-stop
+    why=
+    case $status in
+      hung) why="info -p did not end within 40 s" ;;
+      0) case $(clib) in glibc\ [0-9]*) ;; *) why="C library '$(clib)', not the glibc on disk" ;; esac ;;
+      *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+    esac
+    verdict "info -p of a program run from FUSE, its server silent, ends" "$why" ;;
+
+  fuse-lazy)
+    for ctl in mounted by-info; do
+      fc=/sys/fs/fuse/connections
+      # Without /sys (a chroot), none to mount fusectl on.
+      [ -d "$fc" ] || mount -t sysfs sysfs /sys 2>/dev/null
+      umount "$fc" 2>/dev/null
+      [ $ctl = mounted ] && mount -t fusectl fusectl "$fc"
+      rm -f "$d/arm"
+      serve "$d/mnt-$ctl"
+      sleep 100 | "$many" "$d/mnt-$ctl/libc.so.6" 1 > "$d/many-$ctl.out" 2>&1 &
+      wait_for "$d/many-$ctl.out" ready
+      pid=$(sed -n 's/^pid=//p' "$d/many-$ctl.out")
+      umount -l "$d/mnt-$ctl"
+      if grep -q " $d/mnt-$ctl " /proc/self/mountinfo; then
+        verdict "info -p of a file of a lazily unmounted FUSE mount [fusectl $ctl]" "the mount is still listed"
+        continue
+      fi
+      touch "$d/arm"
+      run_info 40 "$info" info -p "$pid" --no-stop
+      why=
+      case $status in
+        hung) why="info -p did not end within 40 s" ;;
+        0) case $(clib) in *9.99*) why="it read the file on FUSE" ;; glibc\ [0-9]*) ;; *) why="C library '$(clib)'" ;; esac ;;
+        *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+      esac
+      verdict "info -p of a file of a lazily unmounted FUSE mount, its server silent, ends [fusectl $ctl]" "$why"
+      kill -KILL "$server" 2>/dev/null
+    done ;;
+
+  fuse-over)
+    # TOP, which a FUSE mount covers once the processes map their files
+    # under it: a page that says it is glibc 9.98 (info-many's), and
+    # info-deputy's directory (its name, DIR/libc.so.6 (deleted), a
+    # link there; its main thread gone, root's child looks it up).
+    mkdir -p "$d/top/sub"
+    printf 'GNU C Library (rseq-compat test) stable release version 9.98.\n' > "$d/top/libc.so.6"
+    chmod 755 "$d/top"; chmod 644 "$d/top/libc.so.6"; chmod 777 "$d/top/sub"
+    sleep 100 | setpriv --reuid=65534 --regid=65534 --clear-groups "$many" "$d/top/libc.so.6" 1 > "$d/many.out" 2>&1 &
+    wait_for "$d/many.out" ready
+    pid=$(sed -n 's/^pid=//p' "$d/many.out")
+    sleep 100 | setpriv --reuid=65534 --regid=65534 --clear-groups "$deputy" "$d/top/sub" "$d/top/libc.so.6" exit-main > "$d/deputy.out" 2>&1 &
+    wait_for "$d/deputy.out" ready
+    dpid=$(sed -n 's/^pid=//p' "$d/deputy.out")
+    serve "$d/top"
+    touch "$d/arm"
+    # Root's first: the user's, if it hangs, takes the server down.
+    run_info 40 "$info" info -p "$dpid" --no-stop
+    root_verdict "$d/serve-top.out" "root's info -p, whose child would look a name up through a FUSE mount, asks the server nothing and leaves no child"
+    run_info 40 setpriv --reuid=65534 --regid=65534 --clear-groups "$info" info -p "$pid" --no-stop
+    why=
+    case $status in
+      hung) why="info -p did not end within 40 s" ;;
+      0) ;;
+      *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+    esac
+    verdict "a user's info -p of its process whose file a FUSE mount then covers ends" "$why" ;;
+
+  fuse-big)
+    mkdir -p "$d/top/sub" "$d/deep"
+    chmod 755 "$d/top"; chmod 777 "$d/top/sub"
+    printf 'GNU C Library (rseq-compat test) stable release version 9.98.\n' > "$d/top/libc.so.6"
+    # 14 directories of 250 blanks (each \040 in mountinfo): 5000
+    # mounts there make it about 70 MB.
+    deep=$d/deep
+    b=$(printf '%250s' '')
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do deep=$deep/$b; done
+    mkdir -p "$deep"
+    : > "$d/inner.out"
+    # The inner namespace: the mounts, the server, then the process,
+    # which stays (its main thread gone) until the namespace is killed.
+    unshare -m --propagation private sh -c '
+      d=$1 deep=$2 serve=$3 deputy=$4 mountmany=$5
+      "$mountmany" "$deep" 5000 || exit 1
+      echo "mounts $(wc -c < /proc/self/mountinfo)"
+      sleep 100 | setpriv --reuid=65534 --regid=65534 --clear-groups "$deputy" "$d/top/sub" "$d/top/libc.so.6" exit-main > "$d/deputy-big.out" 2>&1 &
+      i=0
+      while ! grep -q ready "$d/deputy-big.out" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+      "$serve" "$d/top" 1000 allow_other arm="$d/arm" > "$d/serve-big.out" 2>&1 &
+      i=0
+      while ! grep -q mounted "$d/serve-big.out" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+      echo "served"
+      wait
+    ' sh "$d" "$deep" "$serve" "$deputy" "$mountmany" > "$d/inner.out" 2>&1 &
+    inner=$!
+    servers="$servers $inner"
+    # 5000 mounts, then the server: 3 minutes at most.
+    i=0
+    while ! grep -q served "$d/inner.out" && [ $i -lt 1800 ]; do sleep 0.1; i=$((i + 1)); done
+    grep -q served "$d/inner.out" || { echo "FAIL: $scenario (the inner namespace did not start: $(head -c 300 "$d/inner.out"))"; exit 0; }
+    dpid=$(sed -n 's/^pid=//p' "$d/deputy-big.out")
+    size=$(sed -n 's/^mounts //p' "$d/inner.out")
+    touch "$d/arm"
+    run_info 40 "$info" info -p "$dpid" --no-stop
+    if [ "${size:-0}" -le $((64 << 20)) ]; then
+      verdict "root's info -p, whose target's mountinfo is over 64 MB, asks its FUSE server nothing" "the inner mountinfo is ${size:-?} bytes, not over 64 MB"
+    else
+      root_verdict "$d/serve-big.out" "root's info -p, whose target's mountinfo is over 64 MB, asks its FUSE server nothing and leaves no child"
+    fi
+    # The server, in the inner namespace, goes with its processes.
+    pkill_ns() { for p in $(ps -eo pid=); do [ "$(readlink /proc/$p/ns/mnt)" = "$1" ] && kill -KILL $p; done 2>/dev/null; }
+    pkill_ns "$(readlink /proc/$dpid/task/*/ns/mnt 2>/dev/null | head -n 1)" ;;
+
+  fuse-late)
+    mkdir -p "$d/plain" "$d/hook"
+    printf 'GNU C Library (rseq-compat test) stable release version 9.98.\n' > "$d/plain/libc.so.6"
+    mkfifo "$d/to-many"
+    "$many" "$d/plain/libc.so.6" 1 < "$d/to-many" > "$d/many.out" 2>&1 &
+    exec 8> "$d/to-many"
+    wait_for "$d/many.out" ready
+    pid=$(sed -n 's/^pid=//p' "$d/many.out")
+    RSEQ_TEST_HOOK=$d/hook RSEQ_TEST_HOOK_AFTER=auxv LD_PRELOAD=$pause \
+      "$info" info -p "$pid" --no-stop > "$d/late.out" 2>&1 &
+    ip=$!
+    i=0
+    while [ ! -e "$d/hook/paused" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -e "$d/hook/paused" ] || { echo "FAIL: $scenario (info -p was not held after auxv)"; exit 0; }
+    serve "$d/fmnt"
+    echo "remap $d/fmnt/libc.so.6" >&8
+    wait_for "$d/many.out" remapped || { echo "FAIL: $scenario (the process did not map the FUSE file)"; exit 0; }
+    touch "$d/arm" "$d/hook/go"
+    i=0
+    while kill -0 $ip 2>/dev/null && [ $i -lt 400 ]; do sleep 0.1; i=$((i + 1)); done
+    why=
+    if kill -0 $ip 2>/dev/null; then
+      why="info -p did not end within 40 s: $(cat /proc/$ip/wchan 2>/dev/null)"
+      kill -KILL $servers $ip 2>/dev/null
+    fi
+    wait $ip
+    cp "$d/late.out" "$d/info.out"
+    case $(clib) in *9.99*) why="it read the file on FUSE" ;; esac
+    cat "$d/late.out" >> "$d/log"
+    verdict "info -p of a file of a FUSE mount made after it read the list of connections, its server silent, ends" "$why" ;;
+
+  decoy)
+    mkdir -p "$d/own"; chmod 777 "$d/own"
+    # Another C library's marks, the user's own.
+    printf 'musl libc (x86_64)\0001.2.99\000' > "$d/musl"
+    chown 65534:65534 "$d/musl"
+    sleep 100 | setpriv --reuid=65534 --regid=65534 --clear-groups "$deputy" "$d/own" "$d/musl" > "$d/deputy.out" 2>&1 &
+    wait_for "$d/deputy.out" ready
+    pid=$(sed -n 's/^pid=//p' "$d/deputy.out")
+    run_info 40 setpriv --reuid=65534 --regid=65534 --clear-groups "$info" info -p "$pid" --no-stop
+    why=
+    case $status in
+      hung) why="info -p did not end within 40 s" ;;
+      0) case $(clib) in *musl*|*1.2.99*) why="it reported the file the name now leads to: $(clib)" ;; esac ;;
+      *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+    esac
+    verdict "a user's info -p reads only the file mapped, not what its name leads to now" "$why" ;;
+
+  exec-flip)
+    # A report is mixed where its name and C library are of the two.
+    mixed_libs() {
+      case $1:$(clib) in
+        info-flip-d*:*statically*|info-flip-s*:glibc\ [0-9]*) return 0 ;;
+      esac
+      return 1
+    }
+    "$flipdyn" "$flipsta" 3 &
+    flips $! mixed_libs
+    flip_verdict exec-flip "info -p of a process that runs another program during the read reports one program" ;;
+
+  exec-same-layout)
+    # Two names of one length, one program: only the name and file
+    # differ, which each report must show consistently: the thread
+    # rows end with each thread's name.
+    mixed_names() {
+      grep -E '^ +[0-9]+ ' "$d/info.out" | grep -v 'thread pointer' | grep -v -q -E " $1\$"
+    }
+    cp "$flipsta" "$d/info-flip-sa"; cp "$flipsta" "$d/info-flip-sb"
+    setarch "$(uname -m)" -R "$d/info-flip-sa" "$d/info-flip-sb" 3 &
+    flips $! mixed_names
+    flip_verdict exec-same-layout "info -p of a process that runs another program of the same layout (setarch -R) reports one program" ;;
+
+  main-exit)
+    bad=0 runs=0
+    for us in 2000 6000 10000 14000 18000 22000 26000 30000; do
+      for k in 1 2 3; do
+        runs=$((runs + 1))
+        "$mainexit" $us &
+        pid=$!
+        # Once it runs the program: read during the shell's exec, it has
+        # run another program indeed.
+        i=0
+        while [ "$(readlink /proc/$pid/exe)" != "$mainexit" ] && [ $i -lt 1000 ]; do i=$((i + 1)); done
+        "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1
+        st=$?
+        if [ $st -ne 0 ]; then
+          bad=$((bad + 1)); { echo "--- $us us: status $st"; cat "$d/info.out"; } >> "$d/log"
+        fi
+        kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+      done
+    done
+    why=
+    [ $bad -eq 0 ] || why="$bad of $runs reads of a live process failed"
+    verdict "info -p of a process whose main thread exits during the read reports it" "$why" ;;
+
+  maps-64mb)
+    # A name of about 3,700 characters, mapped 20,000 times: 76 MB.
+    p=$d
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+      p=$p/$(printf '%0240d' $i)
+    done
+    mkdir -p "$p" && echo x > "$p/f" || { echo "FAIL: $scenario (cannot make the long name)"; exit 0; }
+    sleep 100 | "$many" "$p/f" 20000 > "$d/many.out" 2>&1 &
+    wait_for "$d/many.out" ready
+    pid=$(sed -n 's/^pid=//p' "$d/many.out")
+    size=$(wc -c < /proc/$pid/maps)
+    run_info 60 "$info" info -p "$pid" --no-stop
+    why=
+    if [ "$size" -le $((64 << 20)) ]; then why="the maps are $size bytes, not over 64 MB"
+    elif [ "$status" = 0 ] || [ "$status" = hung ]; then why="status $status: $(clib)"
+    elif ! grep -q "over 64 MB" "$d/info.out"; then why="no word of the size: $(head -n 1 "$d/info.out")"
+    fi
+    verdict "info -p says maps over 64 MB are not read, and reports nothing from a part" "$why" ;;
+
+  *) echo "FAIL: info-hostile.sh: no scenario $scenario"; exit 0 ;;
+esac
+exit 0
