@@ -180,6 +180,18 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                     : ptrace_read_threads (&p, r, err, errlen);
               if (ret == 0 && !proc_same_mm (&p))
                 mm_changed = 1;
+              if (ret == 0 && p.fuse_skipped != 0)
+                {
+                  size_t len = strlen (r->warning);
+                  snprintf (r->warning + len, sizeof r->warning - len,
+                            "%s%lu read%s of process %d's memory left out: "
+                            "it lies in files on FUSE, whose servers "
+                            "rseq-compat does not ask (one that does not "
+                            "answer would hold it for ever); what is there "
+                            "shows as unknown or unregistered", len ? "; " : "",
+                            p.fuse_skipped, p.fuse_skipped == 1 ? "" : "s",
+                            (int) pid);
+                }
             }
           proc_close (&p);
         }

@@ -73,6 +73,8 @@ derive_mode (const struct info_report *r)
   int shim = r->shim[0] != '\0';
   if (r->self && r->shim_mode != NULL)
     return r->shim_mode;
+  if (r->abi_unread && !r->libc_abi && !r->shim_abi)
+    return "unknown";
   if (r->libc_abi && r->libc_size != 0)
     return "libc-owned";
   if (shim && r->shim_abi && r->shim_size != 0)
@@ -165,6 +167,10 @@ derive_reason (struct info_report *r)
                   "start-up (rr, valgrind, qemu-user, or a kernel without "
                   "rseq)");
     }
+  else if (strcmp (m, "unknown") == 0)
+    snprintf (r->reason, sizeof r->reason, "__rseq_* lie in a file on FUSE "
+              "and were not read (see the warning): whether the process "
+              "registers, and who, cannot be told");
   else if (strcmp (m, "refused") == 0)
     snprintf (r->reason, sizeof r->reason, "librseq-compat was loaded by "
               "dlopen, too late to register the threads that already run; "

@@ -43,6 +43,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuse-check.h"
@@ -318,74 +319,293 @@ conns_have (unsigned long int dev)
   return conns_state == 1 ? 0 : -1;
 }
 
-enum kind { KIND_NONE, KIND_FUSE, KIND_OTHER };
+enum kind { KIND_FUSE, KIND_OTHER, KIND_OVERLAY };
 
-/* The kind of the first mount in TEXT (mountinfo) whose device is
-   MAJ:MIN, or whose mount ID is ID where BY_ID.  */
-static enum kind
-kind_in (const char *text, int by_id, unsigned long int id,
-         unsigned int maj, unsigned int min)
+/* A mount of a mountinfo file: its ID, device and kind; for FUSE, its
+   mount point (unescaped), for overlayfs its super options (as
+   written).  */
+struct ment
 {
-  for (const char *line = text; line != NULL && *line != '\0';)
-    {
-      const char *nl = strchr (line, '\n');
-      unsigned long int mid, parent;
-      unsigned int ma, mi;
-      const char *dash = strstr (line, " - ");
-      if (dash != NULL && (nl == NULL || dash < nl)
-          && sscanf (line, "%lu %lu %u:%u", &mid, &parent, &ma, &mi) == 4
-          && (by_id ? mid == id : ma == maj && mi == min))
-        return strncmp (dash + 3, "fuse", 4) == 0
-               && (dash[7] == ' ' || dash[7] == '.' || dash[7] == 'b')
-               ? KIND_FUSE : KIND_OTHER;
-      line = nl != NULL ? nl + 1 : NULL;
-    }
-  return KIND_NONE;
-}
+  unsigned long int id;
+  unsigned int maj, min;
+  enum kind kind;
+  char *text;
+};
 
-/* kind_in DIR's mountinfo, else ours.  A mountinfo that cannot be
-   read (one over 64 MB: a user namespace may stack thousands of mounts
-   with long names) leaves KIND_FUSE: taking it for "no such mount"
-   let a lookup reach a FUSE server (twenty-fourth review).  */
-static enum kind
-mount_kind (const char *dir, int by_id, unsigned long int id,
-            unsigned int maj, unsigned int min)
+/* A mountinfo file, parsed.  STATE: 0 not read, 1 read, -1 unreadable
+   (over 64 MB: a user namespace may stack thousands of mounts with long
+   names).  Each is read once a second at most: reading it anew for
+   every file and every address took minutes for a process with a few
+   hundred mapped files in a namespace of thousands of mounts
+   (twenty-fifth review).  A mount made since the last read is not in
+   it: its device counts as FUSE's if it is an anonymous one (fuse_dev),
+   and a name under it that reaches a server is the watchdog's to bound
+   (info.c).  */
+struct mtab
 {
   char path[128];
-  enum kind k = KIND_NONE;
-  int unread = 0;
-  for (int i = 0; i < 2 && k == KIND_NONE; i++)
+  int state;
+  struct timespec when;
+  struct ment *e;
+  size_t n;
+};
+
+/* DIR's mountinfo, and ours.  */
+static struct mtab tabs[2];
+
+static void
+mtab_free (struct mtab *t)
+{
+  for (size_t i = 0; i < t->n; i++)
+    free (t->e[i].text);
+  free (t->e);
+  t->e = NULL;
+  t->n = 0;
+  t->state = 0;
+}
+
+/* FIELD (LEN bytes, octal escapes such as \040 for a blank) in a
+   malloc'ed string.  */
+static char *
+unescape (const char *field, size_t len)
+{
+  char *out = malloc (len + 1);
+  if (out == NULL)
+    return NULL;
+  size_t j = 0;
+  for (size_t i = 0; i < len; i++)
+    if (field[i] == '\\' && i + 3 < len && field[i + 1] >= '0' && field[i + 1] <= '3'
+        && field[i + 2] >= '0' && field[i + 2] <= '7'
+        && field[i + 3] >= '0' && field[i + 3] <= '7')
+      {
+        out[j++] = (char) ((field[i + 1] - '0') * 64
+                           + (field[i + 2] - '0') * 8 + (field[i + 3] - '0'));
+        i += 3;
+      }
+    else
+      out[j++] = field[i];
+  out[j] = '\0';
+  return out;
+}
+
+/* The Nth blank-separated field of LINE (0: the first), and its length
+   in *LEN; NULL past the end.  */
+static const char *
+field_of (const char *line, int n, size_t *len)
+{
+  const char *f = line;
+  for (int k = 0; k < n && f != NULL; k++)
     {
-      snprintf (path, sizeof path, "%s/mountinfo", i == 0 ? dir : "/proc/self");
-      char *text = read_text (path, 64u << 20);
-      if (text != NULL)
-        k = kind_in (text, by_id, id, maj, min);
-      else
-        unread = 1;
-      free (text);
+      f = strchr (f, ' ');
+      if (f != NULL)
+        f++;
     }
-  return k == KIND_NONE && unread ? KIND_FUSE : k;
+  if (f == NULL)
+    return NULL;
+  const char *e = strchr (f, ' ');
+  *len = e != NULL ? (size_t) (e - f) : strlen (f);
+  return f;
+}
+
+static void
+mtab_parse (struct mtab *t, char *text)
+{
+  size_t cap = 0;
+  for (char *line = text; line != NULL && *line != '\0';)
+    {
+      char *nl = strchr (line, '\n');
+      if (nl != NULL)
+        *nl = '\0';
+      unsigned long int id, parent;
+      unsigned int maj, min;
+      const char *dash = strstr (line, " - ");
+      if (dash != NULL
+          && sscanf (line, "%lu %lu %u:%u", &id, &parent, &maj, &min) == 4)
+        {
+          const char *type = dash + 3;
+          struct ment m = { id, maj, min, KIND_OTHER, NULL };
+          size_t len;
+          if (strncmp (type, "fuse", 4) == 0
+              && (type[4] == ' ' || type[4] == '.' || type[4] == 'b'))
+            {
+              const char *f = field_of (line, 4, &len);
+              m.kind = KIND_FUSE;
+              if (f != NULL && f < dash)
+                m.text = unescape (f, len);
+            }
+          else if (strncmp (type, "overlay ", 8) == 0)
+            {
+              /* TYPE SOURCE OPTIONS.  */
+              const char *f = field_of (type, 2, &len);
+              m.kind = KIND_OVERLAY;
+              m.text = f != NULL ? strndup (f, len) : NULL;
+            }
+          if (t->n == cap)
+            {
+              size_t ncap = cap != 0 ? cap * 2 : 256;
+              struct ment *ne = realloc (t->e, ncap * sizeof *ne);
+              if (ne == NULL)
+                {
+                  free (m.text);
+                  t->state = -1;
+                  return;
+                }
+              t->e = ne;
+              cap = ncap;
+            }
+          t->e[t->n++] = m;
+        }
+      line = nl != NULL ? nl + 1 : NULL;
+    }
+}
+
+/* Table I (0: DIR's, 1: ours), read anew where it is a second old or
+   was another process's.  */
+static struct mtab *
+mtab_get (int i, const char *dir)
+{
+  struct mtab *t = &tabs[i];
+  char path[128];
+  snprintf (path, sizeof path, "%s/mountinfo", i == 0 ? dir : "/proc/self");
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  if (t->state != 0 && strcmp (t->path, path) == 0
+      && (now.tv_sec - t->when.tv_sec) * 1000000000L
+         + (now.tv_nsec - t->when.tv_nsec) < 1000000000L)
+    return t;
+  mtab_free (t);
+  snprintf (t->path, sizeof t->path, "%s", path);
+  t->when = now;
+  char *text = read_text (path, 64u << 20);
+  if (text == NULL)
+    {
+      t->state = -1;
+      return t;
+    }
+  t->state = 1;
+  mtab_parse (t, text);
+  free (text);
+  if (t->state < 0)
+    mtab_free (t), t->state = -1;
+  return t;
+}
+
+/* Whether a FUSE mount point of table T is PATH or one of its parent
+   directories.  */
+static int
+fuse_point_over (const struct mtab *t, const char *path)
+{
+  for (size_t i = 0; i < t->n; i++)
+    if (t->e[i].kind == KIND_FUSE && t->e[i].text != NULL)
+      {
+        size_t len = strlen (t->e[i].text);
+        if (strncmp (t->e[i].text, path, len) == 0
+            && (len == 1 || path[len] == '/' || path[len] == '\0'))
+          return 1;
+      }
+  return 0;
+}
+
+/* Whether the overlayfs mount whose super options are OPTS has a layer
+   under a FUSE mount point in either table.  With xino, a
+   file of an overlay shows the overlay's own device, and opening or
+   reading it reaches the layer's server (twenty-fifth review: info -p
+   waited in FUSE's OPEN through ovl_open).  A layer's path is the one
+   its mounter gave, in its own namespace: one a table cannot place
+   (a FUSE mount unmounted since) is the watchdog's (info.c).  */
+static int
+overlay_on_fuse (const char *opts)
+{
+  static const char *const keys[] = { "lowerdir=", "upperdir=", "workdir=",
+                                      "datadir+=", "lowerdir+=" };
+  for (const char *o = opts; o != NULL && *o != '\0';)
+    {
+      const char *comma = strchr (o, ',');
+      const char *oend = comma != NULL ? comma : o + strlen (o);
+      for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        {
+          size_t klen = strlen (keys[k]);
+          if ((size_t) (oend - o) < klen || strncmp (o, keys[k], klen) != 0)
+            continue;
+          /* Layers are parted by ':'; one in a name is escaped (\072).  */
+          for (const char *l = o + klen; l < oend;)
+            {
+              const char *colon = memchr (l, ':', (size_t) (oend - l));
+              const char *lend = colon != NULL ? colon : oend;
+              char *layer = unescape (l, (size_t) (lend - l));
+              int hit = layer == NULL;
+              for (int i = 0; i < 2 && !hit && layer[0] != '\0'; i++)
+                hit = tabs[i].state < 0 || fuse_point_over (&tabs[i], layer);
+              free (layer);
+              if (hit)
+                return 1;
+              l = lend + 1;
+            }
+        }
+      o = comma != NULL ? comma + 1 : NULL;
+    }
+  return 0;
+}
+
+/* The kind of the mount of device MAJ:MIN (or whose mount ID is ID,
+   where BY_ID) in DIR's mountinfo, else in ours: KIND_FUSE also for an overlay with a layer on FUSE.  Returns 0
+   where neither names it, with *UNREAD set where one could not be
+   read.  */
+static int
+mount_kind (const char *dir, int by_id, unsigned long int id,
+            unsigned int maj, unsigned int min, enum kind *kind, int *unread)
+{
+  *unread = 0;
+  struct mtab *t[2] = { mtab_get (0, dir), mtab_get (1, dir) };
+  for (int i = 0; i < 2; i++)
+    {
+      if (t[i]->state < 0)
+        {
+          *unread = 1;
+          continue;
+        }
+      for (size_t j = 0; j < t[i]->n; j++)
+        if (by_id ? t[i]->e[j].id == id
+            : t[i]->e[j].maj == maj && t[i]->e[j].min == min)
+          {
+            *kind = t[i]->e[j].kind;
+            if (*kind == KIND_OVERLAY)
+              *kind = t[i]->e[j].text == NULL
+                      || overlay_on_fuse (t[i]->e[j].text)
+                      ? KIND_FUSE : KIND_OTHER;
+            return 1;
+          }
+    }
+  return 0;
 }
 
 int
 fuse_dev (const char *dir, unsigned int maj, unsigned int min)
 {
   int listed = conns_have (((unsigned long int) maj << 20) | min);
+  enum kind k = KIND_OTHER;
+  int unread;
+  int found = mount_kind (dir, 0, 0, maj, min, &k, &unread);
+  /* Not a FUSE connection: an overlay over one still reaches its
+     server.  */
   if (listed == 0)
-    return 0;
-  enum kind k = mount_kind (dir, 0, 0, maj, min);
+    return found && k == KIND_FUSE;
   /* A FUSE connection: one whose mount names another type (virtiofs)
      is read; one no mountinfo shows is taken for FUSE.  */
   if (listed == 1)
-    return k != KIND_OTHER;
+    return !found || k != KIND_OTHER;
   /* No list (another user; no /sys; root of a user namespace): a mount
      no mountinfo shows is FUSE's where its device is an anonymous one
      (major 0), as FUSE's are, unmounted lazily or left in another
      namespace (twenty-fourth review: a user's info -p waited in such a
      server beyond SIGKILL).  A block device's (an overlayfs layer on a
      disk, a container's lower directories) is not: fuseblk's mount is
-     in some mountinfo.  */
-  return k == KIND_FUSE || (k == KIND_NONE && maj == 0);
+     in some mountinfo.  A mountinfo that cannot be read leaves FUSE:
+     taking it for "no such mount" let a lookup reach a FUSE server
+     (twenty-fourth review).  */
+  if (found)
+    return k == KIND_FUSE;
+  return unread || maj == 0;
 }
 
 int
@@ -408,73 +628,21 @@ fuse_fd (const char *dir, int fd)
   unsigned long int id = 0;
   int have = at != NULL && sscanf (at + 7, " %lu", &id) == 1;
   free (info);
-  return !have || mount_kind (dir, 1, id, 0, 0) == KIND_FUSE;
-}
-
-/* Whether the mountinfo field FIELD (octal escapes: \040 a blank) is
-   PATH or one of its parent directories.  */
-static int
-mount_point_over (const char *field, size_t flen, const char *path)
-{
-  size_t i = 0, j = 0;
-  while (i < flen)
-    {
-      char c = field[i];
-      if (c == '\\' && i + 3 < flen && field[i + 1] >= '0'
-          && field[i + 1] <= '3')
-        {
-          c = (char) ((field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8
-                      + (field[i + 3] - '0'));
-          i += 4;
-        }
-      else
-        i++;
-      if (path[j] != c)
-        return 0;
-      j++;
-    }
-  return j == 1 || path[j] == '/' || path[j] == '\0';
+  enum kind k = KIND_FUSE;
+  int unread;
+  return !have || !mount_kind (dir, 1, id, 0, 0, &k, &unread)
+         || k == KIND_FUSE;
 }
 
 int
 fuse_on_path (const char *dir, const char *path)
 {
-  char name[128];
-  int hit = 0;
-  for (int i = 0; i < 2 && !hit; i++)
+  for (int i = 0; i < 2; i++)
     {
-      snprintf (name, sizeof name, "%s/mountinfo", i == 0 ? dir : "/proc/self");
-      char *text = read_text (name, 64u << 20);
+      const struct mtab *t = mtab_get (i, dir);
       /* Unreadable (over 64 MB): any mount may be on the way.  */
-      if (text == NULL)
-        {
-          hit = 1;
-          break;
-        }
-      for (char *line = text; line != NULL && *line != '\0' && !hit;)
-        {
-          char *nl = strchr (line, '\n');
-          if (nl != NULL)
-            *nl = '\0';
-          const char *dash = strstr (line, " - ");
-          /* ID PARENT MAJ:MIN ROOT MOUNT-POINT ...  */
-          const char *f = line;
-          for (int k = 0; k < 4 && f != NULL; k++)
-            {
-              f = strchr (f, ' ');
-              if (f != NULL)
-                f++;
-            }
-          if (dash != NULL && f != NULL && f < dash
-              && strncmp (dash + 3, "fuse", 4) == 0
-              && (dash[7] == ' ' || dash[7] == '.' || dash[7] == 'b'))
-            {
-              const char *e = strchr (f, ' ');
-              hit = e != NULL && mount_point_over (f, (size_t) (e - f), path);
-            }
-          line = nl != NULL ? nl + 1 : NULL;
-        }
-      free (text);
+      if (t->state < 0 || fuse_point_over (t, path))
+        return 1;
     }
-  return hit;
+  return 0;
 }

@@ -218,9 +218,18 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
 const struct proc_map *
 proc_find (const struct proc *p, uint64_t addr)
 {
-  for (size_t i = 0; i < p->nmaps; i++)
-    if (addr >= p->maps[i].start && addr < p->maps[i].end)
-      return &p->maps[i];
+  /* The kernel lists the mappings in ascending order.  */
+  size_t lo = 0, hi = p->nmaps;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (addr < p->maps[mid].start)
+        hi = mid;
+      else if (addr >= p->maps[mid].end)
+        lo = mid + 1;
+      else
+        return &p->maps[mid];
+    }
   return NULL;
 }
 
@@ -982,24 +991,176 @@ proc_exe_has_interp (struct proc *p)
   return ret;
 }
 
+/* DIR/auxv's AT_RANDOM: the address of the 16 random bytes, or 0.  */
+static uint64_t
+auxv_random (const char *dir)
+{
+  char path[128], *buf;
+  snprintf (path, sizeof path, "%s/auxv", dir);
+  ssize_t len = slurp (path, &buf, 1 << 16);
+  if (len < 0)
+    return 0;
+  uint64_t at = 0;
+  const uint64_t *v = (const uint64_t *) buf;
+  for (ssize_t i = 0; (i + 2) * 8 <= len && v[i] != AT_NULL; i += 2)
+    if (v[i] == AT_RANDOM)
+      at = v[i + 1];
+  free (buf);
+  return at;
+}
+
+/* Whether every page of [ADDR, END) is in the process's page tables
+   (DIR/pagemap's bit 63): reading it then takes no fault, and asks no
+   file system for it.  */
+static int
+pages_present (struct proc *p, uint64_t addr, uint64_t end)
+{
+  if (p->pagemap_fd < 0)
+    {
+      char path[128];
+      snprintf (path, sizeof path, "%s/pagemap", p->dir);
+      p->pagemap_fd = open (path, O_RDONLY | O_CLOEXEC);
+      if (p->pagemap_fd < 0)
+        return 0;
+    }
+  for (uint64_t page = addr / 4096; page * 4096 < end; page++)
+    {
+      uint64_t entry;
+      if (pread_full (p->pagemap_fd, &entry, sizeof entry,
+                      (off_t) (page * sizeof entry)) != 0
+          || !(entry >> 63))
+        return 0;
+    }
+  return 1;
+}
+
+int
+proc_mem_safe (struct proc *p, uint64_t addr, size_t len)
+{
+  /* A read through the mem file faults in whatever page it needs; one
+     of a file on FUSE comes from the server, which may never answer:
+     info -p waited beyond SIGKILL for an rseq area, or ld.so's
+     __rseq_offset, laid over by such a file (twenty-fifth review).  A
+     page the process has in memory takes no fault.  What is mapped
+     after the maps were read is the watchdog's (info.c).  */
+  uint64_t end = addr + len;
+  if (end < addr)
+    return 0;
+  for (uint64_t a = addr; a < end;)
+    {
+      const struct proc_map *m = proc_find (p, a);
+      if (m == NULL)
+        return 1;
+      uint64_t e = m->end < end ? m->end : end;
+      if ((m->inode != 0 || m->dev_major != 0 || m->dev_minor != 0)
+          && fuse_dev (p->dir, m->dev_major, m->dev_minor)
+          && !pages_present (p, a, e))
+        return 0;
+      a = e;
+    }
+  return 1;
+}
+
+/* The 16 bytes at AT_RANDOM of the memory MEM_FD holds, DIR's auxv
+   naming where they are.  */
+static int
+read_random (struct proc *p, const char *dir, int mem_fd,
+             unsigned char out[16])
+{
+  uint64_t at = auxv_random (dir);
+  return at != 0 && proc_mem_safe (p, at, 16)
+         && pread_full (mem_fd, out, 16, (off_t) at) == 0 ? 0 : -1;
+}
+
+/* The AT_RANDOM bytes of the memory DIR's process has now, through its
+   mem file opened anew.  */
+static int
+random_now (struct proc *p, const char *dir, unsigned char out[16])
+{
+  char path[128];
+  snprintf (path, sizeof path, "%s/mem", dir);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  int ret = read_random (p, dir, fd, out);
+  close (fd);
+  return ret;
+}
+
 int
 proc_same_mm (struct proc *p)
 {
-  /* The mem descriptor holds the memory it was opened on, which an exec
-     replaces: then it reads nothing.  Anonymous memory serves, the
-     stack above all: a page of a file may have to be read in, from a
-     FUSE server that never answers (the first version read the first
-     mapped file, and hung where that was on FUSE), and [vvar] and the
-     like cannot be read through it.  */
+  /* The start's bytes against those of the memory the process has now,
+     through a mem file opened anew: an exec draws new ones, whether or
+     not another process keeps the old memory alive.  The main thread
+     may have exited meanwhile, and its files read nothing: then a live
+     thread's are read.  */
+  if (p->have_random)
+    {
+      unsigned char now[16];
+      int got = random_now (p, p->dir, now) == 0;
+      size_t n = 0;
+      pid_t *tids = got ? NULL : proc_list_tasks (p->pid, &n);
+      for (size_t i = 0; tids != NULL && i < n && !got; i++)
+        {
+          char dir[64];
+          snprintf (dir, sizeof dir, "/proc/%d/task/%d", (int) p->pid,
+                    (int) tids[i]);
+          got = random_now (p, dir, now) == 0;
+        }
+      free (tids);
+      return got && memcmp (now, p->random, sizeof now) == 0;
+    }
+  /* Without them (a process that made its stack unreadable): the mem
+     descriptor holds the memory it was opened on, which an exec
+     replaces, whereupon it reads 0 bytes; an error is a page that
+     cannot be read (a guard page, MADV_GUARD_INSTALL: twenty-fifth
+     review), and the next mapping is tried.  Anonymous memory only: a
+     file's page may have to come from a FUSE server.  */
   for (size_t i = 0; i < p->nmaps; i++)
     if (p->maps[i].perms[0] == 'r'
         && (strcmp (p->maps[i].path, "[stack]") == 0
             || (p->maps[i].path[0] == '\0' && p->maps[i].inode == 0)))
       {
         char byte;
-        return pread (p->mem_fd, &byte, 1, (off_t) p->maps[i].start) == 1;
+        ssize_t r = pread (p->mem_fd, &byte, 1, (off_t) p->maps[i].start);
+        if (r >= 0)
+          return r == 1;
       }
   return 1;
+}
+
+int
+proc_env_safe (struct proc *p)
+{
+  /* The environment lies where the kernel put it at exec, on the stack,
+     which a process may map a file over; the stat file gives the
+     bounds (fields 50 and 51; 0 where we may not read them, and then
+     the environ file cannot be read either).  */
+  char path[128], *buf;
+  snprintf (path, sizeof path, "%s/stat", p->dir);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return 0;
+  unsigned long long int start = 0, end = 0;
+  const char *f = strrchr (buf, ')');
+  for (int field = 2; f != NULL && field < 51;)
+    {
+      f = strchr (f + 1, ' ');
+      if (f == NULL)
+        break;
+      field++;
+      if (field == 50)
+        start = strtoull (f + 1, NULL, 10);
+      else if (field == 51)
+        end = strtoull (f + 1, NULL, 10);
+    }
+  free (buf);
+  if (end <= start)
+    return 1;
+  if (proc_mem_safe (p, start, end - start))
+    return 1;
+  p->fuse_skipped++;
+  return 0;
 }
 
 int
@@ -1007,6 +1168,11 @@ proc_read (struct proc *p, uint64_t addr, void *buf, size_t len)
 {
   if (p->mem_fd < 0 || addr == 0)
     return -1;
+  if (!proc_mem_safe (p, addr, len))
+    {
+      p->fuse_skipped++;
+      return -1;
+    }
   return pread_full (p->mem_fd, buf, len, addr);
 }
 
@@ -1019,6 +1185,9 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
   p->rseq_abi_definer = -1;
   p->maps = NULL;
   p->nmaps = 0;
+  p->pagemap_fd = -1;
+  p->fuse_skipped = 0;
+  p->have_random = 0;
   char path[128];
   snprintf (path, sizeof path, "%s/mem", dir);
   p->mem_fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -1041,6 +1210,7 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
       p->mem_fd = -1;
       return e;
     }
+  p->have_random = read_random (p, p->dir, p->mem_fd, p->random) == 0;
   return 0;
 }
 
@@ -1050,6 +1220,9 @@ proc_close (struct proc *p)
   if (p->mem_fd >= 0)
     close (p->mem_fd);
   p->mem_fd = -1;
+  if (p->pagemap_fd >= 0)
+    close (p->pagemap_fd);
+  p->pagemap_fd = -1;
   free (p->maps);
   p->maps = NULL;
   p->nmaps = 0;

@@ -47,16 +47,39 @@ struct proc
   long int rseq_abi_definer;
   struct proc_map *maps;
   size_t nmaps;
+  /* DIR/pagemap, opened at the first read of a file's page on FUSE;
+     -1 before.  */
+  int pagemap_fd;
+  /* Reads refused: their memory lies in a file on FUSE, not in memory
+     yet (proc_read).  */
+  unsigned long int fuse_skipped;
+  /* The 16 random bytes the kernel gave the program at exec
+     (AT_RANDOM), as read through MEM_FD at the start; HAVE_RANDOM 0
+     where they could not be.  */
+  unsigned char random[16];
+  int have_random;
 };
 
 int proc_open (struct proc *, pid_t pid, const char *dir, char *err,
                size_t errlen);
 void proc_close (struct proc *);
+/* LEN bytes at ADDR of the process's memory: 0, or -1 where they
+   cannot be read, or lie in a file on FUSE whose page is not in memory
+   (counted in FUSE_SKIPPED: reading it would wait for the server).  */
 int proc_read (struct proc *, uint64_t addr, void *buf, size_t len);
+/* Whether [ADDR, ADDR + LEN) can be read without asking a FUSE server:
+   it lies in no file on FUSE as the maps were read, or in pages of one
+   the process has in memory.  */
+int proc_mem_safe (struct proc *, uint64_t addr, size_t len);
+/* proc_mem_safe for the process's environment (what DIR/environ
+   reads), counted in FUSE_SKIPPED where it is not.  */
+int proc_env_safe (struct proc *);
 /* 1 if the process's memory is still the one proc_open found, 0 if an
    exec replaced it (or the process is gone): two execs during a read
    (A, B, A) leave every address and the program's file as they were
-   (twenty-fourth review's check, run again).  */
+   (twenty-fourth review's check, run again), and a process that shares
+   the old memory (clone with CLONE_VM) keeps it readable (twenty-fifth
+   review); the random bytes each exec draws tell them apart.  */
 int proc_same_mm (struct proc *);
 /* The run-time address of the dynamic symbol NAME defined by the file
    mapped at PATH, or 0.  */

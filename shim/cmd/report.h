@@ -100,6 +100,9 @@ struct info_report
   uint32_t libc_flags;
   /* The shim's exported values, when it is loaded.  */
   int shim_abi;
+  /* __rseq_* are defined, but where they lie in a file on FUSE and
+     were not read (procfs.h, proc_read).  */
+  int abi_unread;
   int64_t shim_offset;
   uint32_t shim_size;
   uint32_t shim_flags;
