@@ -10,8 +10,9 @@
    8192 bytes that says it is glibc 9.99; answers the first OPENS opens
    and never the later ones (a server that stalls).  With arm=FILE, once
    FILE exists no request is answered at all (lookups, attributes,
-   opens: twenty-third review).  With prog=FILE, names beginning "prog"
-   are FILE's bytes, executable.  Prints "mounted",
+   opens: twenty-third review).  It answers STATFS, which an overlayfs
+   mount over it asks (thirty-fourth review).  With prog=FILE, names
+   beginning "prog" are FILE's bytes, executable.  Prints "mounted",
    then serves until it is killed.  Mounted by root without allow_other
    (and without default_permissions) it serves only processes whose
    real, effective and saved IDs are root's, whatever their file-system
@@ -202,6 +203,16 @@ main (int argc, char **argv)
             if (len > r->size)
               len = r->size;
             reply (in->unique, 0, data + (len > 0 ? r->offset : 0), len);
+            break;
+          }
+        case FUSE_STATFS:
+          {
+            /* overlayfs asks at mount (fuse-overlay).  */
+            struct fuse_statfs_out o;
+            memset (&o, 0, sizeof o);
+            o.st.bsize = o.st.frsize = 4096;
+            o.st.namelen = 255;
+            reply (in->unique, 0, &o, sizeof o);
             break;
           }
         case FUSE_FLUSH:
