@@ -56,6 +56,12 @@ seen (const char *path)
     }
 }
 
+/* glibc before 2.19 has no O_TMPFILE (make check-oldlibc's 2.17):
+   Linux's value, the same on x86-64 and AArch64.  */
+#ifndef O_TMPFILE
+# define O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
+
 static int
 forward (const char *sym, const char *path, int flags, va_list ap)
 {
