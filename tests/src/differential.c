@@ -192,6 +192,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "sys-rseq.h"
+
 extern char **environ;
 
 static char *page;
@@ -1305,13 +1307,6 @@ vfork_pidns (void)
   return 0;
 }
 
-#ifndef SYS_rseq
-# if defined __x86_64__
-#  define SYS_rseq 334
-# elif defined __aarch64__
-#  define SYS_rseq 293
-# endif
-#endif
 
 #if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq
 static volatile sig_atomic_t faked_handled;

@@ -56,13 +56,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef SYS_rseq
-# if defined __x86_64__
-#  define SYS_rseq 334
-# elif defined __aarch64__
-#  define SYS_rseq 293
-# endif
-#endif
+#include "sys-rseq.h"
 #ifndef PR_SET_PTRACER
 # define PR_SET_PTRACER 0x59616d61
 #endif

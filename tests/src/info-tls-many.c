@@ -23,13 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef SYS_rseq
-# if defined __x86_64__
-#  define SYS_rseq 334
-# elif defined __aarch64__
-#  define SYS_rseq 293
-# endif
-#endif
+#include "sys-rseq.h"
 
 /* struct rseq: cpu_id_start, cpu_id, rseq_cs, flags.  */
 static __thread uint32_t area[8] __attribute__ ((aligned (32)));
