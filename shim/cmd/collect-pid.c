@@ -188,7 +188,7 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                             "it lies in files on FUSE, whose servers "
                             "rseq-compat does not ask (one that does not "
                             "answer would hold it for ever); what is there "
-                            "shows as unknown or unregistered", len ? "; " : "",
+                            "shows as unknown", len ? "; " : "",
                             p.fuse_skipped, p.fuse_skipped == 1 ? "" : "s",
                             (int) pid);
                 }

@@ -329,7 +329,8 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
     }
 
   int off = 0;
-  int t = proc_env_safe (p)
+  r->tunables_unread = !proc_env_safe (p);
+  int t = !r->tunables_unread
           ? tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
                                    &off)
           : -1;

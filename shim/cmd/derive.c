@@ -81,6 +81,9 @@ derive_mode (const struct info_report *r)
     return "shim-owned";
   if (r->libc_abi || (shim && r->shim_abi))
     {
+      /* Disabled or refused: only GLIBC_TUNABLES tells.  */
+      if (r->tunables_unread)
+        return "unknown";
       if (r->tunable_off)
         return "disabled";
       /* A shim that stepped aside for good marks cpu_id -2, as glibc
@@ -168,9 +171,13 @@ derive_reason (struct info_report *r)
                   "rseq)");
     }
   else if (strcmp (m, "unknown") == 0)
-    snprintf (r->reason, sizeof r->reason, "__rseq_* lie in a file on FUSE "
-              "and were not read (see the warning): whether the process "
-              "registers, and who, cannot be told");
+    snprintf (r->reason, sizeof r->reason, "%s lie%s in a file on FUSE "
+              "and %s not read (see the warning): %s cannot be told",
+              r->abi_unread ? "__rseq_*" : "the environment",
+              r->abi_unread ? "" : "s", r->abi_unread ? "were" : "was",
+              r->abi_unread ? "whether the process registers, and who,"
+              : "whether GLIBC_TUNABLES turned registration off or the "
+              "kernel refused it");
   else if (strcmp (m, "refused") == 0)
     snprintf (r->reason, sizeof r->reason, "librseq-compat was loaded by "
               "dlopen, too late to register the threads that already run; "

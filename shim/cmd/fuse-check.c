@@ -507,12 +507,16 @@ fuse_point_over (const struct mtab *t, const char *path)
 }
 
 /* Whether the overlayfs mount whose super options are OPTS has a layer
-   under a FUSE mount point in either table.  With xino, a
-   file of an overlay shows the overlay's own device, and opening or
-   reading it reaches the layer's server (twenty-fifth review: info -p
-   waited in FUSE's OPEN through ovl_open).  A layer's path is the one
-   its mounter gave, in its own namespace: one a table cannot place
-   (a FUSE mount unmounted since) is the watchdog's (info.c).  */
+   under a FUSE mount point in either table.  With xino, a file of an
+   overlay shows the overlay's own device, and opening or reading it
+   reaches the layer's server (twenty-fifth review: info -p waited in
+   FUSE's OPEN through ovl_open).  A layer's name is the one its mounter
+   gave, as given: one that is not absolute and plain (a relative name,
+   "." or "..") cannot be placed and counts as FUSE; one reached through
+   a link, or a FUSE mount no table shows any more, is the watchdog's
+   (info.c; twenty-sixth review).  The kernel shows a backslash as \134,
+   so a ':' or ',' the mounter escaped within a name reads "\134:";
+   a bare ':' parts two layers.  */
 static int
 overlay_on_fuse (const char *opts)
 {
@@ -527,13 +531,32 @@ overlay_on_fuse (const char *opts)
           size_t klen = strlen (keys[k]);
           if ((size_t) (oend - o) < klen || strncmp (o, keys[k], klen) != 0)
             continue;
-          /* Layers are parted by ':'; one in a name is escaped (\072).  */
           for (const char *l = o + klen; l < oend;)
             {
-              const char *colon = memchr (l, ':', (size_t) (oend - l));
-              const char *lend = colon != NULL ? colon : oend;
+              const char *lend = l;
+              while (lend < oend
+                     && !(*lend == ':'
+                          && !(lend - l >= 4
+                               && strncmp (lend - 4, "\\134", 4) == 0)))
+                lend++;
               char *layer = unescape (l, (size_t) (lend - l));
-              int hit = layer == NULL;
+              if (layer == NULL)
+                return 1;
+              /* The mounter's escapes: "\:" is ':'.  */
+              char *w = layer;
+              for (const char *r = layer; *r != '\0'; r++)
+                {
+                  if (*r == '\\' && r[1] != '\0')
+                    r++;
+                  *w++ = *r;
+                }
+              *w = '\0';
+              int hit = 0;
+              if (layer[0] != '\0')
+                hit = layer[0] != '/' || strstr (layer, "/./") != NULL
+                      || strstr (layer, "/../") != NULL
+                      || (w - layer >= 2 && strcmp (w - 2, "/.") == 0)
+                      || (w - layer >= 3 && strcmp (w - 3, "/..") == 0);
               for (int i = 0; i < 2 && !hit && layer[0] != '\0'; i++)
                 hit = tabs[i].state < 0 || fuse_point_over (&tabs[i], layer);
               free (layer);

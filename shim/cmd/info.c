@@ -36,6 +36,7 @@
 #include "derive.h"
 #include "info.h"
 #include "print.h"
+#include "procfs.h"
 #include "report.h"
 
 static void
@@ -146,10 +147,15 @@ info_watched (pid_t pid, enum info_method method, int json,
   pid_t child = fork ();
   if (child < 0)
     {
-      perror ("rseq-compat info: fork");
+      /* RLIMIT_NPROC, a seccomp filter: read as before the time limit
+         existed rather than not at all (twenty-sixth review).  */
+      int e = errno;
       close (p[0]);
       close (p[1]);
-      return EXIT_INFO_FAILED;
+      fprintf (stderr, "rseq-compat: warning: no child to read process %d "
+               "in (fork: %s): it is read without a time limit\n", (int) pid,
+               strerror (e));
+      return info_report_on (pid, method, json, -1);
     }
   if (child == 0)
     {
@@ -164,44 +170,42 @@ info_watched (pid_t pid, enum info_method method, int json,
       exit (info_report_on (pid, method, json, p[1]));
     }
   close (p[1]);
-  struct timespec end;
-  clock_gettime (CLOCK_MONOTONIC, &end);
-  end.tv_sec += timeout;
+  /* The time is counted in slices of at most a second of the clock: a
+     stop (Ctrl-Z, then fg) stops the child as well, and counted whole
+     made a process read in a moment "not read within" the limit
+     (twenty-sixth review).  */
+  long long int waited_ms = 0, limit_ms = timeout * 1000LL;
   int read_over = 0;
-  for (;;)
+  while (!read_over && waited_ms < limit_ms)
     {
-      int ms = -1;
-      if (timeout != 0)
-        {
-          struct timespec now;
-          clock_gettime (CLOCK_MONOTONIC, &now);
-          long long int left = (end.tv_sec - now.tv_sec) * 1000LL
-                               + (end.tv_nsec - now.tv_nsec) / 1000000;
-          if (left <= 0)
-            break;
-          ms = left > INT_MAX ? INT_MAX : (int) left;
-        }
+      long long int left = limit_ms - waited_ms;
+      int ms = left > 250 ? 250 : (int) left;
+      struct timespec t0, t1;
+      clock_gettime (CLOCK_MONOTONIC, &t0);
       struct pollfd pfd = { p[0], POLLIN, 0 };
       int n = poll (&pfd, 1, ms);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n != 0)
-        {
-          /* The word, or the end of a child that failed or died.  */
-          read_over = 1;
-          break;
-        }
+      clock_gettime (CLOCK_MONOTONIC, &t1);
+      long long int took = (t1.tv_sec - t0.tv_sec) * 1000LL
+                           + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+      waited_ms += took < 0 ? 0 : took > 1000 ? 1000 : took;
+      /* The word, or the end of a child that failed or died.  */
+      if (n > 0)
+        read_over = 1;
     }
   close (p[0]);
   int status;
   if (!read_over)
     {
-      kill (child, SIGKILL);
-      /* A child in an uninterruptible wait does not die until the wait
-         ends: it is left to the kernel (init collects it).  */
+      /* SIGTERM first: the child takes it where it holds no thread of
+         the process stopped (collect-pid.c), so a signal it took from
+         one is given back; SIGKILL where that does not come.  A child
+         in an uninterruptible wait dies only when the wait ends: it is
+         left to the kernel (init collects it).  */
       int reaped = 0;
-      for (int i = 0; i < 20 && !reaped; i++)
+      for (int i = 0; i < 30 && !reaped; i++)
         {
+          if (i == 0 || i == 10)
+            kill (child, i == 0 ? SIGTERM : SIGKILL);
           reaped = waitpid (child, &status, WNOHANG) == child;
           if (!reaped)
             nanosleep (&(struct timespec) { 0, 50000000 }, NULL);
@@ -217,12 +221,28 @@ info_watched (pid_t pid, enum info_method method, int json,
                              "too, and ends when that wait does)");
       return EXIT_INFO_FAILED;
     }
-  while (waitpid (child, &status, 0) < 0)
-    if (errno != EINTR)
-      {
-        perror ("rseq-compat info: waitpid");
-        return EXIT_INFO_FAILED;
-      }
+  /* A stop of the child (SIGTTOU, printing from the background under
+     stty tostop) is ours too, so that the shell sees the job stopped;
+     the continuation is passed on.  */
+  for (;;)
+    {
+      if (waitpid (child, &status, WUNTRACED) < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          perror ("rseq-compat info: waitpid");
+          return EXIT_INFO_FAILED;
+        }
+      if (!WIFSTOPPED (status))
+        break;
+      /* Not where it was continued since (Ctrl-Z stops us both, and
+         fg continues us both before we read of its stop).  */
+      char state = proc_task_state (child, child);
+      if (state != 'T' && state != 't')
+        continue;
+      raise (WSTOPSIG (status));
+      kill (child, SIGCONT);
+    }
   if (WIFEXITED (status))
     return WEXITSTATUS (status);
   /* Killed (Ctrl-C reached it as it reached us, or it crashed): end as
@@ -318,5 +338,8 @@ cmd_info (int argc, char **argv)
      inside: the kernel refuses a tracer its own thread group (EPERM).  */
   if (pid == 0 || target == getpid ())
     return info_report_on (0, method, json, -1);
+  /* No limit: no child needed.  */
+  if (timeout == 0)
+    return info_report_on (target, method, json, -1);
   return info_watched (target, method, json, timeout);
 }

@@ -158,7 +158,9 @@ print_text (FILE *f, const struct info_report *r)
       row (f, "cpu", "%d, node %s, mm_cid %s", r->cpu, node, cid);
     }
   row (f, "sched_getcpu", "%s", r->sched_getcpu);
-  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables : "(unset)");
+  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables
+       : r->tunables_unread ? "not read: the environment lies in a file on "
+       "FUSE (see the warning)" : "(unset)");
 
   int nostop = strcmp (r->method, "no-stop") == 0;
   fprintf (f, "threads (%s): %zu, %zu registered",

@@ -1023,7 +1023,10 @@ pages_present (struct proc *p, uint64_t addr, uint64_t end)
       if (p->pagemap_fd < 0)
         return 0;
     }
-  for (uint64_t page = addr / 4096; page * 4096 < end; page++)
+  /* One entry per page of the kernel's size (16 or 64 KiB on some
+     AArch64 kernels).  */
+  uint64_t size = (uint64_t) sysconf (_SC_PAGESIZE);
+  for (uint64_t page = addr / size; page * size < end; page++)
     {
       uint64_t entry;
       if (pread_full (p->pagemap_fd, &entry, sizeof entry,

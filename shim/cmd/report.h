@@ -91,6 +91,9 @@ struct info_report
   char tunables[256];		/* GLIBC_TUNABLES, or empty.  */
   int have_tunables;
   int tunable_off;
+  /* The environment lies in a file on FUSE and was not read
+     (procfs.h, proc_env_safe): GLIBC_TUNABLES is not known.  */
+  int tunables_unread;
   int seccomp;			/* /proc status "Seccomp:", -1 unknown.  */
 
   /* The C library's own __rseq_* (glibc 2.35+ and RHEL 9's 2.34).  */
