@@ -7,7 +7,7 @@
 /* Usage: info-fuse-page FILE ARM MODE
    FILE is a file of fuse-serve's, ARM its arm file, created here once
    the page is in place (the server answers nothing after).  Prints
-   "pid=PID" (and "child=PID" in area and ldso modes) and "ready",
+   "pid=PID" (and "child=PID" in area, ldso and env modes) and "ready",
    then waits to be killed.  MODE (twenty-fifth
    review):
 
@@ -23,6 +23,11 @@
             process's memory can ask the server for it.
      ldso   the same, with ld.so's page that holds __rseq_offset (which
             every method of info -p reads) as the page mapped over.
+     env    the same, with the page of the environment (the kernel's
+            copy, which /proc/PID/environ reads) that holds
+            GLIBC_TUNABLES (twenty-sixth review: info -p, which does
+            not read it there, took the tunable for unset and said
+            "unavailable").
      map    maps FILE (shared, read-only) low, below every library:
             fuse-overlay maps an overlayfs file whose lower layer is on
             FUSE.
@@ -36,7 +41,7 @@
             queues on the lock, behind which every later reader of
             /proc/PID/maps queues: info -p waited in state D.
 
-   In area and ldso modes the process accepts any tracer of its user
+   In area, ldso and env modes the process accepts any tracer of its user
    (PR_SET_PTRACER, for kernel.yama.ptrace_scope 1), so that a user's
    info -p --stop reads it as root's does.  */
 
@@ -142,6 +147,41 @@ replace (void *arg)
   _exit (1);
 }
 
+/* The page of the kernel's copy of the environment (from stat's field
+   50, env_start, on) that holds the variable NAME (with its '='), or
+   NULL.  */
+static char *
+env_page (const char *name)
+{
+  static char buf[1 << 16];
+  int s = open ("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  ssize_t n = s < 0 ? -1 : read (s, buf, sizeof buf - 1);
+  if (s >= 0)
+    close (s);
+  if (n <= 0)
+    return NULL;
+  buf[n] = '\0';
+  const char *f = strrchr (buf, ')');
+  unsigned long long int start = 0;
+  for (int field = 2; f != NULL && field < 50;)
+    {
+      f = strchr (f + 1, ' ');
+      if (f != NULL && ++field == 50)
+        start = strtoull (f + 1, NULL, 10);
+    }
+  int e = open ("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+  n = e < 0 ? -1 : read (e, buf, sizeof buf);
+  if (e >= 0)
+    close (e);
+  size_t len = strlen (name);
+  for (ssize_t i = 0; start != 0 && i + (ssize_t) len <= n;
+       i += (ssize_t) strnlen (buf + i, (size_t) (n - i)) + 1)
+    if (memcmp (buf + i, name, len) == 0)
+      return (char *) ((uintptr_t) (start + (unsigned long long int) i)
+                       & ~(uintptr_t) (page_size - 1));
+  return NULL;
+}
+
 /* lock mode: each thread waits for its byte on its pipe (no memory
    of its own to allocate then: a stack's mmap would queue on the
    lock too).  */
@@ -174,11 +214,15 @@ main (int argc, char **argv)
   if (argc != 4)
     {
       fprintf (stderr, "usage: info-fuse-page FILE ARM "
-               "area|ldso|map|lock|has-rseq-offset\n");
+               "area|ldso|env|map|lock|has-rseq-offset\n");
       return 2;
     }
-  file = argv[1];
-  arm = argv[2];
+  /* Copies: in env mode the page over which FILE is mapped may hold
+     the argument strings too.  */
+  file = strdup (argv[1]);
+  arm = strdup (argv[2]);
+  if (file == NULL || arm == NULL)
+    return 1;
   const char *mode = argv[3];
   /* Whether ldso mode can run here (info-hostile.sh preloads the shim
      where it cannot).  */
@@ -255,6 +299,15 @@ main (int argc, char **argv)
       printf ("no rseq system call number for this architecture\n");
       return 1;
 #endif
+    }
+  else if (strcmp (mode, "env") == 0)
+    {
+      page = env_page ("GLIBC_TUNABLES=");
+      if (page == NULL)
+        {
+          printf ("no GLIBC_TUNABLES in the environment\n");
+          return 1;
+        }
     }
   else if (strcmp (mode, "ldso") == 0)
     {

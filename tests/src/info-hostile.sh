@@ -68,7 +68,10 @@
 #                     (the review made both mounts in a user namespace;
 #                     root makes them here, as none can be made from a
 #                     chroot); root's and the user's must end, answer,
-#                     and ask the server nothing;
+#                     and ask the server nothing; and root's with the
+#                     layer named as the twenty-sixth review named it
+#                     to pass the check (relative, through "..", a ':'
+#                     or ',' in the mount point's name);
 #   fuse-mmap-lock    a user's process holds its own mmap_lock behind a
 #                     silent FUSE server (a read of its memory waits,
 #                     an mmap queues): the user's info -p waited in
@@ -93,7 +96,16 @@
 #                     60 s unfixed);
 #   vfork-stuck       a process of 600 threads in state D (vfork
 #                     parents): info -p --stop spent over 100 ms on
-#                     each, a minute; judged by its time (30 s).
+#                     each, a minute; judged by its time (30 s);
+#   fuse-env          (twenty-sixth review) GLIBC_TUNABLES in a FUSE page
+#                     of the environment: info -p, which does not read
+#                     it, said "unavailable" and "(unset)";
+#   stop-during-read  info -p --timeout=2 stopped for 4 s (the whole
+#                     group, as Ctrl-Z) during the read: it said the
+#                     process was not read within 2 s;
+#   no-fork           a user at its process limit (RLIMIT_NPROC): the
+#                     reading child could not start, and info -p
+#                     failed where it used to answer.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -122,6 +134,11 @@ trap 'kill -KILL $servers 2>/dev/null
 
 # wait_for FILE WORD: until FILE has WORD, 30 s at most (a loaded
 # machine).
+# wait_for_file FILE: until FILE exists, 30 s at most.
+wait_for_file() {
+  i=0
+  while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
 wait_for() {
   i=0
   while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
@@ -229,7 +246,8 @@ fuse_page() {
   # A C library without __rseq_offset (glibc before 2.35, musl): the
   # shim's, preloaded, is what info -p reads instead.
   pre=
-  if [ "$mode" = ldso ] && ! "$fusepage" - - has-rseq-offset > /dev/null 2>&1; then
+  if { [ "$mode" = ldso ] || [ "$mode" = env ]; } &&
+     ! "$fusepage" - - has-rseq-offset > /dev/null 2>&1; then
     pre=LD_PRELOAD=$shim
   fi
   env GLIBC_TUNABLES=glibc.pthread.rseq=0 $pre $user "$fusepage" "$d/mnt-$tag/libc.x" "$d/u/arm-$tag" "$mode" > "$d/page-$tag.out" 2>&1 &
@@ -532,27 +550,89 @@ case $scenario in
   fuse-overlay)
     # Root mounts both, in this scenario's namespace: a user namespace
     # cannot be made from a chroot (make check-matrix's, -oldlibc's).
-    mkdir -p "$d/u" "$d/empty" "$d/ovl"; chmod 777 "$d/u"
-    serve "$d/lower" arm="$d/u/arm"
-    if ! mount -t overlay overlay -o "lowerdir=$d/lower:$d/empty,xino=on" "$d/ovl" 2> "$d/ovl.err"; then
-      verdict "info -p of a process mapping a file of an overlayfs over FUSE" \
-        "no overlay over the FUSE mount: $(head -n 1 "$d/ovl.err")"
-      exit 0
-    fi
-    $user "$fusepage" "$d/ovl/libc.so.9" "$d/u/arm" map > "$d/ovl.out" 2>&1 &
-    wait_for "$d/ovl.out" ready || { echo "FAIL: $scenario (info-fuse-page map did not start: $(head -c 300 "$d/ovl.out"))"; exit 0; }
-    pid=$(sed -n 's/^pid=//p' "$d/ovl.out")
-    for who in root user; do
-      # No --timeout: the time limit (30 s) would end it too, and fail
-      # this scenario, where only seeing the overlay lets it answer.
-      if [ $who = root ]; then
-        run_info 40 "$info" info -p "$pid"
-      else
-        run_info 40 $user "$info" info -p "$pid"
+    # The layer named plainly, and as the twenty-sixth review named it
+    # to pass the check: relative, through "..", with a ':' or a ','
+    # in the FUSE mount point's name (which the mounter escapes).
+    mkdir -p "$d/u" "$d/empty"; chmod 777 "$d/u"
+    for how in plain relative dotdot colon comma; do
+      m=$d/lower-$how low=$m
+      case $how in
+        relative) low=lower-$how ;;
+        dotdot) low=$d/empty/../lower-$how ;;
+        colon) m=$d/fu:se; low="$d/fu\\:se" ;;
+        comma) m=$d/fu,se; low="$d/fu\\,se" ;;
+      esac
+      serve "$m" arm="$d/u/arm-$how"
+      mkdir -p "$d/ovl-$how"
+      if ! (cd "$d" && mount -t overlay overlay -o "lowerdir=$low:$d/empty,xino=on" "$d/ovl-$how") 2> "$d/ovl.err"; then
+        verdict "info -p of a process mapping a file of an overlayfs over FUSE ($how)" \
+          "no overlay over the FUSE mount: $(head -n 1 "$d/ovl.err")"
+        continue
       fi
-      root_verdict "$so" "$who's info -p of a process mapping a file of an overlayfs (xino=on) over a silent FUSE server ends, answers, asks the server nothing"
-    done
-    kill -KILL "$pid" 2>/dev/null ;;
+      $user "$fusepage" "$d/ovl-$how/libc.so.9" "$d/u/arm-$how" map > "$d/ovl.out" 2>&1 &
+      wait_for "$d/ovl.out" ready || { echo "FAIL: $scenario (info-fuse-page map did not start: $(head -c 300 "$d/ovl.out"))"; exit 0; }
+      pid=$(sed -n 's/^pid=//p' "$d/ovl.out")
+      for who in root user; do
+        [ $how = plain ] || [ $who = root ] || continue
+        # No --timeout: the time limit (30 s) would end it too, and
+        # fail this scenario, where only seeing the overlay lets it
+        # answer.
+        if [ $who = root ]; then
+          run_info 40 "$info" info -p "$pid"
+        else
+          run_info 40 $user "$info" info -p "$pid"
+        fi
+        root_verdict "$so" "$who's info -p of a process mapping a file of an overlayfs (xino=on) over a silent FUSE server, the layer named $how, ends, answers, asks the server nothing"
+      done
+      # Its server first: what waits on it (a reader left behind) ends
+      # with it, and the next variant starts clean.
+      kill -KILL "$server" "$pid" 2>/dev/null
+    done ;;
+
+  fuse-env)
+    fuse_page env root --no-stop
+    why=
+    grep -q '^  mode  *unknown' "$d/info.out" || why="mode: $(sed -n 's/^  mode  *//p' "$d/info.out")"
+    grep -q '^  GLIBC_TUNABLES  *not read' "$d/info.out" || why="$why; GLIBC_TUNABLES: $(sed -n 's/^  GLIBC_TUNABLES  *//p' "$d/info.out")"
+    verdict "info -p of a process whose GLIBC_TUNABLES lies in a FUSE page reports the mode and the tunable unknown" "${why#; }" ;;
+
+  stop-during-read)
+    # Held after it read auxv, info -p and its child are stopped as
+    # Ctrl-Z would (the whole group, longer than the time limit), then
+    # continued: the time stopped is not the process's fault.
+    mkdir -p "$d/hook"
+    sleep 60 &
+    tgt=$!
+    RSEQ_TEST_HOOK_AFTER=auxv RSEQ_TEST_HOOK=$d/hook LD_PRELOAD=$pause \
+      setsid "$info" info -p "$tgt" --timeout=2 > "$d/info.out" 2>&1 &
+    ip=$!
+    wait_for_file "$d/hook/paused"
+    kill -STOP -$ip
+    sleep 0.2
+    touch "$d/hook/go"
+    sleep 4
+    kill -CONT -$ip
+    wait $ip
+    st=$?
+    why=
+    [ $st -eq 0 ] || why="status $st: $(head -n 1 "$d/info.out")"
+    verdict "info -p --timeout=2, stopped for 4 s (Ctrl-Z) during the read and continued, reports the process" "$why"
+    kill "$tgt" 2>/dev/null ;;
+
+  no-fork)
+    # A user at its process limit: info -p cannot start its reading
+    # child, and reads in its own process, as before the time limit.
+    $user sh -c 'sleep 60 & echo $!; wait' > "$d/sleep.out" &
+    wait_for "$d/sleep.out" .
+    tgt=$(head -n 1 "$d/sleep.out")
+    $user prlimit --nproc=1 "$info" info -p "$tgt" --no-stop > "$d/info.out" 2>&1
+    st=$?
+    why=
+    if [ $st -ne 0 ]; then why="status $st: $(head -n 1 "$d/info.out")"
+    elif ! grep -q "no child to read process $tgt" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
+    fi
+    verdict "a user's info -p at its process limit (no fork) reads the process in its own" "$why"
+    kill "$tgt" 2>/dev/null ;;
 
   fuse-mmap-lock)
     mkdir -p "$d/u"; chmod 777 "$d/u"
