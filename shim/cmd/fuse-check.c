@@ -511,12 +511,17 @@ fuse_point_over (const struct mtab *t, const char *path)
    overlay shows the overlay's own device, and opening or reading it
    reaches the layer's server (twenty-fifth review: info -p waited in
    FUSE's OPEN through ovl_open).  A layer's name is the one its mounter
-   gave, as given: one that is not absolute and plain (a relative name,
-   "." or "..") cannot be placed and counts as FUSE; one reached through
-   a link, or a FUSE mount no table shows any more, is the watchdog's
-   (info.c; twenty-sixth review).  The kernel shows a backslash as \134,
-   so a ':' or ',' the mounter escaped within a name reads "\134:";
-   a bare ':' parts two layers.  */
+   gave, as given: one with "." or ".." in it counts as FUSE; a relative
+   one cannot be placed either, but Docker's and containerd's overlays
+   name their layers so when the absolute names do not fit in a page
+   (twenty-seventh review: taken for FUSE, every such container's C
+   library was reported unknown), so it is taken for what it most
+   likely is, and one reached through a link, or a FUSE mount no table
+   shows any more, is the watchdog's (info.c; twenty-sixth review).
+   lowerdir's layers are parted by ':'; the kernel shows a backslash as
+   \134, so a ':' the mounter escaped reads "\134:" (an odd run of
+   \134 before it), and lowerdir+= and datadir+= name one layer each,
+   unescaped.  */
 static int
 overlay_on_fuse (const char *opts)
 {
@@ -531,33 +536,48 @@ overlay_on_fuse (const char *opts)
           size_t klen = strlen (keys[k]);
           if ((size_t) (oend - o) < klen || strncmp (o, keys[k], klen) != 0)
             continue;
+          int split = keys[k][klen - 2] != '+';
           for (const char *l = o + klen; l < oend;)
             {
               const char *lend = l;
-              while (lend < oend
-                     && !(*lend == ':'
-                          && !(lend - l >= 4
-                               && strncmp (lend - 4, "\\134", 4) == 0)))
-                lend++;
+              while (split && lend < oend)
+                {
+                  if (*lend == ':')
+                    {
+                      size_t run = 0;
+                      while ((size_t) (lend - l) >= 4 * (run + 1)
+                             && strncmp (lend - 4 * (run + 1), "\\134", 4) == 0)
+                        run++;
+                      if (run % 2 == 0)
+                        break;
+                    }
+                  lend++;
+                }
+              if (!split)
+                lend = oend;
               char *layer = unescape (l, (size_t) (lend - l));
               if (layer == NULL)
                 return 1;
-              /* The mounter's escapes: "\:" is ':'.  */
-              char *w = layer;
-              for (const char *r = layer; *r != '\0'; r++)
+              char *w = layer + strlen (layer);
+              if (split)
                 {
-                  if (*r == '\\' && r[1] != '\0')
-                    r++;
-                  *w++ = *r;
+                  /* The mounter's escapes: "\:" is ':', "\\" '\'.  */
+                  w = layer;
+                  for (const char *r = layer; *r != '\0'; r++)
+                    {
+                      if (*r == '\\' && r[1] != '\0')
+                        r++;
+                      *w++ = *r;
+                    }
+                  *w = '\0';
                 }
-              *w = '\0';
               int hit = 0;
-              if (layer[0] != '\0')
-                hit = layer[0] != '/' || strstr (layer, "/./") != NULL
+              if (layer[0] == '/')
+                hit = strstr (layer, "/./") != NULL
                       || strstr (layer, "/../") != NULL
                       || (w - layer >= 2 && strcmp (w - 2, "/.") == 0)
                       || (w - layer >= 3 && strcmp (w - 3, "/..") == 0);
-              for (int i = 0; i < 2 && !hit && layer[0] != '\0'; i++)
+              for (int i = 0; i < 2 && !hit && layer[0] == '/'; i++)
                 hit = tabs[i].state < 0 || fuse_point_over (&tabs[i], layer);
               free (layer);
               if (hit)

@@ -170,10 +170,11 @@ info_watched (pid_t pid, enum info_method method, int json,
       exit (info_report_on (pid, method, json, p[1]));
     }
   close (p[1]);
-  /* The time is counted in slices of at most a second of the clock: a
-     stop (Ctrl-Z, then fg) stops the child as well, and counted whole
-     made a process read in a moment "not read within" the limit
-     (twenty-sixth review).  */
+  /* The time is counted in slices of 250 ms, each for no more than it
+     asked poll to wait: a stop (Ctrl-Z, then fg) stops the child as
+     well, and counted made a process read in a moment "not read
+     within" the limit (twenty-sixth review; up to a second of it still
+     counted: twenty-seventh).  */
   long long int waited_ms = 0, limit_ms = timeout * 1000LL;
   int read_over = 0;
   while (!read_over && waited_ms < limit_ms)
@@ -187,11 +188,14 @@ info_watched (pid_t pid, enum info_method method, int json,
       clock_gettime (CLOCK_MONOTONIC, &t1);
       long long int took = (t1.tv_sec - t0.tv_sec) * 1000LL
                            + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-      waited_ms += took < 0 ? 0 : took > 1000 ? 1000 : took;
+      waited_ms += took < 0 ? 0 : took > ms ? ms : took;
       /* The word, or the end of a child that failed or died.  */
       if (n > 0)
         read_over = 1;
     }
+  /* The word may have come while we were stopped, at the last slice.  */
+  if (!read_over)
+    read_over = poll (&(struct pollfd) { p[0], POLLIN, 0 }, 1, 0) > 0;
   close (p[0]);
   int status;
   if (!read_over)
@@ -221,9 +225,11 @@ info_watched (pid_t pid, enum info_method method, int json,
                              "too, and ends when that wait does)");
       return EXIT_INFO_FAILED;
     }
-  /* A stop of the child (SIGTTOU, printing from the background under
-     stty tostop) is ours too, so that the shell sees the job stopped;
-     the continuation is passed on.  */
+  /* A job-control stop of the child (SIGTTOU, printing from the
+     background under stty tostop) is ours too, so that the shell sees
+     the job stopped; the continuation is passed on.  Not SIGSTOP: who
+     stopped the child alone may continue it alone, and we would stay
+     stopped for ever (twenty-seventh review).  */
   for (;;)
     {
       if (waitpid (child, &status, WUNTRACED) < 0)
@@ -238,9 +244,11 @@ info_watched (pid_t pid, enum info_method method, int json,
       /* Not where it was continued since (Ctrl-Z stops us both, and
          fg continues us both before we read of its stop).  */
       char state = proc_task_state (child, child);
-      if (state != 'T' && state != 't')
+      int sig = WSTOPSIG (status);
+      if ((state != 'T' && state != 't')
+          || (sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU))
         continue;
-      raise (WSTOPSIG (status));
+      raise (sig);
       kill (child, SIGCONT);
     }
   if (WIFEXITED (status))

@@ -100,9 +100,15 @@
 #   fuse-env          (twenty-sixth review) GLIBC_TUNABLES in a FUSE page
 #                     of the environment: info -p, which does not read
 #                     it, said "unavailable" and "(unset)";
-#   stop-during-read  info -p --timeout=2 stopped for 4 s (the whole
-#                     group, as Ctrl-Z) during the read: it said the
-#                     process was not read within 2 s;
+#   stop-during-read  info -p --timeout=2 stopped twice for 3 s (the
+#                     whole group, as Ctrl-Z) during the read: it said
+#                     the process was not read within 2 s;
+#   stop-child        (twenty-seventh review) the reading child alone
+#                     stopped and continued while it prints: info -p
+#                     stopped itself too, for ever;
+#   overlay-relative  (twenty-seventh review) a process run from an
+#                     overlay whose layers are named relatively, as
+#                     Docker's are: its C library was reported unknown;
 #   no-fork           a user at its process limit (RLIMIT_NPROC): the
 #                     reading child could not start, and info -p
 #                     failed where it used to answer.
@@ -554,13 +560,18 @@ case $scenario in
     # to pass the check: relative, through "..", with a ':' or a ','
     # in the FUSE mount point's name (which the mounter escapes).
     mkdir -p "$d/u" "$d/empty"; chmod 777 "$d/u"
-    for how in plain relative dotdot colon comma; do
+    # A relative name cannot be placed; Docker's overlays name their
+    # layers so (twenty-seventh review): it is left to the time limit.
+    # bsl: a layer whose name ends in a backslash before the FUSE one.
+    mkdir -p "$d/a\\"
+    for how in plain relative dotdot colon comma bsl; do
       m=$d/lower-$how low=$m
       case $how in
         relative) low=lower-$how ;;
         dotdot) low=$d/empty/../lower-$how ;;
         colon) m=$d/fu:se; low="$d/fu\\:se" ;;
         comma) m=$d/fu,se; low="$d/fu\\,se" ;;
+        bsl) low="$d/a\\\\:$m" ;;
       esac
       serve "$m" arm="$d/u/arm-$how"
       mkdir -p "$d/ovl-$how"
@@ -577,17 +588,49 @@ case $scenario in
         # No --timeout: the time limit (30 s) would end it too, and
         # fail this scenario, where only seeing the overlay lets it
         # answer.
-        if [ $who = root ]; then
+        if [ $how = relative ]; then
+          run_info 40 "$info" info -p "$pid" --timeout=5
+          timeout_verdict "$pid" "root's info -p --timeout=5 of a process mapping a file of an overlayfs (xino=on) over a silent FUSE server, the layer named relative, ends within its time" answer
+        elif [ $who = root ]; then
           run_info 40 "$info" info -p "$pid"
         else
           run_info 40 $user "$info" info -p "$pid"
         fi
-        root_verdict "$so" "$who's info -p of a process mapping a file of an overlayfs (xino=on) over a silent FUSE server, the layer named $how, ends, answers, asks the server nothing"
+        [ $how = relative ] ||
+          root_verdict "$so" "$who's info -p of a process mapping a file of an overlayfs (xino=on) over a silent FUSE server, the layer named $how, ends, answers, asks the server nothing"
       done
       # Its server first: what waits on it (a reader left behind) ends
       # with it, and the next variant starts clean.
       kill -KILL "$server" "$pid" 2>/dev/null
     done ;;
+
+  overlay-relative)
+    # Docker's and containerd's overlays, with many layers, name them
+    # relatively (from the storage directory): a process run from one,
+    # with its C library in a layer (no FUSE anywhere), must be read
+    # (twenty-seventh review: its C library was reported unknown).
+    libc=$(awk '$6 ~ /\/libc[.-][^\/]*$/ { print $6; exit }' /proc/$$/maps)
+    ldso=$(awk '$6 ~ /\/ld-[^\/]*$/ { print $6; exit }' /proc/$$/maps)
+    what="info -p of a process run from an overlayfs whose layers are named relatively (Docker's many layers), its C library in a layer, names the C library"
+    if [ -z "$libc" ] || [ -z "$ldso" ]; then
+      verdict "$what" "no C library or loader in this shell's maps"; exit 0
+    fi
+    mkdir -p "$d/store/l/A" "$d/store/l/B" "$d/store/up" "$d/store/work" "$d/merged"
+    cp "$libc" "$ldso" "$(command -v sleep)" "$d/store/l/A/" || { verdict "$what" "cannot copy the C library"; exit 0; }
+    if ! (cd "$d/store" && mount -t overlay overlay -o lowerdir=l/A:l/B,upperdir=up,workdir=work "$d/merged") 2> "$d/ovl.err"; then
+      verdict "$what" "no overlay: $(head -n 1 "$d/ovl.err")"; exit 0
+    fi
+    "$d/merged/$(basename "$ldso")" --library-path "$d/merged" "$d/merged/sleep" 60 &
+    pid=$!
+    sleep 0.5
+    run_info 40 "$info" info -p "$pid"
+    why=
+    case $status in
+      0) case $(clib) in glibc\ [0-9]*) ;; *) why="C library '$(clib)'" ;; esac ;;
+      *) why="status $status: $(head -n 1 "$d/info.out")" ;;
+    esac
+    verdict "$what" "$why"
+    kill -KILL "$pid" 2>/dev/null ;;
 
   fuse-env)
     fuse_page env root --no-stop
@@ -597,9 +640,11 @@ case $scenario in
     verdict "info -p of a process whose GLIBC_TUNABLES lies in a FUSE page reports the mode and the tunable unknown" "${why#; }" ;;
 
   stop-during-read)
-    # Held after it read auxv, info -p and its child are stopped as
-    # Ctrl-Z would (the whole group, longer than the time limit), then
-    # continued: the time stopped is not the process's fault.
+    # Held after it read auxv, info -p and its child are stopped twice
+    # as Ctrl-Z would (the whole group, 3 s each, longer than the time
+    # limit together), then continued: the time stopped is not the
+    # process's fault (twenty-sixth review: counted whole; twenty-
+    # seventh: a second of each stop still counted).
     mkdir -p "$d/hook"
     sleep 60 &
     tgt=$!
@@ -608,15 +653,60 @@ case $scenario in
     ip=$!
     wait_for_file "$d/hook/paused"
     kill -STOP -$ip
-    sleep 0.2
+    sleep 3
+    kill -CONT -$ip; kill -STOP -$ip
+    sleep 3
     touch "$d/hook/go"
-    sleep 4
     kill -CONT -$ip
     wait $ip
     st=$?
     why=
     [ $st -eq 0 ] || why="status $st: $(head -n 1 "$d/info.out")"
-    verdict "info -p --timeout=2, stopped for 4 s (Ctrl-Z) during the read and continued, reports the process" "$why"
+    verdict "info -p --timeout=2, stopped twice for 3 s (Ctrl-Z) during the read and continued, reports the process" "$why"
+    kill "$tgt" 2>/dev/null ;;
+
+  stop-child)
+    # The reading child alone stopped (SIGSTOP) while it prints into a
+    # full pipe, then continued alone, as its stopper would: info -p
+    # must end once the output is read (twenty-seventh review: it
+    # stopped itself too, and nothing continued it).
+    sleep 60 &
+    tgt=$!
+    { head -c 65536 /dev/zero; "$info" info -p "$tgt" --no-stop --timeout=10 2> "$d/err"
+      echo "status $?" > "$d/st"; } | { sleep 4; cat > /dev/null; } &
+    pipeline=$!
+    child=
+    i=0
+    while [ -z "$child" ] && [ $i -lt 100 ]; do
+      for c in /proc/[0-9]*; do
+        n=; { read -r n < "$c/comm"; } 2>/dev/null
+        [ "$n" = rseq-compat ] || continue
+        pp=$(sed -n 's/^PPid:[[:space:]]*//p' "$c/status" 2>/dev/null)
+        { read -r pn < "/proc/$pp/comm"; } 2>/dev/null || pn=
+        # Blocked on its output (pipe_write, anon_pipe_write).
+        case $pn:$(cat "$c/wchan" 2>/dev/null) in
+          rseq-compat:*pipe_write) child=${c#/proc/} parent=$pp ;;
+        esac
+      done
+      [ -n "$child" ] || sleep 0.1
+      i=$((i + 1))
+    done
+    if [ -z "$child" ]; then
+      verdict "info -p whose reading child alone is stopped and continued while it prints ends" "no reading child found blocked on its output"
+      kill "$tgt" 2>/dev/null; exit 0
+    fi
+    kill -STOP "$child"; sleep 0.5; kill -CONT "$child"
+    i=0
+    while [ ! -s "$d/st" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+    why=
+    if [ ! -s "$d/st" ]; then
+      why="info -p did not end within 20 s (its state: $(awk '{ print $3 }' /proc/$parent/stat 2>/dev/null))"
+      kill -CONT "$parent" 2>/dev/null
+    elif ! grep -qx "status 0" "$d/st"; then
+      why="$(cat "$d/st"): $(head -n 1 "$d/err")"
+    fi
+    verdict "info -p whose reading child alone is stopped and continued while it prints ends" "$why"
+    wait $pipeline 2>/dev/null
     kill "$tgt" 2>/dev/null ;;
 
   no-fork)
