@@ -11,7 +11,7 @@
    and never the later ones (a server that stalls).  With arm=FILE, once
    FILE exists no request is answered at all (lookups, attributes,
    opens: twenty-third review).  It answers STATFS, which an overlayfs
-   mount over it asks (thirty-fourth review).  With prog=FILE, names
+   mount over it asks (twenty-fifth review).  With prog=FILE, names
    beginning "prog" are FILE's bytes, executable.  Prints "mounted",
    then serves until it is killed.  Mounted by root without allow_other
    (and without default_permissions) it serves only processes whose

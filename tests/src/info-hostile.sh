@@ -3,7 +3,7 @@
 # MAIN-EXIT MOUNT-MANY FUSE-PAGE CLONEVM-EXEC GUARD-FIRST VFORK-THREADS
 # TLS-MANY:
 # info -p against processes built to hold or fool it (twenty-third
-# and thirty-fourth reviews), each scenario as root in a mount and PID
+# and twenty-fifth reviews), each scenario as root in a mount and PID
 # namespace of its own, so that whatever it mounts and starts goes with
 # it.  INFO is the rseq-compat command; SERVE fuse-serve, MANY
 # info-many, DEPUTY info-deputy, FLIP-* info-flip built dynamic and
@@ -57,7 +57,7 @@
 #                     that only a reader of its memory can fault the page
 #                     in): root's and the user's info -p waited in the
 #                     page fault, unkillable; info -p must end, answer
-#                     and ask the server nothing (thirty-fourth review,
+#                     and ask the server nothing (twenty-fifth review,
 #                     as are those below);
 #   fuse-ldso         the same with ld.so's page that holds
 #                     __rseq_offset, --stop and --no-stop;
@@ -580,9 +580,14 @@ case $scenario in
           "no overlay over the FUSE mount: $(head -n 1 "$d/ovl.err")"
         continue
       fi
-      $user "$fusepage" "$d/ovl-$how/libc.so.9" "$d/u/arm-$how" map > "$d/ovl.out" 2>&1 &
-      wait_for "$d/ovl.out" ready || { echo "FAIL: $scenario (info-fuse-page map did not start: $(head -c 300 "$d/ovl.out"))"; exit 0; }
-      pid=$(sed -n 's/^pid=//p' "$d/ovl.out")
+      out=$d/ovl-$how.out
+      $user "$fusepage" "$d/ovl-$how/libc.so.9" "$d/u/arm-$how" map > "$out" 2>&1 &
+      tp=$!
+      if ! wait_for "$out" ready; then
+        echo "FAIL: $scenario ($how: info-fuse-page map did not start: $(head -c 300 "$out" | tr '\n' ' ') state $(cut -d' ' -f3 /proc/$tp/stat 2>/dev/null) wchan $(cat /proc/$tp/wchan 2>/dev/null))"
+        exit 0
+      fi
+      pid=$(sed -n 's/^pid=//p' "$out")
       for who in root user; do
         [ $how = plain ] || [ $who = root ] || continue
         # No --timeout: the time limit (30 s) would end it too, and

@@ -8,7 +8,7 @@
    ever, so that each thread waits in state D (the killable vfork wait)
    and stops for no tracer: info -p --stop spent 100 ms and a tracer
    thread's start and end on each, with no bound on the whole
-   (thirty-fourth review).  Prints "pid=PID" and "ready" once every
+   (twenty-fifth review).  Prints "pid=PID" and "ready" once every
    thread waits, then waits to be killed; the children are processes
    of their own, which outlive it.  */
 
