@@ -13,7 +13,7 @@
    differ.  The child keeps the first image's memory alive, so that a
    descriptor of /proc/PID/mem opened before the exec still reads it:
    info -p, held by info-pause.so during the exec, saw no exec and
-   printed a report of the two images mixed (thirty-fourth review).  */
+   printed a report of the two images mixed (twenty-fifth review).  */
 
 #define _GNU_SOURCE 1
 #include <sched.h>

@@ -10,7 +10,7 @@
    stack's guard can be: /proc/PID/maps shows a plain "rw-p" anonymous
    mapping whose first page /proc/PID/mem cannot read, and info -p,
    which reads that page to tell whether the process ran another
-   program, said it had (thirty-fourth review).  Where the kernel has
+   program, said it had (twenty-fifth review).  Where the kernel has
    no guard regions (EINVAL), or with "userfaultfd", the page is made
    unreadable to other processes another way: registered with a
    userfaultfd of UFFD_USER_MODE_ONLY (Linux 5.11) and never touched,

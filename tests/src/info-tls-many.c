@@ -9,7 +9,7 @@
    area of its own, whose owner info -p looks for among the mapped
    files (up to 512 of them), checking each for FUSE.  In a mount
    namespace whose mountinfo is large, info -p read all of it for each
-   file: 439 s for 512 files and 56 MB (thirty-fourth review).  Prints
+   file: 439 s for 512 files and 56 MB (twenty-fifth review).  Prints
    "pid=PID" and "ready", then waits to be killed.  */
 
 #define _GNU_SOURCE 1
