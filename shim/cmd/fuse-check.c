@@ -486,7 +486,10 @@ mtab_get (int i, const char *dir)
   mtab_parse (t, text);
   free (text);
   if (t->state < 0)
-    mtab_free (t), t->state = -1;
+    {
+      mtab_free (t);
+      t->state = -1;
+    }
   return t;
 }
 
