@@ -25,7 +25,9 @@ aarch64_report() {
   echo "-cpu max\`, 2 CPUs).  Each arm64 mmdebstrap userland builds the tree (under"
   echo "qemu-user); each guest runs tests/rseq.shim"
   echo "(RUNTESTFLAGS=\"$flags\", make check-run) and mxcheck with the shim preloaded"
-  echo "and this kernel's values: passed/run, guest seconds.  Left out:"
+  echo "and this kernel's values, and in each Debian userland the AArch64 portable"
+  echo "tarball (make portable PORTABLE_ARCH=aarch64) with its glibc and musl, as make"
+  echo "check-portable checks x86-64's: passed/run, guest seconds.  Left out:"
   echo "$MX_EXCLUDE_WHY."
   echo
   printf '| userland |'
@@ -48,7 +50,10 @@ aarch64_report() {
              paste -sd, - | sed 's/,/, /g')
         gt=$(grep -c '^@@ glibc PASS: ' "$out/vm-$cell.log")
         [ "$gt" -eq 0 ] && gt= || gt="; glibc's tst-rseq* $gt/$gt"
-        printf ' PASS: make check %s/%s; mxcheck %s%s (%s s) |' "$1" "$1" "$mx" "$gt" \
+        pt=$(sed -n 's/^@@ portable \([a-z]*\): pass:.*/\1/p' "$out/vm-$cell.log" |
+             paste -sd, - | sed 's/,/, /g')
+        [ -z "$pt" ] || pt="; portable tarball: $pt pass"
+        printf ' PASS: make check %s/%s; mxcheck %s%s%s (%s s) |' "$1" "$1" "$mx" "$gt" "$pt" \
           "$(cat "$out/seconds-$cell")"
         echo "$cell PASS" >> "$out/cells"
       fi

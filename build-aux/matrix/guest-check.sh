@@ -90,6 +90,29 @@ for libc in glibc musl; do
     LD_PRELOAD=/rc/out/$libc/librseq-compat.so.1 /rc/out/$libc/mxcheck 2>&1 |
     sed "s/^/@@ mx $libc /"
 done
+# The AArch64 portable tarball (make portable PORTABLE_ARCH=aarch64),
+# which build-aux/matrix/aarch64 unpacked at /rc/portable in each Debian
+# userland: with this userland's glibc and its musl, each program built
+# by its own compiler, against the matrix's expectations for this C
+# library and kernel (build-aux/portable/inner-check.sh, as make
+# check-portable runs it on x86-64).
+for dir in /rc/portable/rseq-compat-*-aarch64-linux; do
+  [ -d "$dir" ] || continue
+  minor=$(getconf GNU_LIBC_VERSION | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')
+  musl_cc=$(sed -n 's/^MUSL_CC = //p' config.mk)
+  for kind in glibc musl; do
+    if [ $kind = glibc ]; then cc=gcc m=$minor self=1
+    else cc=$musl_cc m= self=
+    fi
+    if [ -z "$cc" ]; then
+      echo "@@ portable $kind: FAIL: configure found no musl-gcc in this userland"
+      continue
+    fi
+    set -- $(mx_libc_expect "$m" 0 "$(uname -r)")
+    echo "@@ portable $(PORTABLE_SELF=$self sh build-aux/portable/inner-check.sh $kind "$cc" $kind \
+      "$dir" $1 $2 $3 /rc/portable-work/$kind 2>&1 | tail -n 1)"
+  done
+done
 echo "@@ end"
 echo o > /proc/sysrq-trigger
 sleep 30

@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "collect-nostop.h"
@@ -107,9 +108,12 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
      and its PID goes to another during the read, the rest of what is
      read is the other's, and root's child opened files as the other's
      user (twenty-second review).  The start time, the same before and
-     after everything was read, says it was one process all along.  */
-  unsigned long long int started, ended;
-  if (proc_start_time (pid, &started) != 0)
+     after everything was read, says it was one process all along; and
+     the places of its program, stack and heap and its program's file,
+     that it ran no other (twenty-third review: an exec during the read
+     reported one program's C library with the other's threads).  */
+  struct proc_identity started, ended;
+  if (proc_identity (pid, &started) != 0)
     return fail (err, errlen, ESRCH, "no process with PID %d any more: "
                  "it exited", (int) pid);
   if (!proc_alive (pid))
@@ -136,42 +140,73 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
   sigprocmask (SIG_BLOCK, &block, &old);
 
   /* The main thread may have exited (pthread_exit) while the others
-     run: then its memory and maps are gone, a live thread's are not.  */
-  char live[64];
-  snprintf (live, sizeof live, "/proc/%d", (int) pid);
-  if (proc_state_dead (proc_task_state (pid, pid)))
+     run: then its memory and maps are gone, a live thread's are not.
+     The thread chosen may exit before it is read (the main thread, just
+     then): it is chosen again, twice at most, while the process lives
+     (twenty-fourth review: "cannot read /proc/PID/auxv: No such
+     process" of a live process).  */
+  int ret = ESRCH, threads_read = 0, mm_changed = 0;
+  for (int attempt = 0; attempt < 3 && ret == ESRCH && !threads_read;
+       attempt++)
     {
-      size_t n = 0;
-      pid_t *tids = proc_list_tasks (pid, &n);
-      for (size_t i = 0; tids != NULL && i < n; i++)
-        if (!proc_state_dead (proc_task_state (pid, tids[i])))
-          {
-            snprintf (live, sizeof live, "/proc/%d/task/%d", (int) pid,
-                      (int) tids[i]);
-            break;
-          }
-      free (tids);
-    }
+      char live[64];
+      snprintf (live, sizeof live, "/proc/%d", (int) pid);
+      if (proc_state_dead (proc_task_state (pid, pid)))
+        {
+          size_t n = 0;
+          pid_t *tids = proc_list_tasks (pid, &n);
+          for (size_t i = 0; tids != NULL && i < n; i++)
+            if (!proc_state_dead (proc_task_state (pid, tids[i])))
+              {
+                snprintf (live, sizeof live, "/proc/%d/task/%d", (int) pid,
+                          (int) tids[i]);
+                break;
+              }
+          free (tids);
+        }
 
-  struct proc p;
-  int ret = explain (proc_open (&p, pid, live, err, errlen), pid, err,
+      struct proc p;
+      ret = explain (proc_open (&p, pid, live, err, errlen), pid, err,
                      errlen);
-  if (ret == 0)
-    {
-      ret = explain (proc_describe (&p, r, err, errlen), pid, err, errlen);
       if (ret == 0)
-        ret = method == METHOD_NO_STOP
-              ? nostop_read_threads (&p, r, err, errlen)
-              : ptrace_read_threads (&p, r, err, errlen);
-      proc_close (&p);
+        {
+          ret = explain (proc_describe (&p, r, err, errlen), pid, err,
+                         errlen);
+          if (ret == 0)
+            {
+              threads_read = 1;
+              ret = method == METHOD_NO_STOP
+                    ? nostop_read_threads (&p, r, err, errlen)
+                    : ptrace_read_threads (&p, r, err, errlen);
+              if (ret == 0 && !proc_same_mm (&p))
+                mm_changed = 1;
+              if (ret == 0 && p.fuse_skipped != 0)
+                {
+                  size_t len = strlen (r->warning);
+                  snprintf (r->warning + len, sizeof r->warning - len,
+                            "%s%lu read%s of process %d's memory left out: "
+                            "it lies in files on FUSE, whose servers "
+                            "rseq-compat does not ask (one that does not "
+                            "answer would hold it for ever); what is there "
+                            "shows as unknown", len ? "; " : "",
+                            p.fuse_skipped, p.fuse_skipped == 1 ? "" : "s",
+                            (int) pid);
+                }
+            }
+          proc_close (&p);
+        }
+      if (ret == ESRCH && !proc_alive (pid))
+        break;
     }
 
   if (ret == 0
-      && (proc_start_time (pid, &ended) != 0 || ended != started))
+      && (mm_changed || proc_identity (pid, &ended) != 0
+          || !proc_identity_same (&started, &ended)))
     {
-      ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
-                  "read (its PID names another process now, or none); "
-                  "nothing to report", (int) pid);
+      ret = fail (err, errlen, ESRCH, "process %d exited or ran another "
+                  "program (exec) while it was being read (its PID may name "
+                  "another process now); nothing to report: run info -p "
+                  "again", (int) pid);
     }
   sigprocmask (SIG_SETMASK, &old, NULL);
   return ret;

@@ -311,7 +311,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
 
   /* Symbols and thread pointers are read the way of this command's own
      architecture and word size.  */
-  if (elf_foreign (path))
+  if (elf_foreign (p->dir))
     snprintf (r->warning, sizeof r->warning, "process %d is not a 64-bit "
               "program of this architecture: the published values and the "
               "owners of its areas cannot be read, only the registrations",
@@ -328,9 +328,12 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       return e;
     }
 
-  int off;
-  int t = tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
-                                 &off);
+  int off = 0;
+  r->tunables_unread = !proc_env_safe (p);
+  int t = !r->tunables_unread
+          ? tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
+                                   &off)
+          : -1;
   r->have_tunables = t > 0;
   r->tunable_off = t > 0 && off;
 
@@ -381,6 +384,8 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, s, &r->shim_size, sizeof r->shim_size) == 0
               && proc_read (p, f, &r->shim_flags, sizeof r->shim_flags) == 0)
             r->shim_abi = 1;
+          else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
+            r->abi_unread = 1;
         }
       /* glibc 2.35 and later export __rseq_* from the dynamic loader
          (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
@@ -397,6 +402,8 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
+          else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
+            r->abi_unread = 1;
         }
     }
 
@@ -443,6 +450,8 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
+          else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
+            r->abi_unread = 1;
         }
       /* Stripped: only the archive's descriptor, where it is linked
          in, names the C library; otherwise it is not known, and the

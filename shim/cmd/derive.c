@@ -73,12 +73,17 @@ derive_mode (const struct info_report *r)
   int shim = r->shim[0] != '\0';
   if (r->self && r->shim_mode != NULL)
     return r->shim_mode;
+  if (r->abi_unread && !r->libc_abi && !r->shim_abi)
+    return "unknown";
   if (r->libc_abi && r->libc_size != 0)
     return "libc-owned";
   if (shim && r->shim_abi && r->shim_size != 0)
     return "shim-owned";
   if (r->libc_abi || (shim && r->shim_abi))
     {
+      /* Disabled or refused: only GLIBC_TUNABLES tells.  */
+      if (r->tunables_unread)
+        return "unknown";
       if (r->tunable_off)
         return "disabled";
       /* A shim that stepped aside for good marks cpu_id -2, as glibc
@@ -165,6 +170,14 @@ derive_reason (struct info_report *r)
                   "start-up (rr, valgrind, qemu-user, or a kernel without "
                   "rseq)");
     }
+  else if (strcmp (m, "unknown") == 0)
+    snprintf (r->reason, sizeof r->reason, "%s lie%s in a file on FUSE "
+              "and %s not read (see the warning): %s cannot be told",
+              r->abi_unread ? "__rseq_*" : "the environment",
+              r->abi_unread ? "" : "s", r->abi_unread ? "were" : "was",
+              r->abi_unread ? "whether the process registers, and who,"
+              : "whether GLIBC_TUNABLES turned registration off or the "
+              "kernel refused it");
   else if (strcmp (m, "refused") == 0)
     snprintf (r->reason, sizeof r->reason, "librseq-compat was loaded by "
               "dlopen, too late to register the threads that already run; "

@@ -136,6 +136,9 @@ print_text (FILE *f, const struct info_report *r)
     row (f, "__rseq_*", "not found: no dynamic symbol table defines "
          "them, and no static one is there to read (a stripped static "
          "program?)");
+  else if (r->abi_unread)
+    row (f, "__rseq_*", "not read: they lie in a file on FUSE (see the "
+         "warning)");
   else
     row (f, "__rseq_*", "not defined in this process");
   if (r->self && r->have_cpu)
@@ -155,7 +158,9 @@ print_text (FILE *f, const struct info_report *r)
       row (f, "cpu", "%d, node %s, mm_cid %s", r->cpu, node, cid);
     }
   row (f, "sched_getcpu", "%s", r->sched_getcpu);
-  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables : "(unset)");
+  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables
+       : r->tunables_unread ? "not read: the environment lies in a file on "
+       "FUSE (see the warning)" : "(unset)");
 
   int nostop = strcmp (r->method, "no-stop") == 0;
   fprintf (f, "threads (%s): %zu, %zu registered",

@@ -45,11 +45,13 @@
 
 #include <rseq-layout.h>
 
+#include "fuse-check.h"
 #include "procfs.h"
 #include "tunables.h"
 
-/* Reads all of PATH (at most MAX bytes) into a malloc'ed buffer.
-   Returns its length, or -1 with errno set.  */
+/* Reads all of PATH into a malloc'ed buffer.  Returns its length, or
+   -1 with errno set: EFBIG when it is longer than MAX bytes (a part of
+   a file read as the whole gave wrong answers: twenty-third review).  */
 static ssize_t
 slurp (const char *path, char **out, size_t max)
 {
@@ -69,7 +71,19 @@ slurp (const char *path, char **out, size_t max)
       if (len == cap)
         {
           if (cap >= max)
-            break;
+            {
+              char more;
+              ssize_t r;
+              while ((r = read (fd, &more, 1)) < 0 && errno == EINTR)
+                ;
+              if (r == 0)
+                break;
+              int err = r > 0 ? EFBIG : errno;
+              free (buf);
+              close (fd);
+              errno = err;
+              return -1;
+            }
           cap *= 2;
           char *n = realloc (buf, cap + 1);
           if (n == NULL)
@@ -136,7 +150,9 @@ proc_status_field (const char *dir, const char *key, char *out,
    file, which their paths point into: a path of its own for each entry
    (PATH_MAX bytes) made info -p of a process with 65,000 mappings take
    267 MB (twenty-second review), and max_map_count may be a million.
-   free (*MAPS) frees both.  */
+   The text is moved, not copied: a copy doubled the peak (twenty-third
+   review: 132 MB for 64 MB of maps).  free (*MAPS) frees both.  Maps
+   over 64 MB (long names) are refused, EFBIG.  */
 int
 read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
 {
@@ -148,17 +164,19 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
   size_t lines = 1;
   for (ssize_t i = 0; i < len; i++)
     lines += buf[i] == '\n';
-  struct proc_map *m = malloc (lines * sizeof *m + (size_t) len + 1);
-  if (m == NULL)
+  /* A large block is grown in place (mremap), and the text slides up
+     over its own bytes.  */
+  char *grown = realloc (buf, lines * sizeof (struct proc_map)
+                              + (size_t) len + 1);
+  if (grown == NULL)
     {
       free (buf);
       errno = ENOMEM;
       return -1;
     }
+  struct proc_map *m = (struct proc_map *) grown;
   char *text = (char *) (m + lines);
-  memcpy (text, buf, (size_t) len);
-  text[len] = '\0';
-  free (buf);
+  memmove (text, grown, (size_t) len + 1);
   size_t n = 0;
   for (char *line = text; *line != '\0' && n < lines;)
     {
@@ -200,9 +218,18 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
 const struct proc_map *
 proc_find (const struct proc *p, uint64_t addr)
 {
-  for (size_t i = 0; i < p->nmaps; i++)
-    if (addr >= p->maps[i].start && addr < p->maps[i].end)
-      return &p->maps[i];
+  /* The kernel lists the mappings in ascending order.  */
+  size_t lo = 0, hi = p->nmaps;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (addr < p->maps[mid].start)
+        hi = mid;
+      else if (addr >= p->maps[mid].end)
+        lo = mid + 1;
+      else
+        return &p->maps[mid];
+    }
   return NULL;
 }
 
@@ -213,80 +240,11 @@ base_name (const char *path)
   return slash != NULL ? slash + 1 : path;
 }
 
-/* Whether the mount with ID MNT_ID (BY_ID), or the one whose device is
-   MAJ:MIN, is a FUSE file system (fuse, fuse.NAME, fuseblk), from
-   DIR/mountinfo, the process's own mount namespace: 1 if it is, 0 if
-   not, -1 if it is not there.  A FUSE server answers each request on a
-   file when it pleases, or never (twenty-second review: info -p hung
-   in the open of a mapped FUSE file, beyond SIGKILL), and one mounted
-   by root without allow_other serves any process whose real, effective
-   and saved IDs are root's, whatever its file-system IDs, so that the
-   child of open_as_target read what the process could not.  Reading
-   mountinfo asks nothing of the server.  */
-static int
-mount_is_fuse (const char *dir, int by_id, unsigned long int mnt_id,
-               unsigned int maj, unsigned int min)
-{
-  char path[128], *buf;
-  snprintf (path, sizeof path, "%s/mountinfo", dir);
-  if (slurp (path, &buf, 64u << 20) < 0)
-    return -1;
-  int ret = -1;
-  for (char *line = buf; line != NULL && *line != '\0' && ret < 0;)
-    {
-      char *nl = strchr (line, '\n');
-      if (nl != NULL)
-        *nl = '\0';
-      unsigned long int id, parent;
-      unsigned int ma, mi;
-      const char *dash = strstr (line, " - ");
-      if (dash != NULL
-          && sscanf (line, "%lu %lu %u:%u", &id, &parent, &ma, &mi) == 4
-          && (by_id ? id == mnt_id : ma == maj && mi == min))
-        ret = strncmp (dash + 3, "fuse", 4) == 0
-              && (dash[7] == ' ' || dash[7] == '.' || dash[7] == 'b');
-      line = nl != NULL ? nl + 1 : NULL;
-    }
-  free (buf);
-  return ret;
-}
-
-/* mount_is_fuse in DIR's mount namespace, else in ours: 1 only for a
-   mount found and FUSE.  One found in neither (a file system's private
-   clone, as overlayfs makes of its layers) is not taken for FUSE:
-   nothing says it is, and refusing it would leave every process in a
-   container unknown.  */
-static int
-on_fuse (const char *dir, int by_id, unsigned long int mnt_id,
-         unsigned int maj, unsigned int min)
-{
-  int ret = mount_is_fuse (dir, by_id, mnt_id, maj, min);
-  if (ret < 0)
-    ret = mount_is_fuse ("/proc/self", by_id, mnt_id, maj, min);
-  return ret == 1;
-}
-
-/* Whether the file FD (an O_PATH descriptor) names is on FUSE, by its
-   mount's ID (/proc/self/fdinfo): no request reaches the server.  */
-static int
-fd_on_fuse (const char *dir, int fd)
-{
-  char path[64], *buf;
-  snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
-  if (slurp (path, &buf, 1 << 16) < 0)
-    return 1;
-  const char *at = strstr (buf, "mnt_id:");
-  unsigned long int id = 0;
-  int have = at != NULL && sscanf (at + 7, " %lu", &id) == 1;
-  free (buf);
-  return !have || on_fuse (dir, 1, id, 0, 0);
-}
-
 /* A regular file's descriptor for reading from the O_PATH descriptor
    FD (closed), or -1: O_PATH opens nothing (a device node's open has
-   effects of its own), and the file is checked first: not on FUSE (in
-   DIR's mounts), and where M is not NULL the file mapped there (device
-   and inode).  */
+   effects of its own), and the file is checked first: not on FUSE
+   (fuse_fd, before fstat: FUSE asks its server for the attributes),
+   and where M is not NULL the file mapped there (device and inode).  */
 static int
 reopen_regular (const char *dir, int fd, const struct proc_map *m)
 {
@@ -294,7 +252,7 @@ reopen_regular (const char *dir, int fd, const struct proc_map *m)
     return -1;
   struct stat st;
   int ret = -1;
-  if (!fd_on_fuse (dir, fd) && fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+  if (!fuse_fd (dir, fd) && fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
       && (m == NULL
           || (major (st.st_dev) == m->dev_major
               && minor (st.st_dev) == m->dev_minor
@@ -321,6 +279,12 @@ static int
 open_by_name (const char *dir, const char *path, const struct proc_map *m,
               const struct proc_map *ours)
 {
+  /* A lookup passes through every directory on the way, and one on
+     FUSE asks its server (twenty-third review: a FUSE mount over the
+     directory of a mapped file held info -p; root's child was left
+     behind).  */
+  if (fuse_on_path (dir, path))
+    return -1;
   char rooted[PATH_MAX + 32];
   snprintf (rooted, sizeof rooted, "%s/root%s", dir, path);
   int fd = reopen_regular (dir, open (rooted, O_PATH | O_CLOEXEC), m);
@@ -350,21 +314,63 @@ proc_kernel_thread (const char *dir)
 }
 
 int
-proc_start_time (pid_t pid, unsigned long long int *start)
+proc_identity (pid_t pid, struct proc_identity *id)
 {
   char path[64], *buf;
   snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
   if (slurp (path, &buf, 1 << 16) < 0)
     return -1;
   /* The name, in parentheses, may hold anything: the fields go on
-     after the last parenthesis.  The twenty-second is the start.  */
-  const char *end = strrchr (buf, ')');
-  int ret = end != NULL
-            && sscanf (end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
-                       "%*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                       start) == 1 ? 0 : -1;
+     after the last parenthesis, the third field first.  Those of the
+     memory are 0 where we may not read them, and for a main thread
+     that has exited.  */
+  static const int fields[] = { 22, 26, 28, 47, 48, 50 };
+  memset (id, 0, sizeof *id);
+  const char *f = strrchr (buf, ')');
+  int field = 2, got = 0;
+  while (f != NULL && got < (int) (sizeof fields / sizeof fields[0]))
+    {
+      f = strchr (f + 1, ' ');
+      if (f == NULL)
+        break;
+      field++;
+      if (field == fields[got])
+        id->v[got++] = strtoull (f + 1, NULL, 10);
+    }
   free (buf);
-  return ret;
+  if (got < 1)
+    return -1;
+  /* The program's file: an exec of another program with the layout of
+     the first (setarch -R, the same link addresses) has another
+     (twenty-fourth review).  Its device from statx asking for nothing;
+     its inode where it is not on FUSE (fuse-check.h).  */
+  char dir[32];
+  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  snprintf (path, sizeof path, "%s/exe", dir);
+  int fd = open (path, O_PATH | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      struct stat st;
+      if (!fuse_fd (dir, fd) && fstat (fd, &st) == 0)
+        {
+          id->v[6] = (unsigned long long int) st.st_dev + 1;
+          id->v[7] = (unsigned long long int) st.st_ino + 1;
+        }
+      close (fd);
+    }
+  return 0;
+}
+
+int
+proc_identity_same (const struct proc_identity *a,
+                    const struct proc_identity *b)
+{
+  if (a->v[0] != b->v[0])
+    return 0;
+  for (size_t i = 1; i < sizeof a->v / sizeof a->v[0]; i++)
+    if (a->v[i] != 0 && b->v[i] != 0 && a->v[i] != b->v[i])
+      return 0;
+  return 1;
 }
 
 /* The fourth (file-system) ID of the line KEY ("Uid" or "Gid") of
@@ -657,11 +663,15 @@ open_target_file (const char *dir, const struct proc_map *m,
   if (path[0] != '/')
     return -1;
   /* A file mapped from FUSE is neither opened nor looked up, by anyone
-     (mount_is_fuse).  */
-  if (m != NULL && on_fuse (dir, 0, 0, m->dev_major, m->dev_minor))
+     (fuse-check.h).  */
+  if (m != NULL && fuse_dev (dir, m->dev_major, m->dev_minor))
     return -1;
+  /* Anyone else opens no more than its own files, but the name is the
+     process's: only the file mapped there is read (twenty-third review:
+     a musl C library named "libc.so.6 (deleted)" beside the glibc the
+     process maps was reported).  */
   if (geteuid () != 0)
-    return open_by_name (dir, path, NULL, NULL);
+    return open_by_name (dir, path, m, m);
   if (m != NULL)
     {
       /* The process's directory, not a thread's: only it has them.  */
@@ -825,7 +835,7 @@ open_mapped (struct proc *p, const struct proc_map *m, const char *path,
     return open_target_file (p->dir, m, path);
   char link[PATH_MAX + 8];
   snprintf (link, sizeof link, "%s/exe", p->dir);
-  /* O_PATH first: a program on FUSE is not opened (mount_is_fuse).  */
+  /* O_PATH first: a program on FUSE is not opened (fuse-check.h).  */
   return reopen_regular (p->dir, open (link, O_PATH | O_CLOEXEC), NULL);
 }
 
@@ -847,19 +857,47 @@ maps_name_is (const char *mapped, const char *path)
   return *mapped == '\0';
 }
 
+/* The lowest address at which the file mapped as PATH is mapped from
+   its start (M: that mapping), or UINT64_MAX.  For the program (EXE),
+   the file of /proc/PID/exe, by device and inode where they can be had:
+   its symbols are read from there, and another file may have been
+   mapped under its name (twenty-third review).  */
+static uint64_t
+mapped_start (struct proc *p, const char *path, int exe,
+              const struct proc_map **m)
+{
+  struct stat st;
+  int by_file = 0;
+  if (exe)
+    {
+      char link[PATH_MAX + 8];
+      snprintf (link, sizeof link, "%s/exe", p->dir);
+      int fd = open (link, O_PATH | O_CLOEXEC);
+      by_file = fd >= 0 && !fuse_fd (p->dir, fd) && fstat (fd, &st) == 0;
+      if (fd >= 0)
+        close (fd);
+    }
+  uint64_t start = UINT64_MAX;
+  *m = NULL;
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->maps[i].offset == 0 && p->maps[i].start < start
+        && (by_file ? (p->maps[i].dev_major == major (st.st_dev)
+                       && p->maps[i].dev_minor == minor (st.st_dev)
+                       && p->maps[i].inode == (uint64_t) st.st_ino)
+            : maps_name_is (p->maps[i].path, path)))
+      {
+        start = p->maps[i].start;
+        *m = &p->maps[i];
+      }
+  return start;
+}
+
 static uint64_t
 symbol_in (struct proc *p, const char *path, const char *name, int symtab,
            int exe, int *is_tls, uint64_t *tls_value)
 {
-  uint64_t start = UINT64_MAX;
-  const struct proc_map *m = NULL;
-  for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
-        && p->maps[i].start < start)
-      {
-        start = p->maps[i].start;
-        m = &p->maps[i];
-      }
+  const struct proc_map *m;
+  uint64_t start = mapped_start (p, path, exe, &m);
   if (start == UINT64_MAX)
     return 0;
   int fd = open_mapped (p, m, path, exe);
@@ -905,11 +943,8 @@ uint64_t
 proc_section_exe (struct proc *p, const char *path, const char *name,
                   uint64_t *size)
 {
-  uint64_t start = UINT64_MAX;
-  for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].offset == 0 && maps_name_is (p->maps[i].path, path)
-        && p->maps[i].start < start)
-      start = p->maps[i].start;
+  const struct proc_map *m;
+  uint64_t start = mapped_start (p, path, 1, &m);
   if (start == UINT64_MAX)
     return 0;
   int fd = open_mapped (p, NULL, path, 1);
@@ -956,11 +991,191 @@ proc_exe_has_interp (struct proc *p)
   return ret;
 }
 
+/* DIR/auxv's AT_RANDOM: the address of the 16 random bytes, or 0.  */
+static uint64_t
+auxv_random (const char *dir)
+{
+  char path[128], *buf;
+  snprintf (path, sizeof path, "%s/auxv", dir);
+  ssize_t len = slurp (path, &buf, 1 << 16);
+  if (len < 0)
+    return 0;
+  uint64_t at = 0;
+  const uint64_t *v = (const uint64_t *) buf;
+  for (ssize_t i = 0; (i + 2) * 8 <= len && v[i] != AT_NULL; i += 2)
+    if (v[i] == AT_RANDOM)
+      at = v[i + 1];
+  free (buf);
+  return at;
+}
+
+/* Whether every page of [ADDR, END) is in the process's page tables
+   (DIR/pagemap's bit 63): reading it then takes no fault, and asks no
+   file system for it.  */
+static int
+pages_present (struct proc *p, uint64_t addr, uint64_t end)
+{
+  if (p->pagemap_fd < 0)
+    {
+      char path[128];
+      snprintf (path, sizeof path, "%s/pagemap", p->dir);
+      p->pagemap_fd = open (path, O_RDONLY | O_CLOEXEC);
+      if (p->pagemap_fd < 0)
+        return 0;
+    }
+  /* One entry per page of the kernel's size (16 or 64 KiB on some
+     AArch64 kernels).  */
+  uint64_t size = (uint64_t) sysconf (_SC_PAGESIZE);
+  for (uint64_t page = addr / size; page * size < end; page++)
+    {
+      uint64_t entry;
+      if (pread_full (p->pagemap_fd, &entry, sizeof entry,
+                      (off_t) (page * sizeof entry)) != 0
+          || !(entry >> 63))
+        return 0;
+    }
+  return 1;
+}
+
+int
+proc_mem_safe (struct proc *p, uint64_t addr, size_t len)
+{
+  /* A read through the mem file faults in whatever page it needs; one
+     of a file on FUSE comes from the server, which may never answer:
+     info -p waited beyond SIGKILL for an rseq area, or ld.so's
+     __rseq_offset, laid over by such a file (twenty-fifth review).  A
+     page the process has in memory takes no fault.  What is mapped
+     after the maps were read is the watchdog's (info.c).  */
+  uint64_t end = addr + len;
+  if (end < addr)
+    return 0;
+  for (uint64_t a = addr; a < end;)
+    {
+      const struct proc_map *m = proc_find (p, a);
+      if (m == NULL)
+        return 1;
+      uint64_t e = m->end < end ? m->end : end;
+      if ((m->inode != 0 || m->dev_major != 0 || m->dev_minor != 0)
+          && fuse_dev (p->dir, m->dev_major, m->dev_minor)
+          && !pages_present (p, a, e))
+        return 0;
+      a = e;
+    }
+  return 1;
+}
+
+/* The 16 bytes at AT_RANDOM of the memory MEM_FD holds, DIR's auxv
+   naming where they are.  */
+static int
+read_random (struct proc *p, const char *dir, int mem_fd,
+             unsigned char out[16])
+{
+  uint64_t at = auxv_random (dir);
+  return at != 0 && proc_mem_safe (p, at, 16)
+         && pread_full (mem_fd, out, 16, (off_t) at) == 0 ? 0 : -1;
+}
+
+/* The AT_RANDOM bytes of the memory DIR's process has now, through its
+   mem file opened anew.  */
+static int
+random_now (struct proc *p, const char *dir, unsigned char out[16])
+{
+  char path[128];
+  snprintf (path, sizeof path, "%s/mem", dir);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  int ret = read_random (p, dir, fd, out);
+  close (fd);
+  return ret;
+}
+
+int
+proc_same_mm (struct proc *p)
+{
+  /* The start's bytes against those of the memory the process has now,
+     through a mem file opened anew: an exec draws new ones, whether or
+     not another process keeps the old memory alive.  The main thread
+     may have exited meanwhile, and its files read nothing: then a live
+     thread's are read.  */
+  if (p->have_random)
+    {
+      unsigned char now[16];
+      int got = random_now (p, p->dir, now) == 0;
+      size_t n = 0;
+      pid_t *tids = got ? NULL : proc_list_tasks (p->pid, &n);
+      for (size_t i = 0; tids != NULL && i < n && !got; i++)
+        {
+          char dir[64];
+          snprintf (dir, sizeof dir, "/proc/%d/task/%d", (int) p->pid,
+                    (int) tids[i]);
+          got = random_now (p, dir, now) == 0;
+        }
+      free (tids);
+      return got && memcmp (now, p->random, sizeof now) == 0;
+    }
+  /* Without them (a process that made its stack unreadable): the mem
+     descriptor holds the memory it was opened on, which an exec
+     replaces, whereupon it reads 0 bytes; an error is a page that
+     cannot be read (a guard page, MADV_GUARD_INSTALL: twenty-fifth
+     review), and the next mapping is tried.  Anonymous memory only: a
+     file's page may have to come from a FUSE server.  */
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->maps[i].perms[0] == 'r'
+        && (strcmp (p->maps[i].path, "[stack]") == 0
+            || (p->maps[i].path[0] == '\0' && p->maps[i].inode == 0)))
+      {
+        char byte;
+        ssize_t r = pread (p->mem_fd, &byte, 1, (off_t) p->maps[i].start);
+        if (r >= 0)
+          return r == 1;
+      }
+  return 1;
+}
+
+int
+proc_env_safe (struct proc *p)
+{
+  /* The environment lies where the kernel put it at exec, on the stack,
+     which a process may map a file over; the stat file gives the
+     bounds (fields 50 and 51; 0 where we may not read them, and then
+     the environ file cannot be read either).  */
+  char path[128], *buf;
+  snprintf (path, sizeof path, "%s/stat", p->dir);
+  if (slurp (path, &buf, 1 << 16) < 0)
+    return 0;
+  unsigned long long int start = 0, end = 0;
+  const char *f = strrchr (buf, ')');
+  for (int field = 2; f != NULL && field < 51;)
+    {
+      f = strchr (f + 1, ' ');
+      if (f == NULL)
+        break;
+      field++;
+      if (field == 50)
+        start = strtoull (f + 1, NULL, 10);
+      else if (field == 51)
+        end = strtoull (f + 1, NULL, 10);
+    }
+  free (buf);
+  if (end <= start)
+    return 1;
+  if (proc_mem_safe (p, start, end - start))
+    return 1;
+  p->fuse_skipped++;
+  return 0;
+}
+
 int
 proc_read (struct proc *p, uint64_t addr, void *buf, size_t len)
 {
   if (p->mem_fd < 0 || addr == 0)
     return -1;
+  if (!proc_mem_safe (p, addr, len))
+    {
+      p->fuse_skipped++;
+      return -1;
+    }
   return pread_full (p->mem_fd, buf, len, addr);
 }
 
@@ -973,6 +1188,9 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
   p->rseq_abi_definer = -1;
   p->maps = NULL;
   p->nmaps = 0;
+  p->pagemap_fd = -1;
+  p->fuse_skipped = 0;
+  p->have_random = 0;
   char path[128];
   snprintf (path, sizeof path, "%s/mem", dir);
   p->mem_fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -985,11 +1203,17 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
   if (read_maps (dir, &p->maps, &p->nmaps) != 0)
     {
       int e = errno;
-      snprintf (err, errlen, "cannot read %s/maps: %s", dir, strerror (e));
+      if (e == EFBIG)
+        snprintf (err, errlen, "%s/maps is over 64 MB (mappings with long "
+                  "names): not read, to bound this command's memory", dir);
+      else
+        snprintf (err, errlen, "cannot read %s/maps: %s", dir,
+                  strerror (e));
       close (p->mem_fd);
       p->mem_fd = -1;
       return e;
     }
+  p->have_random = read_random (p, p->dir, p->mem_fd, p->random) == 0;
   return 0;
 }
 
@@ -999,6 +1223,9 @@ proc_close (struct proc *p)
   if (p->mem_fd >= 0)
     close (p->mem_fd);
   p->mem_fd = -1;
+  if (p->pagemap_fd >= 0)
+    close (p->pagemap_fd);
+  p->pagemap_fd = -1;
   free (p->maps);
   p->maps = NULL;
   p->nmaps = 0;
@@ -1178,9 +1405,14 @@ read_auxv (const char *dir, unsigned long int *feature,
 }
 
 int
-elf_foreign (const char *path)
+elf_foreign (const char *dir)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  /* Through O_PATH and reopen_regular, as every file read here: a
+     program run from FUSE held info -p in the open (twenty-third
+     review).  */
+  char path[PATH_MAX];
+  snprintf (path, sizeof path, "%s/exe", dir);
+  int fd = reopen_regular (dir, open (path, O_PATH | O_CLOEXEC), NULL);
   Elf64_Ehdr eh;
   int foreign = fd >= 0 && pread_full (fd, &eh, sizeof eh, 0) == 0
                 && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0

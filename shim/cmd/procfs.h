@@ -47,12 +47,40 @@ struct proc
   long int rseq_abi_definer;
   struct proc_map *maps;
   size_t nmaps;
+  /* DIR/pagemap, opened at the first read of a file's page on FUSE;
+     -1 before.  */
+  int pagemap_fd;
+  /* Reads refused: their memory lies in a file on FUSE, not in memory
+     yet (proc_read).  */
+  unsigned long int fuse_skipped;
+  /* The 16 random bytes the kernel gave the program at exec
+     (AT_RANDOM), as read through MEM_FD at the start; HAVE_RANDOM 0
+     where they could not be.  */
+  unsigned char random[16];
+  int have_random;
 };
 
 int proc_open (struct proc *, pid_t pid, const char *dir, char *err,
                size_t errlen);
 void proc_close (struct proc *);
+/* LEN bytes at ADDR of the process's memory: 0, or -1 where they
+   cannot be read, or lie in a file on FUSE whose page is not in memory
+   (counted in FUSE_SKIPPED: reading it would wait for the server).  */
 int proc_read (struct proc *, uint64_t addr, void *buf, size_t len);
+/* Whether [ADDR, ADDR + LEN) can be read without asking a FUSE server:
+   it lies in no file on FUSE as the maps were read, or in pages of one
+   the process has in memory.  */
+int proc_mem_safe (struct proc *, uint64_t addr, size_t len);
+/* proc_mem_safe for the process's environment (what DIR/environ
+   reads), counted in FUSE_SKIPPED where it is not.  */
+int proc_env_safe (struct proc *);
+/* 1 if the process's memory is still the one proc_open found, 0 if an
+   exec replaced it (or the process is gone): two execs during a read
+   (A, B, A) leave every address and the program's file as they were
+   (twenty-fourth review's check, run again), and a process that shares
+   the old memory (clone with CLONE_VM) keeps it readable (twenty-fifth
+   review); the random bytes each exec draws tell them apart.  */
+int proc_same_mm (struct proc *);
 /* The run-time address of the dynamic symbol NAME defined by the file
    mapped at PATH, or 0.  */
 uint64_t proc_symbol (struct proc *, const char *path, const char *name,
@@ -65,10 +93,22 @@ uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
                           const char *name);
-/* When process PID started (clock ticks after boot, /proc/PID/stat's
-   twenty-second field): a PID the process left and another took has
-   another.  0, or -1 when it cannot be read.  */
-int proc_start_time (pid_t pid, unsigned long long int *start);
+/* What tells one process image from another: when process PID started
+   (a PID the process left and another took has another start), and
+   where its program, stack, heap, arguments and environment lie (an
+   exec draws them anew).  */
+struct proc_identity
+{
+  unsigned long long int v[8];
+};
+/* PID's identity from /proc/PID/stat and the device and inode of
+   /proc/PID/exe: 0, or -1 when it cannot be read.  */
+int proc_identity (pid_t pid, struct proc_identity *id);
+/* Whether A and B are one process image: the same start, and the same
+   value of each other part both have (0: not known, as for a main
+   thread that has exited, or another user's process).  */
+int proc_identity_same (const struct proc_identity *a,
+                        const struct proc_identity *b);
 /* 1 if DIR (/proc/PID) is a kernel thread's, 0 if not, -1 if its stat
    file cannot be read.  */
 int proc_kernel_thread (const char *dir);
@@ -104,9 +144,9 @@ int proc_map_seen (const struct proc_map *m,
 void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                     char *name, size_t namelen, char *version,
                     size_t versionlen);
-/* Whether PATH is an ELF file of another class or machine than this
-   command's.  */
-int elf_foreign (const char *path);
+/* Whether the program of DIR (/proc/PID), DIR/exe, is an ELF file of
+   another class or machine than this command's.  */
+int elf_foreign (const char *dir);
 /* The state letter of /proc/PID/task/TID/stat ('R', 'S', 'D', 't'...),
    or 0 when the thread is gone.  */
 char proc_task_state (pid_t pid, pid_t tid);

@@ -91,6 +91,9 @@ struct info_report
   char tunables[256];		/* GLIBC_TUNABLES, or empty.  */
   int have_tunables;
   int tunable_off;
+  /* The environment lies in a file on FUSE and was not read
+     (procfs.h, proc_env_safe): GLIBC_TUNABLES is not known.  */
+  int tunables_unread;
   int seccomp;			/* /proc status "Seccomp:", -1 unknown.  */
 
   /* The C library's own __rseq_* (glibc 2.35+ and RHEL 9's 2.34).  */
@@ -100,6 +103,9 @@ struct info_report
   uint32_t libc_flags;
   /* The shim's exported values, when it is loaded.  */
   int shim_abi;
+  /* __rseq_* are defined, but where they lie in a file on FUSE and
+     were not read (procfs.h, proc_read).  */
+  int abi_unread;
   int64_t shim_offset;
   uint32_t shim_size;
   uint32_t shim_flags;

@@ -3,12 +3,16 @@
    This file is part of rseq-compat.
    SPDX-License-Identifier: LGPL-2.1-or-later  */
 
-/* Usage: fuse-serve DIR OPENS [allow_other]
+/* Usage: fuse-serve DIR OPENS [allow_other] [arm=FILE] [prog=FILE]
 
    Mounts a FUSE file system at DIR (as root, in the caller's mount
    namespace) whose every name beginning "libc" is a regular file of
    8192 bytes that says it is glibc 9.99; answers the first OPENS opens
-   and never the later ones (a server that stalls).  Prints "mounted",
+   and never the later ones (a server that stalls).  With arm=FILE, once
+   FILE exists no request is answered at all (lookups, attributes,
+   opens: twenty-third review).  It answers STATFS, which an overlayfs
+   mount over it asks (twenty-fifth review).  With prog=FILE, names
+   beginning "prog" are FILE's bytes, executable.  Prints "mounted",
    then serves until it is killed.  Mounted by root without allow_other
    (and without default_permissions) it serves only processes whose
    real, effective and saved IDs are root's, whatever their file-system
@@ -33,7 +37,7 @@ static int dev;
 static void
 reply (uint64_t unique, int error, const void *body, size_t len)
 {
-  static char buf[sizeof (struct fuse_out_header) + 8192];
+  static char buf[sizeof (struct fuse_out_header) + (1 << 20)];
   struct fuse_out_header h = { .len = sizeof h + (error ? 0 : len),
                                .error = error, .unique = unique };
   memcpy (buf, &h, sizeof h);
@@ -42,6 +46,10 @@ reply (uint64_t unique, int error, const void *body, size_t len)
   if (write (dev, buf, h.len) < 0)
     perror ("fuse-serve: write");
 }
+
+/* Node 2: the "libc" file; node 3: the "prog" file, PROG's bytes.  */
+static char *prog;
+static size_t prog_len;
 
 static void
 attr (struct fuse_attr *a, uint64_t node)
@@ -52,6 +60,12 @@ attr (struct fuse_attr *a, uint64_t node)
   a->blksize = 4096;
   if (node == FUSE_ROOT_ID)
     a->mode = S_IFDIR | 0755;
+  else if (node == 3)
+    {
+      a->mode = S_IFREG | 0755;
+      a->size = prog_len;
+      a->blocks = (prog_len + 511) / 512;
+    }
   else
     {
       a->mode = S_IFREG | 0644;
@@ -65,10 +79,32 @@ main (int argc, char **argv)
 {
   if (argc < 3)
     {
-      fprintf (stderr, "usage: fuse-serve DIR OPENS [allow_other]\n");
+      fprintf (stderr, "usage: fuse-serve DIR OPENS [allow_other] "
+               "[arm=FILE] [prog=FILE]\n");
       return 2;
     }
   long int answer = atol (argv[2]), opens = 0;
+  const char *arm = NULL;
+  int allow_other = 0;
+  for (int i = 3; i < argc; i++)
+    if (strcmp (argv[i], "allow_other") == 0)
+      allow_other = 1;
+    else if (strncmp (argv[i], "arm=", 4) == 0)
+      arm = argv[i] + 4;
+    else if (strncmp (argv[i], "prog=", 5) == 0)
+      {
+        int fd = open (argv[i] + 5, O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 || fstat (fd, &st) != 0
+            || (prog = malloc (st.st_size)) == NULL
+            || read (fd, prog, st.st_size) != st.st_size)
+          {
+            perror ("fuse-serve: prog=");
+            return 1;
+          }
+        prog_len = st.st_size;
+        close (fd);
+      }
   dev = open ("/dev/fuse", O_RDWR | O_CLOEXEC);
   if (dev < 0)
     {
@@ -77,7 +113,7 @@ main (int argc, char **argv)
     }
   char opts[256];
   snprintf (opts, sizeof opts, "fd=%d,rootmode=40755,user_id=0,group_id=0%s",
-            dev, argc > 3 ? ",allow_other" : "");
+            dev, allow_other ? ",allow_other" : "");
   if (mount ("rseq-compat-test", argv[1], "fuse", MS_NOSUID | MS_NODEV, opts)
       != 0)
     {
@@ -100,6 +136,15 @@ main (int argc, char **argv)
         }
       struct fuse_in_header *in = (struct fuse_in_header *) buf;
       char *arg = buf + sizeof *in;
+      if (arm != NULL && in->opcode != FUSE_INIT && access (arm, F_OK) == 0)
+        {
+          /* Armed: the request is never answered.  */
+          if (in->opcode != FUSE_FORGET && in->opcode != FUSE_BATCH_FORGET
+              && in->opcode != FUSE_INTERRUPT)
+            fprintf (stderr, "fuse-serve: request %u from pid %u left "
+                     "unanswered\n", in->opcode, in->pid);
+          continue;
+        }
       switch (in->opcode)
         {
         case FUSE_INIT:
@@ -117,14 +162,15 @@ main (int argc, char **argv)
           }
         case FUSE_LOOKUP:
           {
-            if (strncmp (arg, "libc", 4) != 0)
+            int is_prog = prog != NULL && strncmp (arg, "prog", 4) == 0;
+            if (strncmp (arg, "libc", 4) != 0 && !is_prog)
               {
                 reply (in->unique, -ENOENT, NULL, 0);
                 break;
               }
             struct fuse_entry_out e;
             memset (&e, 0, sizeof e);
-            e.nodeid = 2;
+            e.nodeid = is_prog ? 3 : 2;
             e.generation = 1;
             e.entry_valid = e.attr_valid = 3600;
             attr (&e.attr, e.nodeid);
@@ -151,11 +197,22 @@ main (int argc, char **argv)
         case FUSE_READ:
           {
             struct fuse_read_in *r = (struct fuse_read_in *) arg;
-            size_t len = r->offset >= sizeof content ? 0
-                         : sizeof content - r->offset;
+            const char *data = in->nodeid == 3 ? prog : content;
+            size_t size = in->nodeid == 3 ? prog_len : sizeof content;
+            size_t len = r->offset >= size ? 0 : size - r->offset;
             if (len > r->size)
               len = r->size;
-            reply (in->unique, 0, content + (len > 0 ? r->offset : 0), len);
+            reply (in->unique, 0, data + (len > 0 ? r->offset : 0), len);
+            break;
+          }
+        case FUSE_STATFS:
+          {
+            /* overlayfs asks at mount (fuse-overlay).  */
+            struct fuse_statfs_out o;
+            memset (&o, 0, sizeof o);
+            o.st.bsize = o.st.frsize = 4096;
+            o.st.namelen = 255;
+            reply (in->unique, 0, &o, sizeof o);
             break;
           }
         case FUSE_FLUSH:

@@ -12,11 +12,13 @@
    times (eighteenth review: hours); and two files named like the shim
    (DIR/a and DIR/b/librseq-compat.so.1) in turn, whose neighbours then
    differ (twenty-first review: 110 s for 20000 mappings, 683 s with the
-   main thread gone).  */
+   main thread gone).  A line "remap FILE" on stdin maps FILE in place
+   of the first mapping.  */
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,8 +61,21 @@ main (int argc, char **argv)
       }
   printf ("pid=%d\nready\n", (int) getpid ());
   fflush (stdout);
-  char c;
-  while (read (0, &c, 1) > 0)
-    ;
+  /* "remap FILE": FILE mapped in place of the first mapping (a FUSE
+     file once info -p has read the maps: twenty-fourth review).  */
+  char line[4096];
+  while (fgets (line, sizeof line, stdin) != NULL)
+    if (strncmp (line, "remap ", 6) == 0)
+      {
+        line[strcspn (line, "\n")] = '\0';
+        int fd = open (line + 6, O_RDONLY | O_CLOEXEC);
+        if (fd < 0
+            || mmap ((void *) 0x100000000, st[0].st_size, PROT_READ,
+                     MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED)
+          perror (line + 6);
+        else
+          printf ("remapped\n");
+        fflush (stdout);
+      }
   return 0;
 }

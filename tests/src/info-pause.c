@@ -4,7 +4,8 @@
    SPDX-License-Identifier: LGPL-2.1-or-later  */
 
 /* Preloaded into the command with RSEQ_TEST_HOOK=DIR: the first open
-   after one of a file named ".../maps" creates DIR/paused and waits
+   after one of a file named ".../maps" (or ".../NAME" with
+   RSEQ_TEST_HOOK_AFTER=NAME) creates DIR/paused and waits
    (30 s at most) until DIR/go exists, so that info.exp can end the
    process and give its PID to another between the two (twenty-second
    review: what info -p read next was the other process's, and root's
@@ -32,7 +33,11 @@ seen (const char *path)
   size_t len = strlen (path);
   if (!after_maps)
     {
-      after_maps = len >= 5 && strcmp (path + len - 5, "/maps") == 0;
+      char want[256];
+      const char *name = getenv ("RSEQ_TEST_HOOK_AFTER");
+      snprintf (want, sizeof want, "/%s", name != NULL ? name : "maps");
+      size_t wl = strlen (want);
+      after_maps = len >= wl && strcmp (path + len - wl, want) == 0;
       return;
     }
   held = 1;
@@ -50,6 +55,12 @@ seen (const char *path)
       nanosleep (&t, NULL);
     }
 }
+
+/* glibc before 2.19 has no O_TMPFILE (make check-oldlibc's 2.17):
+   Linux's value, the same on x86-64 and AArch64.  */
+#ifndef O_TMPFILE
+# define O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
 
 static int
 forward (const char *sym, const char *path, int flags, va_list ap)

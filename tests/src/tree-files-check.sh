@@ -83,3 +83,13 @@ line=$(sh "$src/build-aux/provenance" "$o" t)
 own=$(git -C "$o" rev-parse --short=12 HEAD)
 check "provenance: its own checkout's commit, with uncommitted changes" \
   sh -c "case '$line' in *'commit $own with uncommitted changes'*) true;; *) false;; esac"
+
+# A checkout git will not read (another user's: safe.directory), with
+# a repository of its own inside: listed without git, and no file of
+# either .git is the tree's.
+u=$t/other
+copy "$u" && git -C "$u" init -q && mkdir -p "$u/sub" && echo x > "$u/sub/f" &&
+  git -C "$u/sub" init -q && chown -R 65534:65534 "$u" || exit 1
+listed "$u" > "$t/got"
+check "tree-files: a checkout git refuses to read lists no .git files" \
+  sh -c "! grep -q -E '(^|/)\\.git(/|\$)' '$t/got' && grep -qx Makefile '$t/got'"

@@ -1,0 +1,694 @@
+/* Telling FUSE files apart without asking their servers.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* mountinfo names the file system of a mount, but only of the mounts of
+   one namespace: a FUSE mount unmounted lazily (umount -l, while a
+   process still maps a file of it) or left only in a third namespace is
+   in no mountinfo we can read, and its files were opened as "not FUSE"
+   (twenty-third review: info -p hung in the server's GETATTR, beyond
+   SIGKILL).  The fuse control file system (fusectl) has a directory for
+   every FUSE connection of the machine, named by the connection's
+   device number, whatever is mounted where; it is read again for a
+   device it lacks (conns_have).  Where it is not mounted, root's info
+   has a child mount it in a mount namespace of its own (conns_list);
+   where neither can be, mountinfo answers, and a device no mountinfo
+   shows is taken for FUSE's if it is an anonymous one (fuse_dev).  */
+
+#define _GNU_SOURCE 1
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuse-check.h"
+
+#define FUSECTL_DIR "/sys/fs/fuse/connections"
+#define FUSECTL_MAGIC 0x65735543
+
+#ifndef SYS_statx
+# if defined __x86_64__
+#  define SYS_statx 332
+# elif defined __aarch64__
+#  define SYS_statx 291
+# endif
+#endif
+#ifndef AT_STATX_DONT_SYNC
+# define AT_STATX_DONT_SYNC 0x4000
+#endif
+
+/* The kernel's struct statx (256 bytes), by another name: the C
+   libraries the command is built against (glibc 2.17's headers) may
+   have none, or their own.  Only the device is read.  */
+struct rc_statx
+{
+  uint32_t mask, blksize;
+  uint64_t attributes;
+  uint32_t nlink, uid, gid;
+  uint16_t mode, spare0;
+  uint64_t ino, size, blocks, attributes_mask;
+  struct
+  {
+    int64_t sec;
+    uint32_t nsec;
+    int32_t spare;
+  } atime, btime, ctime, mtime;
+  uint32_t rdev_major, rdev_minor, dev_major, dev_minor;
+  uint64_t spare[14];
+};
+
+/* All of PATH, NUL-terminated, at most MAX bytes (NULL past that or on
+   error).  */
+static char *
+read_text (const char *path, size_t max)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  size_t cap = 8192, len = 0;
+  char *buf = malloc (cap);
+  while (buf != NULL)
+    {
+      if (len + 1 >= cap)
+        {
+          char *n = cap < max ? realloc (buf, cap * 2) : NULL;
+          if (n == NULL)
+            {
+              free (buf);
+              buf = NULL;
+              break;
+            }
+          buf = n;
+          cap *= 2;
+        }
+      ssize_t r = read (fd, buf + len, cap - 1 - len);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        {
+          if (r < 0)
+            {
+              free (buf);
+              buf = NULL;
+            }
+          break;
+        }
+      len += (size_t) r;
+    }
+  close (fd);
+  if (buf != NULL)
+    buf[len] = '\0';
+  return buf;
+}
+
+/* The fusectl list: the kernel's dev_t of every connection.  STATE: 0
+   not read yet, 1 read, -1 not to be had.  */
+static unsigned long int *conns;
+static size_t nconns;
+static int conns_state;
+/* No FUSE file system is registered at all.  */
+static int no_fuse;
+
+/* Whether fusectl is mounted where this process sees it.  A directory
+   that is not fusectl (a link in a chroot, sysfs's bare directory)
+   would list nothing, and every device would pass.  */
+static int
+conns_mounted (void)
+{
+  struct statfs s;
+  return statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC;
+}
+
+static int
+conns_add (unsigned long int dev)
+{
+  unsigned long int *n = realloc (conns, (nconns + 1) * sizeof *n);
+  if (n == NULL)
+    return -1;
+  conns = n;
+  conns[nconns++] = dev;
+  return 0;
+}
+
+/* Writes the connections' names to FD, one per line, then "end".  */
+static int
+conns_write (int fd)
+{
+  DIR *d = opendir (FUSECTL_DIR);
+  if (d == NULL)
+    return -1;
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+      dprintf (fd, "%s\n", e->d_name);
+  closedir (d);
+  return dprintf (fd, "end\n") > 0 ? 0 : -1;
+}
+
+/* Reads the list into CONNS (anew), or sets CONNS_STATE -1.  Where
+   fusectl is not mounted, root lists it from a child that mounts it in
+   a mount namespace of its own, which receives the machine's mounts
+   and sends none back (nothing of the machine's changes).  Not this
+   process: in a namespace of its own, the names in another process's
+   maps read from a chroot as the machine's paths (twenty-fourth
+   review's run: "/work/.../rc/src/build/librseq-compat.so.1").  A
+   chroot whose root is no mount point, a root of a user namespace
+   (fusectl is the initial namespace's) or a seccomp filter leave the
+   list to be had nowhere.  */
+static void
+conns_list (void)
+{
+  nconns = 0;
+  if (conns_mounted ())
+    {
+      DIR *d = opendir (FUSECTL_DIR);
+      struct dirent *e;
+      while (d != NULL && (e = readdir (d)) != NULL)
+        if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+          if (conns_add (strtoul (e->d_name, NULL, 10)) != 0)
+            {
+              closedir (d);
+              d = NULL;
+              break;
+            }
+      if (d == NULL)
+        conns_state = -1;
+      else
+        closedir (d);
+      return;
+    }
+  int p[2];
+  if (pipe2 (p, O_CLOEXEC) != 0)
+    {
+      conns_state = -1;
+      return;
+    }
+  pid_t pid = -1;
+  if (geteuid () != 0 || (pid = fork ()) < 0)
+    {
+      close (p[0]);
+      close (p[1]);
+      conns_state = -1;
+      return;
+    }
+  else if (pid == 0)
+    {
+      close (p[0]);
+      if (unshare (CLONE_NEWNS) != 0
+          || mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0
+          || mount ("fusectl", FUSECTL_DIR, "fusectl",
+                    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0
+          || !conns_mounted ())
+        _exit (1);
+      _exit (conns_write (p[1]) == 0 ? 0 : 1);
+    }
+  close (p[1]);
+  /* fusectl is the kernel's own and cannot hang; a pipe's worth of
+     names (thousands of connections) is read as it comes.  */
+  char buf[4096];
+  size_t len = 0;
+  int ended = 0;
+  ssize_t r;
+  while (!ended
+         && ((r = read (p[0], buf + len, sizeof buf - 1 - len)) > 0
+             || (r < 0 && errno == EINTR)))
+    {
+      if (r < 0)
+        continue;
+      len += (size_t) r;
+      buf[len] = '\0';
+      char *line = buf, *nl;
+      while ((nl = strchr (line, '\n')) != NULL)
+        {
+          *nl = '\0';
+          if (strcmp (line, "end") == 0)
+            ended = 1;
+          else if (conns_add (strtoul (line, NULL, 10)) != 0)
+            break;
+          line = nl + 1;
+        }
+      len = strlen (line);
+      memmove (buf, line, len + 1);
+      if (len + 1 >= sizeof buf)
+        break;
+    }
+  close (p[0]);
+  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  if (!ended)
+    conns_state = -1;
+}
+
+static void
+conns_read (void)
+{
+  if (conns_state != 0)
+    return;
+  /* No FUSE file system registered: no connection can exist.  */
+  char *fs = read_text ("/proc/filesystems", 1 << 20);
+  if (fs != NULL && strstr (fs, "\tfuse\n") == NULL
+      && strstr (fs, "\tfuseblk\n") == NULL)
+    {
+      free (fs);
+      no_fuse = 1;
+      conns_state = 1;
+      return;
+    }
+  free (fs);
+  conns_state = 1;
+  conns_list ();
+}
+
+/* Devices found on no list read after they were first asked about:
+   each is asked about once more at most (a child each, for root
+   without fusectl mounted).  A device in use by a mapping cannot turn
+   into a FUSE connection's while it is.  */
+static unsigned long int clean[64];
+static size_t nclean;
+
+/* Whether the kernel's dev_t DEV is a FUSE connection: 1, 0, or -1
+   where no list can be had.  A device not on the list is looked for
+   again in a fresh one: a FUSE mount made after the list was read
+   (twenty-fourth review: mounted, and a program of it run, while
+   info -p read the process) is listed before its files can be
+   reached.  */
+static int
+conns_have (unsigned long int dev)
+{
+  conns_read ();
+  if (no_fuse)
+    return 0;
+  for (size_t i = 0; i < nclean; i++)
+    if (clean[i] == dev)
+      return 0;
+  for (int pass = 0; pass < 2 && conns_state == 1; pass++)
+    {
+      if (pass == 1)
+        conns_list ();
+      for (size_t i = 0; i < nconns && conns_state == 1; i++)
+        if (conns[i] == dev)
+          return 1;
+    }
+  if (conns_state == 1 && nclean < sizeof clean / sizeof clean[0])
+    clean[nclean++] = dev;
+  return conns_state == 1 ? 0 : -1;
+}
+
+enum kind { KIND_FUSE, KIND_OTHER, KIND_OVERLAY };
+
+/* A mount of a mountinfo file: its ID, device and kind; for FUSE, its
+   mount point (unescaped), for overlayfs its super options (as
+   written).  */
+struct ment
+{
+  unsigned long int id;
+  unsigned int maj, min;
+  enum kind kind;
+  char *text;
+};
+
+/* A mountinfo file, parsed.  STATE: 0 not read, 1 read, -1 unreadable
+   (over 64 MB: a user namespace may stack thousands of mounts with long
+   names).  Each is read once a second at most: reading it anew for
+   every file and every address took minutes for a process with a few
+   hundred mapped files in a namespace of thousands of mounts
+   (twenty-fifth review).  A mount made since the last read is not in
+   it: its device counts as FUSE's if it is an anonymous one (fuse_dev),
+   and a name under it that reaches a server is the watchdog's to bound
+   (info.c).  */
+struct mtab
+{
+  char path[128];
+  int state;
+  struct timespec when;
+  struct ment *e;
+  size_t n;
+};
+
+/* DIR's mountinfo, and ours.  */
+static struct mtab tabs[2];
+
+static void
+mtab_free (struct mtab *t)
+{
+  for (size_t i = 0; i < t->n; i++)
+    free (t->e[i].text);
+  free (t->e);
+  t->e = NULL;
+  t->n = 0;
+  t->state = 0;
+}
+
+/* FIELD (LEN bytes, octal escapes such as \040 for a blank) in a
+   malloc'ed string.  */
+static char *
+unescape (const char *field, size_t len)
+{
+  char *out = malloc (len + 1);
+  if (out == NULL)
+    return NULL;
+  size_t j = 0;
+  for (size_t i = 0; i < len; i++)
+    if (field[i] == '\\' && i + 3 < len && field[i + 1] >= '0' && field[i + 1] <= '3'
+        && field[i + 2] >= '0' && field[i + 2] <= '7'
+        && field[i + 3] >= '0' && field[i + 3] <= '7')
+      {
+        out[j++] = (char) ((field[i + 1] - '0') * 64
+                           + (field[i + 2] - '0') * 8 + (field[i + 3] - '0'));
+        i += 3;
+      }
+    else
+      out[j++] = field[i];
+  out[j] = '\0';
+  return out;
+}
+
+/* The Nth blank-separated field of LINE (0: the first), and its length
+   in *LEN; NULL past the end.  */
+static const char *
+field_of (const char *line, int n, size_t *len)
+{
+  const char *f = line;
+  for (int k = 0; k < n && f != NULL; k++)
+    {
+      f = strchr (f, ' ');
+      if (f != NULL)
+        f++;
+    }
+  if (f == NULL)
+    return NULL;
+  const char *e = strchr (f, ' ');
+  *len = e != NULL ? (size_t) (e - f) : strlen (f);
+  return f;
+}
+
+static void
+mtab_parse (struct mtab *t, char *text)
+{
+  size_t cap = 0;
+  for (char *line = text; line != NULL && *line != '\0';)
+    {
+      char *nl = strchr (line, '\n');
+      if (nl != NULL)
+        *nl = '\0';
+      unsigned long int id, parent;
+      unsigned int maj, min;
+      const char *dash = strstr (line, " - ");
+      if (dash != NULL
+          && sscanf (line, "%lu %lu %u:%u", &id, &parent, &maj, &min) == 4)
+        {
+          const char *type = dash + 3;
+          struct ment m = { id, maj, min, KIND_OTHER, NULL };
+          size_t len;
+          if (strncmp (type, "fuse", 4) == 0
+              && (type[4] == ' ' || type[4] == '.' || type[4] == 'b'))
+            {
+              const char *f = field_of (line, 4, &len);
+              m.kind = KIND_FUSE;
+              if (f != NULL && f < dash)
+                m.text = unescape (f, len);
+            }
+          else if (strncmp (type, "overlay ", 8) == 0)
+            {
+              /* TYPE SOURCE OPTIONS.  */
+              const char *f = field_of (type, 2, &len);
+              m.kind = KIND_OVERLAY;
+              m.text = f != NULL ? strndup (f, len) : NULL;
+            }
+          if (t->n == cap)
+            {
+              size_t ncap = cap != 0 ? cap * 2 : 256;
+              struct ment *ne = realloc (t->e, ncap * sizeof *ne);
+              if (ne == NULL)
+                {
+                  free (m.text);
+                  t->state = -1;
+                  return;
+                }
+              t->e = ne;
+              cap = ncap;
+            }
+          t->e[t->n++] = m;
+        }
+      line = nl != NULL ? nl + 1 : NULL;
+    }
+}
+
+/* Table I (0: DIR's, 1: ours), read anew where it is a second old or
+   was another process's.  */
+static struct mtab *
+mtab_get (int i, const char *dir)
+{
+  struct mtab *t = &tabs[i];
+  char path[128];
+  snprintf (path, sizeof path, "%s/mountinfo", i == 0 ? dir : "/proc/self");
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  if (t->state != 0 && strcmp (t->path, path) == 0
+      && (now.tv_sec - t->when.tv_sec) * 1000000000L
+         + (now.tv_nsec - t->when.tv_nsec) < 1000000000L)
+    return t;
+  mtab_free (t);
+  snprintf (t->path, sizeof t->path, "%s", path);
+  t->when = now;
+  char *text = read_text (path, 64u << 20);
+  if (text == NULL)
+    {
+      t->state = -1;
+      return t;
+    }
+  t->state = 1;
+  mtab_parse (t, text);
+  free (text);
+  if (t->state < 0)
+    {
+      mtab_free (t);
+      t->state = -1;
+    }
+  return t;
+}
+
+/* Whether a FUSE mount point of table T is PATH or one of its parent
+   directories.  */
+static int
+fuse_point_over (const struct mtab *t, const char *path)
+{
+  for (size_t i = 0; i < t->n; i++)
+    if (t->e[i].kind == KIND_FUSE && t->e[i].text != NULL)
+      {
+        size_t len = strlen (t->e[i].text);
+        if (strncmp (t->e[i].text, path, len) == 0
+            && (len == 1 || path[len] == '/' || path[len] == '\0'))
+          return 1;
+      }
+  return 0;
+}
+
+/* Whether the overlayfs mount whose super options are OPTS has a layer
+   under a FUSE mount point in either table.  With xino, a file of an
+   overlay shows the overlay's own device, and opening or reading it
+   reaches the layer's server (twenty-fifth review: info -p waited in
+   FUSE's OPEN through ovl_open).  A layer's name is the one its mounter
+   gave, as given: one with "." or ".." in it counts as FUSE; a relative
+   one cannot be placed either, but Docker's and containerd's overlays
+   name their layers so when the absolute names do not fit in a page
+   (twenty-seventh review: taken for FUSE, every such container's C
+   library was reported unknown), so it is taken for what it most
+   likely is, and one reached through a link, or a FUSE mount no table
+   shows any more, is the watchdog's (info.c; twenty-sixth review).
+   lowerdir's layers are parted by ':'; the kernel shows a backslash as
+   \134, so a ':' the mounter escaped reads "\134:" (an odd run of
+   \134 before it), and lowerdir+= and datadir+= name one layer each,
+   unescaped.  */
+static int
+overlay_on_fuse (const char *opts)
+{
+  static const char *const keys[] = { "lowerdir=", "upperdir=", "workdir=",
+                                      "datadir+=", "lowerdir+=" };
+  for (const char *o = opts; o != NULL && *o != '\0';)
+    {
+      const char *comma = strchr (o, ',');
+      const char *oend = comma != NULL ? comma : o + strlen (o);
+      for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        {
+          size_t klen = strlen (keys[k]);
+          if ((size_t) (oend - o) < klen || strncmp (o, keys[k], klen) != 0)
+            continue;
+          int split = keys[k][klen - 2] != '+';
+          for (const char *l = o + klen; l < oend;)
+            {
+              const char *lend = l;
+              while (split && lend < oend)
+                {
+                  if (*lend == ':')
+                    {
+                      size_t run = 0;
+                      while ((size_t) (lend - l) >= 4 * (run + 1)
+                             && strncmp (lend - 4 * (run + 1), "\\134", 4) == 0)
+                        run++;
+                      if (run % 2 == 0)
+                        break;
+                    }
+                  lend++;
+                }
+              if (!split)
+                lend = oend;
+              char *layer = unescape (l, (size_t) (lend - l));
+              if (layer == NULL)
+                return 1;
+              char *w = layer + strlen (layer);
+              if (split)
+                {
+                  /* The mounter's escapes: "\:" is ':', "\\" '\'.  */
+                  w = layer;
+                  for (const char *r = layer; *r != '\0'; r++)
+                    {
+                      if (*r == '\\' && r[1] != '\0')
+                        r++;
+                      *w++ = *r;
+                    }
+                  *w = '\0';
+                }
+              int hit = 0;
+              if (layer[0] == '/')
+                hit = strstr (layer, "/./") != NULL
+                      || strstr (layer, "/../") != NULL
+                      || (w - layer >= 2 && strcmp (w - 2, "/.") == 0)
+                      || (w - layer >= 3 && strcmp (w - 3, "/..") == 0);
+              for (int i = 0; i < 2 && !hit && layer[0] == '/'; i++)
+                hit = tabs[i].state < 0 || fuse_point_over (&tabs[i], layer);
+              free (layer);
+              if (hit)
+                return 1;
+              l = lend + 1;
+            }
+        }
+      o = comma != NULL ? comma + 1 : NULL;
+    }
+  return 0;
+}
+
+/* The kind of the mount of device MAJ:MIN (or whose mount ID is ID,
+   where BY_ID) in DIR's mountinfo, else in ours: KIND_FUSE also for an overlay with a layer on FUSE.  Returns 0
+   where neither names it, with *UNREAD set where one could not be
+   read.  */
+static int
+mount_kind (const char *dir, int by_id, unsigned long int id,
+            unsigned int maj, unsigned int min, enum kind *kind, int *unread)
+{
+  *unread = 0;
+  struct mtab *t[2] = { mtab_get (0, dir), mtab_get (1, dir) };
+  for (int i = 0; i < 2; i++)
+    {
+      if (t[i]->state < 0)
+        {
+          *unread = 1;
+          continue;
+        }
+      for (size_t j = 0; j < t[i]->n; j++)
+        if (by_id ? t[i]->e[j].id == id
+            : t[i]->e[j].maj == maj && t[i]->e[j].min == min)
+          {
+            *kind = t[i]->e[j].kind;
+            if (*kind == KIND_OVERLAY)
+              *kind = t[i]->e[j].text == NULL
+                      || overlay_on_fuse (t[i]->e[j].text)
+                      ? KIND_FUSE : KIND_OTHER;
+            return 1;
+          }
+    }
+  return 0;
+}
+
+int
+fuse_dev (const char *dir, unsigned int maj, unsigned int min)
+{
+  int listed = conns_have (((unsigned long int) maj << 20) | min);
+  enum kind k = KIND_OTHER;
+  int unread;
+  int found = mount_kind (dir, 0, 0, maj, min, &k, &unread);
+  /* Not a FUSE connection: an overlay over one still reaches its
+     server.  */
+  if (listed == 0)
+    return found && k == KIND_FUSE;
+  /* A FUSE connection: one whose mount names another type (virtiofs)
+     is read; one no mountinfo shows is taken for FUSE.  */
+  if (listed == 1)
+    return !found || k != KIND_OTHER;
+  /* No list (another user; no /sys; root of a user namespace): a mount
+     no mountinfo shows is FUSE's where its device is an anonymous one
+     (major 0), as FUSE's are, unmounted lazily or left in another
+     namespace (twenty-fourth review: a user's info -p waited in such a
+     server beyond SIGKILL).  A block device's (an overlayfs layer on a
+     disk, a container's lower directories) is not: fuseblk's mount is
+     in some mountinfo.  A mountinfo that cannot be read leaves FUSE:
+     taking it for "no such mount" let a lookup reach a FUSE server
+     (twenty-fourth review).  */
+  if (found)
+    return k == KIND_FUSE;
+  return unread || maj == 0;
+}
+
+int
+fuse_fd (const char *dir, int fd)
+{
+#ifdef SYS_statx
+  /* Asking for nothing, FUSE answers the device from the superblock
+     alone, even to a process it does not serve; AT_STATX_DONT_SYNC
+     keeps every other file system from syncing anything.  */
+  struct rc_statx sx;
+  if (syscall (SYS_statx, fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, 0,
+               &sx) == 0)
+    return fuse_dev (dir, sx.dev_major, sx.dev_minor);
+#endif
+  /* No statx (Linux before 4.11): the mount, by its ID.  */
+  char path[64];
+  snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
+  char *info = read_text (path, 1 << 16);
+  const char *at = info != NULL ? strstr (info, "mnt_id:") : NULL;
+  unsigned long int id = 0;
+  int have = at != NULL && sscanf (at + 7, " %lu", &id) == 1;
+  free (info);
+  enum kind k = KIND_FUSE;
+  int unread;
+  return !have || !mount_kind (dir, 1, id, 0, 0, &k, &unread)
+         || k == KIND_FUSE;
+}
+
+int
+fuse_on_path (const char *dir, const char *path)
+{
+  for (int i = 0; i < 2; i++)
+    {
+      const struct mtab *t = mtab_get (i, dir);
+      /* Unreadable (over 64 MB): any mount may be on the way.  */
+      if (t->state < 0 || fuse_point_over (t, path))
+        return 1;
+    }
+  return 0;
+}

@@ -1,0 +1,28 @@
+/* Telling FUSE files apart without asking their servers.
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+   SPDX-License-Identifier: LGPL-2.1-or-later  */
+
+#ifndef RSEQ_COMPAT_CMD_FUSE_CHECK_H
+#define RSEQ_COMPAT_CMD_FUSE_CHECK_H 1
+
+/* A FUSE server answers each request on its files when it pleases, or
+   never, and a process waiting for it cannot be killed: info -p must
+   not open, stat or look up a name on FUSE for any process.  Each
+   answer below comes from the kernel alone (mountinfo, the fuse control
+   file system, statx asking for nothing), never from a server.  DIR is
+   the process's /proc/PID, whose mount namespace is asked first.  */
+
+/* 1 if device MAJ:MIN is a FUSE file system's (fuse, fuse.NAME,
+   fuseblk), or may be; 0 if it is not.  */
+int fuse_dev (const char *dir, unsigned int maj, unsigned int min);
+
+/* The same for the file the descriptor FD names (O_PATH will do).  */
+int fuse_fd (const char *dir, int fd);
+
+/* 1 if looking PATH up (as we see it, or in DIR's root) may pass
+   through a directory on FUSE: a FUSE mount point is PATH or one of its
+   parents in DIR's mount namespace or in ours.  */
+int fuse_on_path (const char *dir, const char *path);
+
+#endif
