@@ -144,18 +144,33 @@ info_watched (pid_t pid, enum info_method method, int json,
   fflush (stdout);
   fflush (stderr);
   pid_t parent = getpid ();
-  pid_t child = fork ();
+  /* EAGAIN may pass (a process of ours ends): tried for about a
+     second.  */
+  pid_t child;
+  int tries = 0;
+  while ((child = fork ()) < 0 && errno == EAGAIN && ++tries < 5)
+    nanosleep (&(struct timespec) { 0, 200000000 }, NULL);
   if (child < 0)
     {
-      /* RLIMIT_NPROC, a seccomp filter: read as before the time limit
-         existed rather than not at all (twenty-sixth review).  */
+      /* Not read here instead: the limit that stops the fork may be the
+         process's to fill (a pids cgroup that root's info shares with
+         it, as docker exec gives), and a read here of a process that
+         holds its memory behind a FUSE server that does not answer
+         waits for ever, whatever --timeout said (twenty-eighth review;
+         the twenty-sixth had this read here, without a limit).  */
       int e = errno;
       close (p[0]);
       close (p[1]);
-      fprintf (stderr, "rseq-compat: warning: no child to read process %d "
-               "in (fork: %s): it is read without a time limit\n", (int) pid,
-               strerror (e));
-      return info_report_on (pid, method, json, -1);
+      fprintf (stderr, "rseq-compat: process %d was not read: no process "
+               "could be started to read it within the time limit (fork: "
+               "%s%s); nothing to report.  --timeout=0 reads it in this "
+               "process, without a time limit (a FUSE or network file "
+               "system server that does not answer, or a thread of it "
+               "stuck in the kernel, can then hold rseq-compat for ever)\n",
+               (int) pid, strerror (e),
+               e == EAGAIN ? ": a limit on processes, RLIMIT_NPROC or a "
+                             "pids cgroup, is reached" : "");
+      return EXIT_INFO_FAILED;
     }
   if (child == 0)
     {

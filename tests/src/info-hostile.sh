@@ -111,7 +111,12 @@
 #                     Docker's are: its C library was reported unknown;
 #   no-fork           a user at its process limit (RLIMIT_NPROC): the
 #                     reading child could not start, and info -p
-#                     failed where it used to answer.
+#                     failed where it used to answer (now it says how
+#                     to read without a child, --timeout=0, which does);
+#   fuse-no-fork      (twenty-eighth review) the same, of a process that
+#                     holds its mmap_lock behind a silent FUSE server:
+#                     info -p read in its own process and waited for
+#                     ever, whatever --timeout said.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -716,18 +721,51 @@ case $scenario in
 
   no-fork)
     # A user at its process limit: info -p cannot start its reading
-    # child, and reads in its own process, as before the time limit.
+    # child.  It says so, and how to read without one (reading in its
+    # own process regardless broke --timeout: fuse-no-fork); with
+    # --timeout=0 it does.
     $user sh -c 'sleep 60 & echo $!; wait' > "$d/sleep.out" &
     wait_for "$d/sleep.out" .
     tgt=$(head -n 1 "$d/sleep.out")
     $user prlimit --nproc=1 "$info" info -p "$tgt" --no-stop > "$d/info.out" 2>&1
     st=$?
     why=
-    if [ $st -ne 0 ]; then why="status $st: $(head -n 1 "$d/info.out")"
-    elif ! grep -q "no child to read process $tgt" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
+    if [ $st -ne 1 ]; then why="status $st, not 1: $(head -n 1 "$d/info.out")"
+    elif ! grep -q "^rseq-compat: process $tgt was not read: no process could be started to read it" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
+    elif ! grep -q -- "--timeout=0 reads it in this process" "$d/info.out"; then why="no word of --timeout=0: $(head -n 1 "$d/info.out")"
     fi
-    verdict "a user's info -p at its process limit (no fork) reads the process in its own" "$why"
+    verdict "a user's info -p at its process limit (no fork) says the process was not read, and how to read it without a child" "$why"
+    $user prlimit --nproc=1 "$info" info -p "$tgt" --no-stop --timeout=0 > "$d/info.out" 2>&1
+    st=$?
+    why=
+    if [ $st -ne 0 ]; then why="status $st: $(head -n 1 "$d/info.out")"
+    elif ! grep -q "^process $tgt (sleep)$" "$d/info.out"; then why="no report of process $tgt: $(head -n 1 "$d/info.out")"
+    fi
+    verdict "a user's info -p --timeout=0 at its process limit reads the process in its own" "$why"
     kill "$tgt" 2>/dev/null ;;
+
+  fuse-no-fork)
+    # Twenty-eighth review: the limit that stops the fork may be the
+    # process's to fill (a pids cgroup that root's info shares with it,
+    # as docker exec gives); info -p then read in its own process, and
+    # one that holds its mmap_lock behind a silent FUSE server held it
+    # for ever, --timeout or not.  A user at its process limit stands
+    # for the full cgroup.
+    mkdir -p "$d/u"; chmod 777 "$d/u"
+    serve "$d/mnt" arm="$d/u/arm"
+    $user "$fusepage" "$d/mnt/libc.x" "$d/u/arm" lock > "$d/lock.out" 2>&1 &
+    wait_for "$d/lock.out" ready || { echo "FAIL: $scenario (info-fuse-page lock did not start: $(head -c 300 "$d/lock.out"))"; exit 0; }
+    pid=$(sed -n 's/^pid=//p' "$d/lock.out")
+    run_info 40 $user prlimit --nproc=1 "$info" info -p "$pid" --timeout=5
+    why=
+    case $status in
+      hung) why="info -p --timeout=5 did not end within 40 s" ;;
+      1) grep -q "^rseq-compat: process $pid was not read: no process could be started" "$d/info.out" \
+           || why="info -p failed otherwise: $(head -n 1 "$d/info.out")" ;;
+      *) why="info -p: status $status: $(head -n 1 "$d/info.out")" ;;
+    esac
+    [ -n "$why" ] || [ "$seconds_taken" -le 20 ] || why="info -p --timeout=5 took $seconds_taken s"
+    verdict "a user's info -p --timeout=5 at its process limit, of its process that holds its mmap_lock behind a silent FUSE server, ends and says so" "$why" ;;
 
   fuse-mmap-lock)
     mkdir -p "$d/u"; chmod 777 "$d/u"
