@@ -112,8 +112,15 @@ permission_hint (pid_t pid, char *out, size_t outlen)
       return 0;
     }
 
+  /* Not /proc/PID itself: the kernel keeps a world-readable directory
+     of /proc/PID the process's owner's whatever its dumpable flag says
+     (since Linux 4.11); the other files of it turn root's (twenty-ninth
+     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
+     to be refused by a security module).  */
+  char env[80];
+  snprintf (env, sizeof env, "%s/environ", dir);
   struct stat st;
-  if (!cap && have_uid && stat (dir, &st) == 0 && st.st_uid != ruid)
+  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != ruid)
     {
       snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
                 "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "

@@ -44,6 +44,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 # include <gnu/libc-version.h>
@@ -759,6 +760,57 @@ blank_shim_entries (const char *text, char *out)
   return dropped;
 }
 
+/* Gives the new file FD the extended attributes of the one it replaces,
+   OLD: a POSIX ACL, an SELinux label or an attribute of the admin's own
+   on /etc/ld.so.preload must outlive our edit (twenty-ninth review:
+   each was dropped).  Not IMA's and EVM's: they vouch for the old text,
+   and the kernel, where its policy measures the file, writes the new
+   one's.  One that cannot be set (a security module that refuses the
+   relabel) is named in a warning; the edit goes on, as the loader reads
+   only the text.  */
+static void
+keep_xattrs (int fd, const struct stat *old)
+{
+  int from = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (from < 0)
+    return;
+  if (fstat (from, &st) != 0 || st.st_dev != old->st_dev
+      || st.st_ino != old->st_ino)
+    {
+      close (from);
+      return;
+    }
+  ssize_t len = flistxattr (from, NULL, 0);
+  char *names = len > 0 ? malloc (len) : NULL;
+  if (names != NULL)
+    len = flistxattr (from, names, len);
+  for (ssize_t at = 0; names != NULL && at < len;
+       at += strlen (names + at) + 1)
+    {
+      const char *name = names + at;
+      if (strcmp (name, "security.ima") == 0
+          || strcmp (name, "security.evm") == 0)
+        continue;
+      ssize_t vlen = fgetxattr (from, name, NULL, 0);
+      char *value = vlen >= 0 ? malloc (vlen + 1) : NULL;
+      if (value != NULL)
+        vlen = fgetxattr (from, name, value, vlen);
+      if (value == NULL || vlen < 0
+          || fsetxattr (fd, name, value, vlen, 0) != 0)
+        fprintf (stderr, "rseq-compat: %s --system: warning: the extended "
+                 "attribute %s of %s is not kept: %s\n", verb, name,
+                 PRELOAD_FILE, strerror (errno));
+      free (value);
+    }
+  if (names == NULL && len > 0)
+    fprintf (stderr, "rseq-compat: %s --system: warning: the extended "
+             "attributes of %s are not kept: %s\n", verb, PRELOAD_FILE,
+             strerror (ENOMEM));
+  free (names);
+  close (from);
+}
+
 /* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
    and owner (0644 root for a new one), or removes the file when TEXT
    holds no entry.  */
@@ -791,6 +843,8 @@ replace_preload (int etc, const char *text, const struct stat *old)
   if (fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0
       || (old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0))
     err = errno;
+  if (err == 0 && old->st_mode != 0)
+    keep_xattrs (fd, old);
   while (err == 0 && done < len)
     {
       ssize_t n = write (fd, text + done, len - done);

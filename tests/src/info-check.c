@@ -1230,6 +1230,36 @@ scenario (const char *name, char **prefix, int nprefix)
           want_error (&r, "another user", "cannot read process", pid,
                       "permission denied", "belongs to user root",
                       "run rseq-compat as that user or as root", NULL);
+          /* Nobody's own process, not dumpable, read by nobody: the
+             message named a security module (twenty-ninth review), as
+             /proc/PID keeps the process's owner whatever dumpable
+             says.  */
+          char kid[64];
+          snprintf (kid, sizeof kid, "%s/info-child", dir);
+          char *cpk[] = { "cp", (char *) child_bin, kid, NULL };
+          cpr = run (cpk, NULL, AS_IS);
+          CHECK (exited_with (&cpr, 0), "cp %s %s", child_bin, kid);
+          char *as_nobody[] = { "setpriv", "--reuid=65534", "--regid=65534",
+                                "--clear-groups", "@" };
+          char *kprog[] = { kid, "serve", "nodump", NULL };
+          struct child nd;
+          nd.pid = start_prog (as_nobody, 5, kprog, &nd.in, &nd.out);
+          CHECK (nd.pid > 0 && read_report (nd.out, &nd.rep) == 0,
+                 "start %s serve nodump as nobody", kid);
+          if (nd.pid > 0)
+            {
+              char ndpid[32];
+              snprintf (ndpid, sizeof ndpid, "%d", (int) nd.pid);
+              char *nargv[] = { copy, "info", "-p", ndpid, NULL };
+              r = run (nargv, NULL, AS_NOBODY);
+              want_error (&r, "not dumpable", "permission denied",
+                          "not dumpable", "run rseq-compat as root", NULL);
+              kill (nd.pid, SIGKILL);
+              waitpid (nd.pid, NULL, 0);
+              fclose (nd.in);
+              fclose (nd.out);
+            }
+          unlink (kid);
           unlink (copy);
           rmdir (dir);
         }

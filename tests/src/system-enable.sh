@@ -1,5 +1,5 @@
 #!/bin/sh
-# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR:
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR:
 # rseq-compat enable --system and disable --system against a private
 # /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
 # (an overlay) that the scenarios install the shim SHIM into with the
@@ -14,6 +14,7 @@
 # /etc/ld.so.preload or LIBDIR.  PRELOADDIR is the directory the entry
 # names (the Makefile's preloaddir); make install adds the glibc names
 # there where it is not LIBDIR/rseq-compat, and so do the scenarios.
+# XATTR is tests/src/xattr-tool.c, built.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -25,7 +26,7 @@
 set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
-preloaddir=${10}
+preloaddir=${10} xattr=${11}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -94,6 +95,35 @@ run "disable: takes the shim out, keeps the rest" 0 "disabled: 1 shim entry" \
   pass "disable: takes the shim out, keeps the rest"
 run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
   is_file "disable: nothing to do" "$other\n$other\n" && pass "disable: nothing to do"
+rm -f "$pf"
+
+# The file's extended attributes stay, an ACL and one of the admin's
+# own (twenty-ninth review: the new file that replaces it had none).
+# xattrs_set: gives $pf both; ACL_WANT is the ACL as the kernel keeps it.
+xattrs_set() {
+  "$xattr" acl "$pf" 54340 && "$xattr" set "$pf" trusted.rseq-compat-test 6b657074 &&
+    acl_want=$("$xattr" get "$pf" system.posix_acl_access)
+}
+# xattrs_kept NAME: $pf has both still, and mode 640.
+xattrs_kept() {
+  _a=$("$xattr" get "$pf" system.posix_acl_access 2>&1)
+  _t=$("$xattr" get "$pf" trusted.rseq-compat-test 2>&1)
+  if [ "$_a" != "$acl_want" ] || [ "$_t" != 6b657074 ]; then
+    fail "$1" "after it: ACL $_a (was $acl_want), trusted.rseq-compat-test $_t (was 6b657074)"
+    return 1
+  fi
+  [ "$(stat -c %a "$pf")" = 640 ] || { fail "$1" "mode $(stat -c %a "$pf"), not 640"; return 1; }
+}
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+chmod 640 "$pf"
+if xattrs_set; then
+  run "disable: extended attributes kept" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+    is_file "disable: extended attributes kept" "$other\n" &&
+    xattrs_kept "disable: extended attributes kept" &&
+    pass "disable: extended attributes kept"
+else
+  fail "disable: extended attributes kept" "cannot give $pf an ACL and a trusted attribute (setup)"
+fi
 rm -f "$pf"
 
 # The file as the loader reads it, the loader itself the judge: the
@@ -240,11 +270,14 @@ mv "$scratch/good.so" "$libdir/$soname"
 # first, the rest and the mode stay.
 printf '%s\n%s:%s\n' "$other" "$shim" "$other" > "$pf"
 chmod 640 "$pf"
+xattrs_set || fail "enable: extended attributes kept" "cannot give $pf an ACL and a trusted attribute (setup)"
 run "enable: replaces an old entry" 0 "enabled: $pf names" "$cmd" enable --system &&
   is_file "enable: replaces an old entry" "$entry\n$other\n$other\n" &&
   [ "$(stat -c '%a %u' "$pf")" = "640 0" ] &&
   no_litter "enable: replaces an old entry" &&
-  pass "enable: replaces an old entry"
+  pass "enable: replaces an old entry" &&
+  xattrs_kept "enable: extended attributes kept" &&
+  pass "enable: extended attributes kept"
 
 # A program started now has the shim without LD_PRELOAD.
 run "enabled: a new process is shim-owned" 0 "mode +shim-owned" \

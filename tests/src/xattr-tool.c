@@ -1,0 +1,92 @@
+/* system.exp's hands on extended attributes (no attr or acl package in
+   the chroots):
+     xattr-tool set FILE NAME HEX   sets NAME to the bytes HEX spells
+     xattr-tool get FILE NAME       prints NAME's bytes in hex, or fails
+     xattr-tool acl FILE UID        gives FILE a POSIX ACL that lets UID
+                                    read it (owner rw, group r, mask r)
+
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/xattr.h>
+
+static int
+fail (const char *what, const char *file)
+{
+  fprintf (stderr, "xattr-tool: %s %s: %s\n", what, file, strerror (errno));
+  return 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc == 5 && strcmp (argv[1], "set") == 0)
+    {
+      size_t n = strlen (argv[4]) / 2;
+      unsigned char *v = malloc (n + 1);
+      for (size_t i = 0; v != NULL && i < n; i++)
+        {
+          unsigned int b;
+          if (sscanf (argv[4] + 2 * i, "%2x", &b) != 1)
+            return fprintf (stderr, "xattr-tool: bad hex\n"), 2;
+          v[i] = (unsigned char) b;
+        }
+      if (v == NULL || setxattr (argv[2], argv[3], v, n, 0) != 0)
+        return fail ("set", argv[3]);
+      return 0;
+    }
+  if (argc == 4 && strcmp (argv[1], "get") == 0)
+    {
+      unsigned char v[4096];
+      ssize_t n = getxattr (argv[2], argv[3], v, sizeof v);
+      if (n < 0)
+        return fail ("get", argv[3]);
+      for (ssize_t i = 0; i < n; i++)
+        printf ("%02x", v[i]);
+      putchar ('\n');
+      return 0;
+    }
+  if (argc == 4 && strcmp (argv[1], "acl") == 0)
+    {
+      /* The kernel's xattr form of an access ACL: version 2, then
+         (tag, permissions, ID) entries in tag order, little-endian (as
+         x86-64 and AArch64 are).  */
+      struct { uint16_t tag, perm; uint32_t id; } e[5] = {
+        { 0x01, 6, UINT32_MAX },          /* ACL_USER_OBJ */
+        { 0x02, 4, (uint32_t) strtoul (argv[3], NULL, 10) }, /* ACL_USER */
+        { 0x04, 4, UINT32_MAX },          /* ACL_GROUP_OBJ */
+        { 0x10, 4, UINT32_MAX },          /* ACL_MASK */
+        { 0x20, 0, UINT32_MAX },          /* ACL_OTHER */
+      };
+      unsigned char buf[4 + sizeof e];
+      uint32_t version = 2;
+      memcpy (buf, &version, 4);
+      memcpy (buf + 4, e, sizeof e);
+      if (setxattr (argv[2], "system.posix_acl_access", buf, sizeof buf, 0)
+          != 0)
+        return fail ("acl", argv[2]);
+      return 0;
+    }
+  fprintf (stderr, "usage: xattr-tool set FILE NAME HEX | get FILE NAME | "
+           "acl FILE UID\n");
+  return 2;
+}
