@@ -150,6 +150,14 @@ wait_for_file() {
   i=0
   while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 }
+# wait_exec PID NAME: until process PID runs NAME (/proc/PID/comm), 30 s
+# at most: the shell's child of "sleep 60 &" is the shell until it has
+# run sleep, and an info -p that reads it meanwhile rightly says it ran
+# another program (make check-matrix, sid, under load).
+wait_exec() {
+  i=0
+  while [ "$(cat "/proc/$1/comm" 2>/dev/null)" != "$2" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
 wait_for() {
   i=0
   while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
@@ -658,6 +666,7 @@ case $scenario in
     mkdir -p "$d/hook"
     sleep 60 &
     tgt=$!
+    wait_exec "$tgt" sleep
     RSEQ_TEST_HOOK_AFTER=auxv RSEQ_TEST_HOOK=$d/hook LD_PRELOAD=$pause \
       setsid "$info" info -p "$tgt" --timeout=2 > "$d/info.out" 2>&1 &
     ip=$!
@@ -682,6 +691,7 @@ case $scenario in
     # stopped itself too, and nothing continued it).
     sleep 60 &
     tgt=$!
+    wait_exec "$tgt" sleep
     { head -c 65536 /dev/zero; "$info" info -p "$tgt" --no-stop --timeout=10 2> "$d/err"
       echo "status $?" > "$d/st"; } | { sleep 4; cat > /dev/null; } &
     pipeline=$!
@@ -727,6 +737,7 @@ case $scenario in
     $user sh -c 'sleep 60 & echo $!; wait' > "$d/sleep.out" &
     wait_for "$d/sleep.out" .
     tgt=$(head -n 1 "$d/sleep.out")
+    wait_exec "$tgt" sleep
     $user prlimit --nproc=1 "$info" info -p "$tgt" --no-stop > "$d/info.out" 2>&1
     st=$?
     why=
