@@ -70,17 +70,37 @@ permission_hint (pid_t pid, char *out, size_t outlen)
         }
     }
 
+  /* The kernel lets a process without CAP_SYS_PTRACE read another only
+     where the other's real, effective and saved IDs, user and group,
+     are all its own.  */
   uid_t me = geteuid ();
-  unsigned int ruid = 0, euid = 0;
+  unsigned int ruid = 0, euid = 0, suid = 0;
   int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
-                 && sscanf (v, "%u %u", &ruid, &euid) == 2;
-  if (have_uid && !cap && (ruid != me || euid != me))
+                 && sscanf (v, "%u %u %u", &ruid, &euid, &suid) == 3;
+  if (have_uid && !cap && (ruid != me || euid != me || suid != me))
     {
       char who[64], self[64];
       snprintf (out, outlen, "it belongs to user %s and rseq-compat runs as "
                 "%s without CAP_SYS_PTRACE; run rseq-compat as that user or "
-                "as root", user_name (ruid != me ? ruid : euid, who, sizeof who),
+                "as root", user_name (ruid != me ? ruid : euid != me ? euid
+                                      : suid, who, sizeof who),
                 user_name (me, self, sizeof self));
+      return 0;
+    }
+  /* Thirtieth review: a process of ours whose group is another was said
+     to be refused by a security module.  */
+  gid_t mygid = getegid ();
+  unsigned int rgid = 0, egid = 0, sgid = 0;
+  if (!cap && proc_status_field (dir, "Gid", v, sizeof v) == 0
+      && sscanf (v, "%u %u %u", &rgid, &egid, &sgid) == 3
+      && (rgid != mygid || egid != mygid || sgid != mygid))
+    {
+      unsigned int g = rgid != mygid ? rgid : egid != mygid ? egid : sgid;
+      snprintf (out, outlen, "it runs as group %u and rseq-compat as group "
+                "%u, without CAP_SYS_PTRACE: the kernel lets only a process "
+                "of the same user and group read it; run rseq-compat with "
+                "that group (sg, newgrp) or as root", g,
+                (unsigned int) mygid);
       return 0;
     }
 
@@ -128,8 +148,12 @@ permission_hint (pid_t pid, char *out, size_t outlen)
       return 0;
     }
 
-  snprintf (out, outlen, "a security module (SELinux, AppArmor) or a "
-            "container without CAP_SYS_PTRACE forbids attaching; run "
+  /* Also where the process is not dumpable inside a user namespace
+     whose root is its user: its files stay that user's (thirtieth
+     review).  */
+  snprintf (out, outlen, "a security module (SELinux, AppArmor), a "
+            "container without CAP_SYS_PTRACE, or the process being not "
+            "dumpable in a user namespace forbids attaching; run "
             "rseq-compat as root outside the container");
   return 0;
 }

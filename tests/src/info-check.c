@@ -1259,6 +1259,29 @@ scenario (const char *name, char **prefix, int nprefix)
               fclose (nd.in);
               fclose (nd.out);
             }
+          /* Nobody's process in another group, read by nobody: the
+             kernel refuses it as well, and the message named a security
+             module (thirtieth review).  */
+          char *as_other_group[] = { "setpriv", "--reuid=65534",
+                                     "--regid=54341", "--clear-groups", "@" };
+          char *gprog[] = { kid, "serve", NULL };
+          struct child og;
+          og.pid = start_prog (as_other_group, 5, gprog, &og.in, &og.out);
+          CHECK (og.pid > 0 && read_report (og.out, &og.rep) == 0,
+                 "start %s serve as nobody, group 54341", kid);
+          if (og.pid > 0)
+            {
+              char ogpid[32];
+              snprintf (ogpid, sizeof ogpid, "%d", (int) og.pid);
+              char *gargv[] = { copy, "info", "-p", ogpid, NULL };
+              r = run (gargv, NULL, AS_NOBODY);
+              want_error (&r, "another group", "permission denied",
+                          "runs as group 54341", NULL);
+              kill (og.pid, SIGKILL);
+              waitpid (og.pid, NULL, 0);
+              fclose (og.in);
+              fclose (og.out);
+            }
           unlink (kid);
           unlink (copy);
           rmdir (dir);

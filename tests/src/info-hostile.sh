@@ -112,7 +112,8 @@
 #   no-fork           a user at its process limit (RLIMIT_NPROC): the
 #                     reading child could not start, and info -p
 #                     failed where it used to answer (now it says how
-#                     to read without a child, --timeout=0, which does);
+#                     to read without a child or a thread, --timeout=0
+#                     --no-stop, which does);
 #   fuse-no-fork      (twenty-eighth review) the same, of a process that
 #                     holds its mmap_lock behind a silent FUSE server:
 #                     info -p read in its own process and waited for
@@ -743,7 +744,7 @@ case $scenario in
     why=
     if [ $st -ne 1 ]; then why="status $st, not 1: $(head -n 1 "$d/info.out")"
     elif ! grep -q "^rseq-compat: process $tgt was not read: no process could be started to read it" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
-    elif ! grep -q -- "--timeout=0 reads it in this process" "$d/info.out"; then why="no word of --timeout=0: $(head -n 1 "$d/info.out")"
+    elif ! grep -q -- "--timeout=0 --no-stop reads it in this process" "$d/info.out"; then why="no word of --timeout=0 --no-stop: $(head -n 1 "$d/info.out")"
     fi
     verdict "a user's info -p at its process limit (no fork) says the process was not read, and how to read it without a child" "$why"
     $user prlimit --nproc=1 "$info" info -p "$tgt" --no-stop --timeout=0 > "$d/info.out" 2>&1
@@ -753,6 +754,16 @@ case $scenario in
     elif ! grep -q "^process $tgt (sleep)$" "$d/info.out"; then why="no report of process $tgt: $(head -n 1 "$d/info.out")"
     fi
     verdict "a user's info -p --timeout=0 at its process limit reads the process in its own" "$why"
+    # --stop's tracer is a thread, which the same limit refuses: the
+    # error says --no-stop reads without one (thirtieth review: it
+    # said only "Resource temporarily unavailable").
+    $user prlimit --nproc=1 "$info" info -p "$tgt" --stop --timeout=0 > "$d/info.out" 2>&1
+    st=$?
+    why=
+    if [ $st -ne 1 ]; then why="status $st, not 1: $(head -n 1 "$d/info.out")"
+    elif ! grep -q "cannot start a thread: .*RLIMIT_NPROC.*--no-stop reads without one" "$d/info.out"; then why="no word of the limit and --no-stop: $(head -n 1 "$d/info.out")"
+    fi
+    verdict "a user's info -p --stop --timeout=0 at its process limit says --no-stop reads without a thread" "$why"
     kill "$tgt" 2>/dev/null ;;
 
   fuse-no-fork)
