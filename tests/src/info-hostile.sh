@@ -743,7 +743,7 @@ case $scenario in
     st=$?
     why=
     if [ $st -ne 1 ]; then why="status $st, not 1: $(head -n 1 "$d/info.out")"
-    elif ! grep -q "^rseq-compat: process $tgt was not read: no process could be started to read it" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
+    elif ! grep -q "^rseq-compat: process $tgt was not read: rseq-compat could not start the process that reads it" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
     elif ! grep -q -- "--timeout=0 --no-stop reads it in this process" "$d/info.out"; then why="no word of --timeout=0 --no-stop: $(head -n 1 "$d/info.out")"
     fi
     verdict "a user's info -p at its process limit (no fork) says the process was not read, and how to read it without a child" "$why"
@@ -782,7 +782,7 @@ case $scenario in
     why=
     case $status in
       hung) why="info -p --timeout=5 did not end within 40 s" ;;
-      1) grep -q "^rseq-compat: process $pid was not read: no process could be started" "$d/info.out" \
+      1) grep -q "^rseq-compat: process $pid was not read: rseq-compat could not start the process" "$d/info.out" \
            || why="info -p failed otherwise: $(head -n 1 "$d/info.out")" ;;
       *) why="info -p: status $status: $(head -n 1 "$d/info.out")" ;;
     esac
