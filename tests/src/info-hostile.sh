@@ -286,6 +286,15 @@ fuse_page() {
   root_verdict "$so" "$what"
   kill -KILL "$server" "$pid" $(sed -n 's/^child=//p' "$d/page-$tag.out") 2>/dev/null
 }
+# lock_target: PID is a process of uid 54340's that holds its own
+# mmap_lock behind a FUSE server (its own) that answers nothing.
+lock_target() {
+  mkdir -p "$d/u"; chmod 777 "$d/u"
+  serve "$d/mnt" arm="$d/u/arm"
+  $user "$fusepage" "$d/mnt/libc.x" "$d/u/arm" lock > "$d/lock.out" 2>&1 &
+  wait_for "$d/lock.out" ready || { echo "FAIL: $scenario (info-fuse-page lock did not start: $(head -c 300 "$d/lock.out"))"; exit 0; }
+  pid=$(sed -n 's/^pid=//p' "$d/lock.out")
+}
 # timeout_verdict PID WHAT [ANSWER]: the verdict on a run_info of
 # info -p PID --timeout=5: it ended within 20 s (a loaded machine),
 # with the message that it did not read PID within 5 s, or, with
@@ -773,11 +782,7 @@ case $scenario in
     # one that holds its mmap_lock behind a silent FUSE server held it
     # for ever, --timeout or not.  A user at its process limit stands
     # for the full cgroup.
-    mkdir -p "$d/u"; chmod 777 "$d/u"
-    serve "$d/mnt" arm="$d/u/arm"
-    $user "$fusepage" "$d/mnt/libc.x" "$d/u/arm" lock > "$d/lock.out" 2>&1 &
-    wait_for "$d/lock.out" ready || { echo "FAIL: $scenario (info-fuse-page lock did not start: $(head -c 300 "$d/lock.out"))"; exit 0; }
-    pid=$(sed -n 's/^pid=//p' "$d/lock.out")
+    lock_target
     run_info 40 $user prlimit --nproc=1 "$info" info -p "$pid" --timeout=5
     why=
     case $status in
@@ -790,11 +795,7 @@ case $scenario in
     verdict "a user's info -p --timeout=5 at its process limit, of its process that holds its mmap_lock behind a silent FUSE server, ends and says so" "$why" ;;
 
   fuse-mmap-lock)
-    mkdir -p "$d/u"; chmod 777 "$d/u"
-    serve "$d/mnt" arm="$d/u/arm"
-    $user "$fusepage" "$d/mnt/libc.x" "$d/u/arm" lock > "$d/lock.out" 2>&1 &
-    wait_for "$d/lock.out" ready || { echo "FAIL: $scenario (info-fuse-page lock did not start: $(head -c 300 "$d/lock.out"))"; exit 0; }
-    pid=$(sed -n 's/^pid=//p' "$d/lock.out")
+    lock_target
     run_info 40 $user "$info" info -p "$pid" --timeout=5
     timeout_verdict "$pid" "a user's info -p --timeout=5 of its process that holds its mmap_lock behind a silent FUSE server ends and says so" ;;
 
