@@ -87,14 +87,37 @@ permission_hint (pid_t pid, char *out, size_t outlen)
                 user_name (me, self, sizeof self));
       return 0;
     }
-  /* Thirtieth review: a process of ours whose group is another was said
-     to be refused by a security module.  */
-  gid_t mygid = getegid ();
+  /* Not /proc/PID itself: the kernel keeps a world-readable directory
+     of /proc/PID the process's owner's whatever its dumpable flag says
+     (since Linux 4.11); the other files of it turn root's (twenty-ninth
+     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
+     to be refused by a security module).  */
+  char env[80];
+  snprintf (env, sizeof env, "%s/environ", dir);
+  struct stat st;
+  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != ruid)
+    {
+      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
+                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
+                "so only root may attach; run rseq-compat as root");
+      return 0;
+    }
+
+  /* A process of ours whose group is another (thirtieth review: it was
+     said to be refused by a security module).  Ours to compare: the
+     real group (ptrace's attach) and the effective one (/proc's files),
+     which a set-group-ID rseq-compat has apart; after the dumpable
+     check, as a set-group-ID program's groups differ but being not
+     dumpable is what refuses us there (thirty-first review).  */
+  gid_t mygid = getgid (), myegid = getegid ();
   unsigned int rgid = 0, egid = 0, sgid = 0;
   if (!cap && proc_status_field (dir, "Gid", v, sizeof v) == 0
       && sscanf (v, "%u %u %u", &rgid, &egid, &sgid) == 3
-      && (rgid != mygid || egid != mygid || sgid != mygid))
+      && (rgid != mygid || egid != mygid || sgid != mygid
+          || myegid != mygid))
     {
+      if (myegid != mygid && rgid == mygid)
+        mygid = myegid;
       unsigned int g = rgid != mygid ? rgid : egid != mygid ? egid : sgid;
       snprintf (out, outlen, "it runs as group %u and rseq-compat as group "
                 "%u, without CAP_SYS_PTRACE: the kernel lets only a process "
@@ -132,21 +155,6 @@ permission_hint (pid_t pid, char *out, size_t outlen)
       return 0;
     }
 
-  /* Not /proc/PID itself: the kernel keeps a world-readable directory
-     of /proc/PID the process's owner's whatever its dumpable flag says
-     (since Linux 4.11); the other files of it turn root's (twenty-ninth
-     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
-     to be refused by a security module).  */
-  char env[80];
-  snprintf (env, sizeof env, "%s/environ", dir);
-  struct stat st;
-  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != ruid)
-    {
-      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
-                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
-                "so only root may attach; run rseq-compat as root");
-      return 0;
-    }
 
   /* Also where the process is not dumpable inside a user namespace
      whose root is its user: its files stay that user's (thirtieth

@@ -785,7 +785,10 @@ xattr_value (int from, const char *name, ssize_t *len)
             errno = ENOMEM;
           return NULL;
         }
-      *len = fgetxattr (from, name, v, n);
+      /* Never a size of 0, which asks for the size and copies nothing
+         (thirty-first review: an empty value grown meanwhile sent our
+         heap to the new file).  */
+      *len = fgetxattr (from, name, v, n + 1);
       if (*len >= 0)
         return v;
       int e = errno;
@@ -805,28 +808,24 @@ xattr_value (int from, const char *name, ssize_t *len)
    one a default ACL of /etc gave the new file goes (thirtieth review).
    Not IMA's and EVM's: they vouch for the old text, and the kernel,
    where its policy measures the file, writes the new one's.  What
-   cannot be kept (a security module that refuses the relabel, a file
-   replaced meanwhile) is named in a warning; the edit goes on, as the
-   loader reads only the text.  */
-static void
+   cannot be kept (a security module that refuses the relabel) is named
+   in a warning; the edit goes on, as the loader reads only the text.
+   Returns -1 where the file is no longer the one read (another writer
+   replaced or changed it: thirty-first review, its text was lost).  */
+static int
 keep_xattrs (int fd, const struct stat *old)
 {
   int from = open (PRELOAD_FILE,
                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
-  if (from < 0 || fstat (from, &st) != 0)
+  if (from < 0 || fstat (from, &st) != 0 || st.st_dev != old->st_dev
+      || st.st_ino != old->st_ino || st.st_size != old->st_size
+      || st.st_mtim.tv_sec != old->st_mtim.tv_sec
+      || st.st_mtim.tv_nsec != old->st_mtim.tv_nsec)
     {
-      xattr_warning (XATTRS_LOST, strerror (errno));
       if (from >= 0)
         close (from);
-      return;
-    }
-  if (st.st_dev != old->st_dev || st.st_ino != old->st_ino)
-    {
-      xattr_warning (XATTRS_LOST, "it was replaced while rseq-compat "
-                     "edited it");
-      close (from);
-      return;
+      return -1;
     }
   /* The list, too, may grow between the two calls.  */
   char *names = NULL;
@@ -865,7 +864,7 @@ keep_xattrs (int fd, const struct stat *old)
         continue;
       if (value == NULL || fsetxattr (fd, name, value, vlen, 0) != 0)
         {
-          char what[300];
+          char what[600];
           snprintf (what, sizeof what, "the extended attribute %s of "
                     PRELOAD_FILE " is not kept", name);
           xattr_warning (what, strerror (errno));
@@ -880,6 +879,7 @@ keep_xattrs (int fd, const struct stat *old)
                    "not have", strerror (errno));
   free (names);
   close (from);
+  return 0;
 }
 
 /* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
@@ -911,8 +911,10 @@ replace_preload (int etc, const char *text, const struct stat *old)
     }
   size_t len = strlen (text), done = 0;
   int err = 0;
-  if (fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0
-      || (old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0))
+  /* The owner first: fchown clears the set-user-ID and set-group-ID
+     bits that fchmod gives (thirty-first review).  */
+  if ((old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0)
+      || fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0)
     err = errno;
   while (err == 0 && done < len)
     {
@@ -922,19 +924,28 @@ replace_preload (int etc, const char *text, const struct stat *old)
       else if (n < 0 && errno != EINTR)
         err = errno;
     }
-  if (err == 0 && old->st_mode != 0)
-    keep_xattrs (fd, old);
-  if (err == 0 && fsync (fd) != 0)
+  /* Another writer, which takes no lock of ours, may have written the
+     file since we read it: its text wins, ours is not put over it.  */
+  struct stat now;
+  int changed = err == 0
+                && (old->st_mode != 0 ? keep_xattrs (fd, old) != 0
+                    : lstat (PRELOAD_FILE, &now) == 0 || errno != ENOENT);
+  if (err == 0 && !changed && fsync (fd) != 0)
     err = errno;
   if (close (fd) != 0 && err == 0)
     err = errno;
-  if (err == 0 && rename (tmp, PRELOAD_FILE) != 0)
+  if (err == 0 && !changed && rename (tmp, PRELOAD_FILE) != 0)
     err = errno;
-  if (err != 0)
+  if (err != 0 || changed)
     {
       unlink (tmp);
-      complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
-                strerror (err));
+      if (changed)
+        complain ("%s changed while rseq-compat edited it (another program "
+                  "wrote it); it is left as that program made it: run "
+                  "rseq-compat %s --system again", PRELOAD_FILE, verb);
+      else
+        complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
+                  strerror (err));
       return -1;
     }
   fsync (etc);

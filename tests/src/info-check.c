@@ -1275,6 +1275,18 @@ scenario (const char *name, char **prefix, int nprefix)
              module (thirtieth review).  */
           nobody_reads (copy, kid, "54341", NULL, "runs as group 54341",
                         "run rseq-compat with that group");
+          /* A set-group-ID program of nobody's: its groups differ, and
+             the message named them, where being not dumpable is what
+             refuses the reader (thirty-first review).  */
+          char kidsg[80];
+          snprintf (kidsg, sizeof kidsg, "%s/info-child-sg", dir);
+          char *cpsg[] = { "cp", (char *) child_bin, kidsg, NULL };
+          cpr = run (cpsg, NULL, AS_IS);
+          CHECK (exited_with (&cpr, 0) && chown (kidsg, 0, 54341) == 0
+                 && chmod (kidsg, 02755) == 0, "set-group-ID copy %s", kidsg);
+          nobody_reads (copy, kidsg, "65534", NULL, "not dumpable",
+                        "run rseq-compat as root");
+          unlink (kidsg);
           unlink (kid);
           unlink (copy);
           rmdir (dir);

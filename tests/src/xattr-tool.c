@@ -8,9 +8,11 @@
                                     read it (owner rw, group r, mask r);
                                     with "default", a directory's
                                     default ACL
-     xattr-tool race FILE NAME      sets and removes NAME (a value of 200
-                                    bytes) on whatever FILE names, over
-                                    and over, until killed
+     xattr-tool race FILE NAME      on whatever FILE names, over and over
+                                    until killed: NAME set empty, then to
+                                    4000 'x', then removed
+     xattr-tool raced FILE NAME     fails unless NAME is absent, empty or
+                                    4000 'x' (what race sets)
 
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
@@ -76,13 +78,31 @@ main (int argc, char **argv)
     return removexattr (argv[2], argv[3]) == 0 ? 0 : fail ("rm", argv[3]);
   if (argc == 4 && strcmp (argv[1], "race") == 0)
     {
-      char v[200];
+      char v[4000];
       memset (v, 'x', sizeof v);
       for (;;)
         {
+          setxattr (argv[2], argv[3], v, 0, 0);
           setxattr (argv[2], argv[3], v, sizeof v, 0);
           removexattr (argv[2], argv[3]);
         }
+    }
+  if (argc == 4 && strcmp (argv[1], "raced") == 0)
+    {
+      char v[8192];
+      ssize_t n = getxattr (argv[2], argv[3], v, sizeof v);
+      if (n < 0 && errno == ENODATA)
+        return 0;
+      if (n < 0)
+        return fail ("raced", argv[3]);
+      int all_x = n == 4000;
+      for (ssize_t i = 0; all_x && i < n; i++)
+        all_x = v[i] == 'x';
+      if (n == 0 || all_x)
+        return 0;
+      fprintf (stderr, "xattr-tool: %s holds %zd bytes that race never "
+               "set\n", argv[3], n);
+      return 1;
     }
   if ((argc == 4 || (argc == 5 && strcmp (argv[4], "default") == 0))
       && strcmp (argv[1], "acl") == 0)
@@ -108,6 +128,7 @@ main (int argc, char **argv)
       return 0;
     }
   fprintf (stderr, "usage: xattr-tool set FILE NAME HEX | get FILE NAME | "
-           "rm FILE NAME | acl FILE UID [default] | race FILE NAME\n");
+           "rm FILE NAME | acl FILE UID [default] | race FILE NAME | "
+           "raced FILE NAME\n");
   return 2;
 }
