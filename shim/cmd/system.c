@@ -760,55 +760,126 @@ blank_shim_entries (const char *text, char *out)
   return dropped;
 }
 
-/* Gives the new file FD the extended attributes of the one it replaces,
-   OLD: a POSIX ACL, an SELinux label or an attribute of the admin's own
-   on /etc/ld.so.preload must outlive our edit (twenty-ninth review:
-   each was dropped).  Not IMA's and EVM's: they vouch for the old text,
-   and the kernel, where its policy measures the file, writes the new
-   one's.  One that cannot be set (a security module that refuses the
-   relabel) is named in a warning; the edit goes on, as the loader reads
-   only the text.  */
+#define XATTRS_LOST "the extended attributes of " PRELOAD_FILE " are not kept"
+
 static void
+xattr_warning (const char *what, const char *why)
+{
+  fprintf (stderr, "rseq-compat: %s --system: warning: %s: %s\n", verb,
+           what, why);
+}
+
+/* The value of FROM's attribute NAME, malloc'd, its size in *LEN; NULL
+   with errno set where there is none.  It may grow between the two
+   calls (ERANGE): asked again.  */
+static char *
+xattr_value (int from, const char *name, ssize_t *len)
+{
+  for (int tries = 0; tries < 8; tries++)
+    {
+      ssize_t n = fgetxattr (from, name, NULL, 0);
+      char *v = n >= 0 ? malloc (n + 1) : NULL;
+      if (v == NULL)
+        {
+          if (n >= 0)
+            errno = ENOMEM;
+          return NULL;
+        }
+      /* Never a size of 0, which asks for the size and copies nothing
+         (thirty-first review: an empty value grown meanwhile sent our
+         heap to the new file).  */
+      *len = fgetxattr (from, name, v, n + 1);
+      if (*len >= 0)
+        return v;
+      int e = errno;
+      free (v);
+      errno = e;
+      if (e != ERANGE)
+        return NULL;
+    }
+  return NULL;
+}
+
+/* Gives the new file FD, its text written, the extended attributes of
+   the one it replaces, OLD: a POSIX ACL, an SELinux label or an
+   attribute of the admin's own on /etc/ld.so.preload must outlive our
+   edit (twenty-ninth review: each was dropped).  After the text, as a
+   write takes security.capability away; and where OLD had no ACL, the
+   one a default ACL of /etc gave the new file goes (thirtieth review).
+   Not IMA's and EVM's: they vouch for the old text, and the kernel,
+   where its policy measures the file, writes the new one's.  What
+   cannot be kept (a security module that refuses the relabel) is named
+   in a warning; the edit goes on, as the loader reads only the text.
+   Returns -1 where the file is no longer the one read (another writer
+   replaced or changed it: thirty-first review, its text was lost).  */
+static int
 keep_xattrs (int fd, const struct stat *old)
 {
-  int from = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int from = open (PRELOAD_FILE,
+                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
-  if (from < 0)
-    return;
-  if (fstat (from, &st) != 0 || st.st_dev != old->st_dev
-      || st.st_ino != old->st_ino)
+  if (from < 0 || fstat (from, &st) != 0 || st.st_dev != old->st_dev
+      || st.st_ino != old->st_ino || st.st_size != old->st_size
+      || st.st_mtim.tv_sec != old->st_mtim.tv_sec
+      || st.st_mtim.tv_nsec != old->st_mtim.tv_nsec)
     {
-      close (from);
-      return;
+      if (from >= 0)
+        close (from);
+      return -1;
     }
-  ssize_t len = flistxattr (from, NULL, 0);
-  char *names = len > 0 ? malloc (len) : NULL;
-  if (names != NULL)
-    len = flistxattr (from, names, len);
-  for (ssize_t at = 0; names != NULL && at < len;
-       at += strlen (names + at) + 1)
+  /* The list, too, may grow between the two calls.  */
+  char *names = NULL;
+  ssize_t len = -1;
+  for (int tries = 0; tries < 8; tries++)
+    {
+      len = flistxattr (from, NULL, 0);
+      if (len <= 0)
+        break;
+      char *more = realloc (names, len);
+      if (more == NULL)
+        {
+          errno = ENOMEM;
+          len = -1;
+          break;
+        }
+      names = more;
+      len = flistxattr (from, names, len);
+      if (len >= 0 || errno != ERANGE)
+        break;
+    }
+  if (len < 0 && errno != ENOTSUP)
+    xattr_warning (XATTRS_LOST, strerror (errno));
+  int had_acl = 0;
+  for (ssize_t at = 0; len > 0 && at < len; at += strlen (names + at) + 1)
     {
       const char *name = names + at;
+      if (strcmp (name, "system.posix_acl_access") == 0)
+        had_acl = 1;
       if (strcmp (name, "security.ima") == 0
           || strcmp (name, "security.evm") == 0)
         continue;
-      ssize_t vlen = fgetxattr (from, name, NULL, 0);
-      char *value = vlen >= 0 ? malloc (vlen + 1) : NULL;
-      if (value != NULL)
-        vlen = fgetxattr (from, name, value, vlen);
-      if (value == NULL || vlen < 0
-          || fsetxattr (fd, name, value, vlen, 0) != 0)
-        fprintf (stderr, "rseq-compat: %s --system: warning: the extended "
-                 "attribute %s of %s is not kept: %s\n", verb, name,
-                 PRELOAD_FILE, strerror (errno));
+      ssize_t vlen = 0;
+      char *value = xattr_value (from, name, &vlen);
+      if (value == NULL && errno == ENODATA)
+        continue;
+      if (value == NULL || fsetxattr (fd, name, value, vlen, 0) != 0)
+        {
+          char what[600];
+          snprintf (what, sizeof what, "the extended attribute %s of "
+                    PRELOAD_FILE " is not kept", name);
+          xattr_warning (what, strerror (errno));
+        }
       free (value);
     }
-  if (names == NULL && len > 0)
-    fprintf (stderr, "rseq-compat: %s --system: warning: the extended "
-             "attributes of %s are not kept: %s\n", verb, PRELOAD_FILE,
-             strerror (ENOMEM));
+  if (len >= 0 && !had_acl
+      && fremovexattr (fd, "system.posix_acl_access") != 0
+      && errno != ENODATA && errno != ENOTSUP)
+    xattr_warning ("the new " PRELOAD_FILE " keeps the ACL that the "
+                   "default ACL of " ETC " gave it, which the old one did "
+                   "not have", strerror (errno));
   free (names);
   close (from);
+  return 0;
 }
 
 /* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
@@ -840,11 +911,11 @@ replace_preload (int etc, const char *text, const struct stat *old)
     }
   size_t len = strlen (text), done = 0;
   int err = 0;
-  if (fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0
-      || (old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0))
+  /* The owner first: fchown clears the set-user-ID and set-group-ID
+     bits that fchmod gives (thirty-first review).  */
+  if ((old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0)
+      || fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0)
     err = errno;
-  if (err == 0 && old->st_mode != 0)
-    keep_xattrs (fd, old);
   while (err == 0 && done < len)
     {
       ssize_t n = write (fd, text + done, len - done);
@@ -853,17 +924,28 @@ replace_preload (int etc, const char *text, const struct stat *old)
       else if (n < 0 && errno != EINTR)
         err = errno;
     }
-  if (err == 0 && fsync (fd) != 0)
+  /* Another writer, which takes no lock of ours, may have written the
+     file since we read it: its text wins, ours is not put over it.  */
+  struct stat now;
+  int changed = err == 0
+                && (old->st_mode != 0 ? keep_xattrs (fd, old) != 0
+                    : lstat (PRELOAD_FILE, &now) == 0 || errno != ENOENT);
+  if (err == 0 && !changed && fsync (fd) != 0)
     err = errno;
   if (close (fd) != 0 && err == 0)
     err = errno;
-  if (err == 0 && rename (tmp, PRELOAD_FILE) != 0)
+  if (err == 0 && !changed && rename (tmp, PRELOAD_FILE) != 0)
     err = errno;
-  if (err != 0)
+  if (err != 0 || changed)
     {
       unlink (tmp);
-      complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
-                strerror (err));
+      if (changed)
+        complain ("%s changed while rseq-compat edited it (another program "
+                  "wrote it); it is left as that program made it: run "
+                  "rseq-compat %s --system again", PRELOAD_FILE, verb);
+      else
+        complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
+                  strerror (err));
       return -1;
     }
   fsync (etc);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR:
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR REPLACE:
 # rseq-compat enable --system and disable --system against a private
 # /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
 # (an overlay) that the scenarios install the shim SHIM into with the
@@ -14,7 +14,8 @@
 # /etc/ld.so.preload or LIBDIR.  PRELOADDIR is the directory the entry
 # names (the Makefile's preloaddir); make install adds the glibc names
 # there where it is not LIBDIR/rseq-compat, and so do the scenarios.
-# XATTR is tests/src/xattr-tool.c, built.
+# XATTR is tests/src/xattr-tool.c, built; REPLACE system-replace.c's
+# preload.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -26,7 +27,7 @@
 set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
-preloaddir=${10} xattr=${11}
+preloaddir=${10} xattr=${11} replace=${12}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -97,19 +98,24 @@ run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
   is_file "disable: nothing to do" "$other\n$other\n" && pass "disable: nothing to do"
 rm -f "$pf"
 
-# The file's extended attributes stay, an ACL and one of the admin's
-# own (twenty-ninth review: the new file that replaces it had none).
-# xattrs_set: gives $pf both; ACL_WANT is the ACL as the kernel keeps it.
+# The file's extended attributes stay, an ACL, one of the admin's own
+# and a file capability, which a write takes away (twenty-ninth review:
+# the new file that replaces it had none; thirtieth: the capability).
+# xattrs_set: gives $pf the three; ACL_WANT is the ACL as the kernel
+# keeps it.  The capability: version 2, effective, CAP_NET_BIND_SERVICE.
+cap_want=0100000200040000000000000000000000000000
 xattrs_set() {
   "$xattr" acl "$pf" 54340 && "$xattr" set "$pf" trusted.rseq-compat-test 6b657074 &&
+    "$xattr" set "$pf" security.capability $cap_want &&
     acl_want=$("$xattr" get "$pf" system.posix_acl_access)
 }
-# xattrs_kept NAME: $pf has both still, and mode 640.
+# xattrs_kept NAME: $pf has the three still, and mode 640.
 xattrs_kept() {
   _a=$("$xattr" get "$pf" system.posix_acl_access 2>&1)
   _t=$("$xattr" get "$pf" trusted.rseq-compat-test 2>&1)
-  if [ "$_a" != "$acl_want" ] || [ "$_t" != 6b657074 ]; then
-    fail "$1" "after it: ACL $_a (was $acl_want), trusted.rseq-compat-test $_t (was 6b657074)"
+  _c=$("$xattr" get "$pf" security.capability 2>&1)
+  if [ "$_a" != "$acl_want" ] || [ "$_t" != 6b657074 ] || [ "$_c" != $cap_want ]; then
+    fail "$1" "after it: ACL $_a (was $acl_want), trusted.rseq-compat-test $_t (was 6b657074), security.capability $_c (was $cap_want)"
     return 1
   fi
   [ "$(stat -c %a "$pf")" = 640 ] || { fail "$1" "mode $(stat -c %a "$pf"), not 640"; return 1; }
@@ -122,7 +128,92 @@ if xattrs_set; then
     xattrs_kept "disable: extended attributes kept" &&
     pass "disable: extended attributes kept"
 else
-  fail "disable: extended attributes kept" "cannot give $pf an ACL and a trusted attribute (setup)"
+  fail "disable: extended attributes kept" "cannot give $pf an ACL, a trusted attribute and a capability (setup)"
+fi
+# The list of attributes grows between the two reads of it (thirtieth
+# review: every attribute, the ACL too, was then dropped without a
+# word, in 8 of 300 runs), and a value between the two reads of it
+# (thirty-first: an empty one grown meanwhile took our heap's bytes to
+# the new file, in 41 of 300).
+racer=
+if xattrs_set; then
+  "$xattr" race "$pf" trusted.rseq-compat-race &
+  racer=$!
+  _i=0 _lost=0 _bad=0
+  while [ $_i -lt 300 ]; do
+    printf '%s\n%s\n' "$other" "$shim" > "$pf"
+    "$cmd" disable --system > /dev/null 2>&1
+    [ "$("$xattr" get "$pf" system.posix_acl_access 2>&1)" = "$acl_want" ] || _lost=$((_lost + 1))
+    "$xattr" raced "$pf" trusted.rseq-compat-race 2>> "$scratch/raced" || _bad=$((_bad + 1))
+    # Once lost, given back, so that each run counts.
+    [ "$_lost" = 0 ] || "$xattr" acl "$pf" 54340
+    _i=$((_i + 1))
+  done
+  kill $racer; wait $racer 2>/dev/null
+  if [ $_lost = 0 ] && [ $_bad = 0 ]; then
+    pass "disable: extended attributes kept while they change"
+  else
+    fail "disable: extended attributes kept while they change" "the ACL was lost in $_lost of 300 runs, and the changing attribute held what was never set in $_bad: $(head -n 1 "$scratch/raced")"
+  fi
+else
+  fail "disable: extended attributes kept while they change" "cannot give $pf an ACL (setup)"
+fi
+rm -f "$pf"
+# An empty attribute that grows between the two reads of it (thirty-
+# first review: the second read, of size 0, copied nothing and gave the
+# size, and that many bytes of our heap went to the new file).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+if "$xattr" set "$pf" trusted.rseq-compat-grow ""; then
+  run "disable: an attribute that grows while it is copied" 0 "disabled: 1 shim entry" \
+      env LD_PRELOAD="$replace" RSEQ_TEST_GROW=trusted.rseq-compat-grow "$cmd" disable --system &&
+    if _r=$("$xattr" raced "$pf" trusted.rseq-compat-grow 2>&1); then
+      pass "disable: an attribute that grows while it is copied"
+    else
+      fail "disable: an attribute that grows while it is copied" "$_r"
+    fi
+else
+  fail "disable: an attribute that grows while it is copied" "cannot give $pf an empty trusted attribute (setup)"
+fi
+rm -f "$pf"
+# The set-user-ID and set-group-ID bits stay (thirty-first review: the
+# owner, given after the mode, cleared them).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+chmod 6644 "$pf"
+run "disable: set-user-ID and set-group-ID bits kept" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+  is_file "disable: set-user-ID and set-group-ID bits kept" "$other\n" &&
+  if [ "$(stat -c %a "$pf")" = 6644 ]; then
+    pass "disable: set-user-ID and set-group-ID bits kept"
+  else
+    fail "disable: set-user-ID and set-group-ID bits kept" "mode $(stat -c %a "$pf"), not 6644"
+  fi
+rm -f "$pf"
+# Another program writes the file while disable edits it (it takes no
+# lock of ours): its text stays (thirty-first review: a warning, then
+# ours over it).  The preload REPLACE writes it as disable makes its
+# new file.
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: a file written meanwhile is left as written" 1 "changed while rseq-compat edited it.*run rseq-compat disable --system again" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE="$other:$other" "$cmd" disable --system &&
+  is_file "disable: a file written meanwhile is left as written" "$other:$other\n" &&
+  no_litter "disable: a file written meanwhile is left as written" &&
+  pass "disable: a file written meanwhile is left as written"
+rm -f "$pf"
+# A default ACL on /etc gives the new file an ACL the old one did not
+# have (thirtieth review).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+chmod 600 "$pf"
+if "$xattr" acl /etc 54340 default; then
+  run "disable: no ACL from /etc's default ACL" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+    if _a=$("$xattr" get "$pf" system.posix_acl_access 2>&1); then
+      fail "disable: no ACL from /etc's default ACL" "the new file has the ACL $_a"
+    elif [ "$(stat -c %a "$pf")" != 600 ]; then
+      fail "disable: no ACL from /etc's default ACL" "mode $(stat -c %a "$pf"), not 600"
+    else
+      pass "disable: no ACL from /etc's default ACL"
+    fi
+  "$xattr" rm /etc system.posix_acl_default
+else
+  fail "disable: no ACL from /etc's default ACL" "cannot give /etc a default ACL (setup)"
 fi
 rm -f "$pf"
 
@@ -270,7 +361,7 @@ mv "$scratch/good.so" "$libdir/$soname"
 # first, the rest and the mode stay.
 printf '%s\n%s:%s\n' "$other" "$shim" "$other" > "$pf"
 chmod 640 "$pf"
-xattrs_set || fail "enable: extended attributes kept" "cannot give $pf an ACL and a trusted attribute (setup)"
+xattrs_set || fail "enable: extended attributes kept" "cannot give $pf an ACL, a trusted attribute and a capability (setup)"
 run "enable: replaces an old entry" 0 "enabled: $pf names" "$cmd" enable --system &&
   is_file "enable: replaces an old entry" "$entry\n$other\n$other\n" &&
   [ "$(stat -c '%a %u' "$pf")" = "640 0" ] &&
