@@ -72,11 +72,28 @@ permission_hint (pid_t pid, char *out, size_t outlen)
 
   /* The kernel lets a process without CAP_SYS_PTRACE read another only
      where the other's real, effective and saved IDs, user and group,
-     are all its own.  */
-  uid_t me = geteuid ();
+     are all its own: its real ones for ptrace's attach (--stop), its
+     effective ones for /proc's files (--no-stop).  */
+  uid_t me = getuid (), myeuid = geteuid ();
   unsigned int ruid = 0, euid = 0, suid = 0;
   int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
                  && sscanf (v, "%u %u %u", &ruid, &euid, &suid) == 3;
+  /* A set-user-ID rseq-compat, or one a setuid wrapper started, whose
+     effective user is the process's own: the attach compares the real
+     one (thirty-second review: a security module was blamed).  */
+  if (have_uid && !cap && myeuid != me && ruid == myeuid && euid == myeuid
+      && suid == myeuid)
+    {
+      char who[64], self[64];
+      snprintf (out, outlen, "rseq-compat runs with the real user %s and "
+                "the effective user %s, without CAP_SYS_PTRACE, and "
+                "attaching (--stop) compares the real user with the "
+                "process's (%s): run rseq-compat with both users %s, or "
+                "with --no-stop (its reads compare the effective user), or "
+                "as root", user_name (me, self, sizeof self),
+                user_name (myeuid, who, sizeof who), who, who);
+      return 0;
+    }
   if (have_uid && !cap && (ruid != me || euid != me || suid != me))
     {
       char who[64], self[64];

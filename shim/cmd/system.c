@@ -37,12 +37,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -760,6 +762,194 @@ blank_shim_entries (const char *text, char *out)
   return dropped;
 }
 
+/* Whether ST, the file now at /etc/ld.so.preload, is still OLD, the
+   one read: the same inode, its size and mtime, and where CTIME says
+   its change time too, which every write, truncation, chmod, chown and
+   attribute change moves and which user space cannot set back
+   (thirty-second review: a writer that kept the size and set the old
+   mtime back, as cp -p, rsync -t and tar do, went unseen and its text
+   was lost).  A rename moves it as well: after ours, CTIME is 0.  */
+static int
+same_as_read (const struct stat *st, const struct stat *old, int ctime)
+{
+  return st->st_dev == old->st_dev && st->st_ino == old->st_ino
+         && st->st_size == old->st_size
+         && st->st_mtim.tv_sec == old->st_mtim.tv_sec
+         && st->st_mtim.tv_nsec == old->st_mtim.tv_nsec
+         && (!ctime || (st->st_ctim.tv_sec == old->st_ctim.tv_sec
+                        && st->st_ctim.tv_nsec == old->st_ctim.tv_nsec));
+}
+
+/* /etc/ld.so.preload opened, where it is still OLD: the descriptor, or
+   -1 where it is another file (or none).  Kept open to the end, so that
+   the file in place is checked the last moment before it is swapped. */
+static int
+open_as_read (const struct stat *old)
+{
+  int from = open (PRELOAD_FILE,
+                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (from >= 0 && (fstat (from, &st) != 0 || !same_as_read (&st, old, 1)))
+    {
+      close (from);
+      from = -1;
+    }
+  return from;
+}
+
+/* Whether FROM, open_as_read's, is still as read.  */
+static int
+still_as_read (int from, const struct stat *old)
+{
+  struct stat st;
+  return fstat (from, &st) == 0 && same_as_read (&st, old, 1);
+}
+
+#ifndef RENAME_NOREPLACE
+# define RENAME_NOREPLACE (1 << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+# define RENAME_EXCHANGE (1 << 1)
+#endif
+
+/* renameat2 by its system call: glibc has a wrapper only since 2.28,
+   musl since 1.2.5.  */
+static int
+rename_flags (const char *from, const char *to, unsigned int flags)
+{
+#ifdef SYS_renameat2
+  return syscall (SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, flags);
+#else
+  (void) from;
+  (void) to;
+  (void) flags;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/* A kernel before 3.15, a file system without the flag (NFS), or a
+   seccomp filter that refuses the call.  */
+static int
+no_rename_flags (int e)
+{
+  return e == EINVAL || e == ENOSYS || e == EPERM;
+}
+
+/* Puts FROM at /etc/ld.so.preload where no file is there, atomically:
+   0, 1 where another program made one meanwhile (FROM stays), or -1
+   with errno.  */
+static int
+put_where_none (const char *from)
+{
+  if (rename_flags (from, PRELOAD_FILE, RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno == EEXIST)
+    return 1;
+  if (!no_rename_flags (errno))
+    return -1;
+  /* A link, too, fails where the name is taken.  */
+  if (link (from, PRELOAD_FILE) == 0)
+    {
+      unlink (from);
+      return 0;
+    }
+  if (errno == EEXIST)
+    return 1;
+  /* A file system without links either: the check, then the rename;
+     only a file made between the two is lost.  */
+  struct stat st;
+  if (lstat (PRELOAD_FILE, &st) == 0 || errno != ENOENT)
+    return 1;
+  return rename (from, PRELOAD_FILE);
+}
+
+/* Puts TMP, written and synced, in place of /etc/ld.so.preload if that
+   is still OLD, the file read and open as FROM (none where OLD's mode is
+   0).  Returns 0 (TMP is then gone, or names the old file: the caller
+   removes it), 1 where another program wrote or replaced the file
+   meanwhile, which stays as that program made it, 2 where such a file
+   could not be put back (it is then TMP, ours in place), or -1 with
+   errno.  The file is checked, then the two are swapped, then the one
+   swapped out is compared with OLD and swapped back where it is
+   another (thirty-second review: a check before the fsync and the
+   rename left a window in which another writer's file, 19 times in
+   200, was lost without a word).  A program that writes the file in
+   place, which no editor that renames can keep from losing its text
+   (it may write on after the swap), is seen up to the check just
+   before the swap, and after it where it moves the mtime.  */
+static int
+commit_preload (const char *tmp, const struct stat *old, int from)
+{
+  if (old->st_mode == 0)
+    return put_where_none (tmp);
+  if (!still_as_read (from, old))
+    return 1;
+  struct stat st;
+  if (rename_flags (tmp, PRELOAD_FILE, RENAME_EXCHANGE) == 0)
+    {
+      if (lstat (tmp, &st) == 0 && same_as_read (&st, old, 0))
+        return 0;
+      int e = errno;
+      /* Another program's file, or one we cannot look at: it goes
+         back.  A process that started in between read our text, which
+         is whole.  */
+      if (rename_flags (tmp, PRELOAD_FILE, RENAME_EXCHANGE) != 0)
+        return 2;
+      errno = e;
+      return 1;
+    }
+  if (!no_rename_flags (errno))
+    return -1;
+  /* No exchange here: the checks, then the rename; only a file put in
+     place between the two is lost.  */
+  if (lstat (PRELOAD_FILE, &st) != 0 || !same_as_read (&st, old, 0))
+    return 1;
+  return rename (tmp, PRELOAD_FILE);
+}
+
+/* Takes /etc/ld.so.preload, still OLD and open as FROM, away: it is
+   checked, renamed aside, the file renamed compared with OLD, and put
+   back where it is another program's (thirty-second review: unlink by
+   name removed a file that another program had just written).  0, 1
+   where the file was another's (it stays), 2 where it was and could
+   not go back (its name is then in LEFT), or -1 with errno.  */
+static int
+remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
+{
+  if (!still_as_read (from, old))
+    return 1;
+  char aside[] = PRELOAD_FILE ".rseq-compat.XXXXXX";
+  int fd = mkostemp (aside, O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  close (fd);
+  if (rename (PRELOAD_FILE, aside) != 0)
+    {
+      int e = errno;
+      unlink (aside);
+      errno = e;
+      return -1;
+    }
+  struct stat st;
+  if (lstat (aside, &st) == 0 && same_as_read (&st, old, 0))
+    {
+      unlink (aside);
+      return 0;
+    }
+  int r = put_where_none (aside);
+  if (r < 0)
+    {
+      /* Not lost: named for the admin to put back.  */
+      snprintf (left, leftlen, "%s", aside);
+      return 2;
+    }
+  /* Where yet another file took the name meanwhile, that one is the
+     newest: the one set aside goes.  */
+  unlink (aside);
+  return 1;
+}
+
 #define XATTRS_LOST "the extended attributes of " PRELOAD_FILE " are not kept"
 
 static void
@@ -810,23 +1000,10 @@ xattr_value (int from, const char *name, ssize_t *len)
    where its policy measures the file, writes the new one's.  What
    cannot be kept (a security module that refuses the relabel) is named
    in a warning; the edit goes on, as the loader reads only the text.
-   Returns -1 where the file is no longer the one read (another writer
-   replaced or changed it: thirty-first review, its text was lost).  */
-static int
-keep_xattrs (int fd, const struct stat *old)
+   FROM is the old file, open.  */
+static void
+keep_xattrs (int fd, int from)
 {
-  int from = open (PRELOAD_FILE,
-                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  struct stat st;
-  if (from < 0 || fstat (from, &st) != 0 || st.st_dev != old->st_dev
-      || st.st_ino != old->st_ino || st.st_size != old->st_size
-      || st.st_mtim.tv_sec != old->st_mtim.tv_sec
-      || st.st_mtim.tv_nsec != old->st_mtim.tv_nsec)
-    {
-      if (from >= 0)
-        close (from);
-      return -1;
-    }
   /* The list, too, may grow between the two calls.  */
   char *names = NULL;
   ssize_t len = -1;
@@ -878,28 +1055,52 @@ keep_xattrs (int fd, const struct stat *old)
                    "default ACL of " ETC " gave it, which the old one did "
                    "not have", strerror (errno));
   free (names);
-  close (from);
-  return 0;
 }
 
-/* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
-   and owner (0644 root for a new one), or removes the file when TEXT
-   holds no entry.  */
+/* Where another program wrote the file during the edit.  */
+static void
+complain_changed (void)
+{
+  complain ("%s changed while rseq-compat edited it (another program "
+            "wrote it); it is left as that program made it: run "
+            "rseq-compat %s --system again", PRELOAD_FILE, verb);
+}
+
+/* Where the edit could not put another program's file back: said,
+   with the name it is left under.  */
+static void
+complain_left (const char *left)
+{
+  complain ("%s changed while rseq-compat edited it (another program "
+            "wrote it), and that program's file could not be put back: "
+            "it is %s; put it back by hand (mv %s %s), then run "
+            "rseq-compat %s --system again", PRELOAD_FILE, left, left,
+            PRELOAD_FILE, verb);
+}
+
+/* replace_preload's work, its signals blocked.  */
 static int
-replace_preload (int etc, const char *text, const struct stat *old)
+replace_preload_1 (int etc, const char *text, const struct stat *old)
 {
   const char *c = text;
   while (*c != '\0' && is_separator (*c))
     c++;
   if (*c == '\0')
     {
-      if (old->st_mode != 0 && unlink (PRELOAD_FILE) != 0)
-        {
-          complain ("cannot remove %s: %s", PRELOAD_FILE, strerror (errno));
-          return -1;
-        }
+      char left[sizeof PRELOAD_FILE + 32];
+      int from = old->st_mode != 0 ? open_as_read (old) : -1;
+      int r = old->st_mode == 0 ? 0
+              : from < 0 ? 1 : remove_preload (old, from, left, sizeof left);
+      if (from >= 0)
+        close (from);
+      if (r < 0)
+        complain ("cannot remove %s: %s", PRELOAD_FILE, strerror (errno));
+      else if (r == 1)
+        complain_changed ();
+      else if (r == 2)
+        complain_left (left);
       fsync (etc);
-      return 0;
+      return r == 0 ? 0 : -1;
     }
   char tmp[] = PRELOAD_FILE ".rseq-compat.XXXXXX";
   int fd = mkostemp (tmp, O_CLOEXEC);
@@ -925,24 +1126,38 @@ replace_preload (int etc, const char *text, const struct stat *old)
         err = errno;
     }
   /* Another writer, which takes no lock of ours, may have written the
-     file since we read it: its text wins, ours is not put over it.  */
-  struct stat now;
-  int changed = err == 0
-                && (old->st_mode != 0 ? keep_xattrs (fd, old) != 0
-                    : lstat (PRELOAD_FILE, &now) == 0 || errno != ENOENT);
+     file since we read it: its text wins, ours is not put over it.  The
+     attributes are taken from the file in place, which must be the one
+     read; commit_preload checks again, as it swaps.  */
+  int from = err == 0 && old->st_mode != 0 ? open_as_read (old) : -1;
+  int changed = err == 0 && old->st_mode != 0 && from < 0;
+  if (from >= 0)
+    keep_xattrs (fd, from);
   if (err == 0 && !changed && fsync (fd) != 0)
     err = errno;
   if (close (fd) != 0 && err == 0)
     err = errno;
-  if (err == 0 && !changed && rename (tmp, PRELOAD_FILE) != 0)
-    err = errno;
+  if (err == 0 && !changed)
+    {
+      int r = commit_preload (tmp, old, from);
+      if (r < 0)
+        err = errno;
+      else if (r == 2)
+        {
+          complain_left (tmp);
+          close (from);
+          fsync (etc);
+          return -1;
+        }
+      changed = r == 1;
+    }
+  if (from >= 0)
+    close (from);
+  unlink (tmp);
   if (err != 0 || changed)
     {
-      unlink (tmp);
       if (changed)
-        complain ("%s changed while rseq-compat edited it (another program "
-                  "wrote it); it is left as that program made it: run "
-                  "rseq-compat %s --system again", PRELOAD_FILE, verb);
+        complain_changed ();
       else
         complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
                   strerror (err));
@@ -950,6 +1165,27 @@ replace_preload (int etc, const char *text, const struct stat *old)
     }
   fsync (etc);
   return 0;
+}
+
+/* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
+   and owner (0644 root for a new one), or removes the file when TEXT
+   holds no entry.  Signals that end the command wait until the file is
+   whole and no file of ours is left in /etc (thirty-second review: a
+   kill during the edit left /etc/ld.so.preload.rseq-compat.XXXXXX).  */
+static int
+replace_preload (int etc, const char *text, const struct stat *old)
+{
+  sigset_t all, was;
+  sigfillset (&all);
+  /* Faults are the program's own: blocked, a real one would loop.  */
+  static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+                                SIGABRT, SIGSYS };
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+    sigdelset (&all, faults[i]);
+  sigprocmask (SIG_BLOCK, &all, &was);
+  int r = replace_preload_1 (etc, text, old);
+  sigprocmask (SIG_SETMASK, &was, NULL);
+  return r;
 }
 
 static int

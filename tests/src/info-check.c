@@ -1286,6 +1286,43 @@ scenario (const char *name, char **prefix, int nprefix)
                  && chmod (kidsg, 02755) == 0, "set-group-ID copy %s", kidsg);
           nobody_reads (copy, kidsg, "65534", NULL, "not dumpable",
                         "run rseq-compat as root");
+          /* Nobody's process, read by a command whose effective user is
+             nobody and whose real one is another (a setuid wrapper's
+             child): the attach compares the real user, the reads of
+             /proc the effective one (thirty-second review: a security
+             module was blamed).  --no-stop then reads it: the kernel's
+             word that the message's advice holds.  */
+          char *as_nobody[] = { "setpriv", "--reuid=65534", "--regid=65534",
+                                "--clear-groups", "@" };
+          char *prog[] = { kid, "serve", NULL };
+          struct child n;
+          n.pid = start_prog (as_nobody, 5, prog, &n.in, &n.out);
+          CHECK (n.pid > 0 && read_report (n.out, &n.rep) == 0,
+                 "start %s serve as nobody", kid);
+          if (n.pid > 0)
+            {
+              char npid[32];
+              snprintf (npid, sizeof npid, "%d", (int) n.pid);
+              char *split[] = { "setpriv", "--ruid=54342", "--euid=65534",
+                                "--regid=65534", "--clear-groups", copy,
+                                "info", "-p", npid, NULL };
+              r = run (split, NULL, AS_IS);
+              want_error (&r, "real user not the effective one",
+                          "permission denied", "real user uid 54342",
+                          "effective user nobody", "--no-stop", NULL);
+              char *split_ns[] = { "setpriv", "--ruid=54342", "--euid=65534",
+                                   "--regid=65534", "--clear-groups", copy,
+                                   "info", "-p", npid, "--no-stop", NULL };
+              r = run (split_ns, NULL, AS_IS);
+              CHECK (exited_with (&r, 0),
+                     "real user not the effective one: --no-stop reads it");
+              if (!exited_with (&r, 0))
+                show ("real user not the effective one, --no-stop", &r);
+              kill (n.pid, SIGKILL);
+              waitpid (n.pid, NULL, 0);
+              fclose (n.in);
+              fclose (n.out);
+            }
           unlink (kidsg);
           unlink (kid);
           unlink (copy);

@@ -118,6 +118,9 @@
 #                     holds its mmap_lock behind a silent FUSE server:
 #                     info -p read in its own process and waited for
 #                     ever, whatever --timeout said.
+#   compat-32         (thirty-second review; x86-64 only) a 32-bit
+#                     process: info -p said on every try that it was
+#                     starting another program (exec).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -890,6 +893,33 @@ case $scenario in
     timed_verdict "info -p --stop of a process of 600 threads in state D (vfork parents) takes under 30 s"
     kids=$(cat /proc/$pid/task/*/children 2>/dev/null)
     kill -KILL "$pid" $kids 2>/dev/null ;;
+
+  compat-32)
+    # A 32-bit process (x86-64 only, which runs i386 programs): its
+    # auxv has 32-bit words, where AT_RANDOM was not found, so info -p
+    # took it for one inside execve and said so on every try (thirty-
+    # second review); it must report it, with the warning that only
+    # its registrations are known.
+    if ! ${CC:-cc} -m32 -nostdlib -static -fno-pie -no-pie -O2 -o "$d/info-i386" \
+         "$(dirname "$0")/info-i386.c" > "$d/cc.out" 2>&1; then
+      echo "FAIL: $scenario (cannot build a 32-bit program with ${CC:-cc} -m32: $(head -n 3 "$d/cc.out"))"
+      exit 0
+    fi
+    "$d/info-i386" &
+    pid=$!
+    wait_exec "$pid" info-i386
+    for how in --stop --no-stop; do
+      run_info 30 "$info" info -p "$pid" "$how"
+      why=
+      case $status in
+        0) grep -q "process $pid is not a 64-bit program of this architecture" "$d/info.out" ||
+             why="no warning that it is not a 64-bit program: $(head -n 3 "$d/info.out")" ;;
+        hung) why="info -p did not end within 30 s" ;;
+        *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+      esac
+      verdict "info -p $how of a 32-bit process reports it, with the warning" "$why"
+    done
+    kill -KILL "$pid" ;;
 
   *) echo "FAIL: info-hostile.sh: no scenario $scenario"; exit 0 ;;
 esac

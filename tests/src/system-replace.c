@@ -1,10 +1,18 @@
 /* system.exp's other writer of /etc/ld.so.preload, preloaded into
-   rseq-compat: when the command makes its new file (mkostemp, after it
-   has read the old one), RSEQ_TEST_REPLACE's text, and a newline, is
-   put in place of the file, as another program that takes no lock of
-   ours would; and where the command asks the size of the attribute
-   RSEQ_TEST_GROW and finds it empty, the attribute is given 4000 'x'
-   right after, as another program could.
+   rseq-compat, which another program that takes no lock of ours could
+   be.  RSEQ_TEST_REPLACE's text, and a newline, is put in the file:
+   when RSEQ_TEST_REPLACE_AT says, "mkostemp" (the default: as the
+   command makes its new file, after it has read the old one), "fsync"
+   (as it syncs its new file, before that goes in place) or "remove"
+   (as it takes the file away, by unlink or rename); as
+   RSEQ_TEST_REPLACE_HOW says, "rename" (the default: a new file
+   renamed over it) or "in-place-old-times" (the same file written over
+   with text of its size, its times then set back, as cp -p, rsync -t
+   or tar do).  RSEQ_TEST_RAISE=fsync sends the command SIGTERM as it
+   syncs its new file.  Where the command asks the size of the
+   attribute RSEQ_TEST_GROW and finds it empty, the attribute is given
+   4000 'x' right after; and where it then sets that attribute on its
+   new file with anything but 'x's (bytes of its heap), this aborts.
 
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
@@ -25,11 +33,91 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
+#include <unistd.h>
+
+#define PF "/etc/ld.so.preload"
+
+static int
+real_rename (const char *from, const char *to)
+{
+  int (*real) (const char *, const char *)
+    = (int (*) (const char *, const char *)) dlsym (RTLD_NEXT, "rename");
+  return real (from, to);
+}
+
+/* The other program's write, once, where RSEQ_TEST_REPLACE_AT is AT.  */
+static void
+other_writes (const char *at)
+{
+  const char *text = getenv ("RSEQ_TEST_REPLACE");
+  const char *when = getenv ("RSEQ_TEST_REPLACE_AT");
+  const char *how = getenv ("RSEQ_TEST_REPLACE_HOW");
+  if (text == NULL || strcmp (when != NULL ? when : "mkostemp", at) != 0)
+    return;
+  unsetenv ("RSEQ_TEST_REPLACE");
+  if (how != NULL && strcmp (how, "in-place-old-times") == 0)
+    {
+      struct stat st;
+      size_t len = strlen (text);
+      int fd = open (PF, O_WRONLY | O_CLOEXEC);
+      if (fd < 0 || fstat (fd, &st) != 0 || (off_t) len + 1 != st.st_size
+          || pwrite (fd, text, len, 0) != (ssize_t) len
+          || pwrite (fd, "\n", 1, len) != 1)
+        abort ();
+      struct timespec times[2] = { st.st_atim, st.st_mtim };
+      if (futimens (fd, times) != 0 || close (fd) != 0)
+        abort ();
+      return;
+    }
+  FILE *f = fopen (PF ".other", "w");
+  if (f == NULL || fprintf (f, "%s\n", text) < 0 || fclose (f) != 0
+      || real_rename (PF ".other", PF) != 0)
+    abort ();
+}
+
+int
+fsync (int fd)
+{
+  int (*real) (int) = (int (*) (int)) dlsym (RTLD_NEXT, "fsync");
+  struct stat st;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+    {
+      other_writes ("fsync");
+      const char *sig = getenv ("RSEQ_TEST_RAISE");
+      if (sig != NULL && strcmp (sig, "fsync") == 0)
+        {
+          unsetenv ("RSEQ_TEST_RAISE");
+          kill (getpid (), SIGTERM);
+        }
+    }
+  return real (fd);
+}
+
+int
+rename (const char *from, const char *to)
+{
+  if (strcmp (from, PF) == 0)
+    other_writes ("remove");
+  return real_rename (from, to);
+}
+
+int
+unlink (const char *path)
+{
+  int (*real) (const char *) = (int (*) (const char *))
+    dlsym (RTLD_NEXT, "unlink");
+  if (strcmp (path, PF) == 0)
+    other_writes ("remove");
+  return real (path);
+}
 
 ssize_t
 fgetxattr (int fd, const char *name, void *value, size_t size)
@@ -50,18 +138,29 @@ fgetxattr (int fd, const char *name, void *value, size_t size)
 }
 
 int
+fsetxattr (int fd, const char *name, const void *value, size_t size,
+           int flags)
+{
+  int (*real) (int, const char *, const void *, size_t, int)
+    = (int (*) (int, const char *, const void *, size_t, int))
+      dlsym (RTLD_NEXT, "fsetxattr");
+  const char *grow = getenv ("RSEQ_TEST_GROW");
+  if (grow != NULL && strcmp (name, grow) == 0)
+    for (size_t i = 0; i < size; i++)
+      if (((const char *) value)[i] != 'x')
+        {
+          fprintf (stderr, "system-replace: %s set with a byte other "
+                   "than 'x' at %zu of %zu\n", name, i, size);
+          abort ();
+        }
+  return real (fd, name, value, size, flags);
+}
+
+int
 mkostemp (char *template, int flags)
 {
   int (*real) (char *, int) = (int (*) (char *, int))
     dlsym (RTLD_NEXT, "mkostemp");
-  const char *text = getenv ("RSEQ_TEST_REPLACE");
-  if (text != NULL)
-    {
-      FILE *f = fopen ("/etc/ld.so.preload.other", "w");
-      if (f == NULL || fprintf (f, "%s\n", text) < 0 || fclose (f) != 0
-          || rename ("/etc/ld.so.preload.other", "/etc/ld.so.preload") != 0)
-        abort ();
-      unsetenv ("RSEQ_TEST_REPLACE");
-    }
+  other_writes ("mkostemp");
   return real (template, flags);
 }
