@@ -94,14 +94,19 @@ permission_hint (pid_t pid, char *out, size_t outlen)
                 user_name (myeuid, who, sizeof who), who, who);
       return 0;
     }
-  if (have_uid && !cap && (ruid != me || euid != me || suid != me))
+  /* Otherwise the effective user is the one to name: /proc's files
+     compare it, and the attach the real one, which is the same or the
+     process's (thirty-third review: with the real user the process's
+     and the effective one another, a security module was blamed).  */
+  if (have_uid && !cap
+      && (ruid != myeuid || euid != myeuid || suid != myeuid))
     {
       char who[64], self[64];
       snprintf (out, outlen, "it belongs to user %s and rseq-compat runs as "
                 "%s without CAP_SYS_PTRACE; run rseq-compat as that user or "
-                "as root", user_name (ruid != me ? ruid : euid != me ? euid
-                                      : suid, who, sizeof who),
-                user_name (me, self, sizeof self));
+                "as root", user_name (ruid != myeuid ? ruid : euid != myeuid
+                                      ? euid : suid, who, sizeof who),
+                user_name (myeuid, self, sizeof self));
       return 0;
     }
   /* Not /proc/PID itself: the kernel keeps a world-readable directory

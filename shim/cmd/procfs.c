@@ -1029,17 +1029,25 @@ auxv_mid_exec (const char *dir)
   ssize_t len = slurp (path, &buf, 1 << 16);
   if (len < 0)
     return 0;
+  /* Where the program's class is unknown (its file on FUSE, which is
+     not opened here: thirty-third review, a 32-bit one was then read
+     with 64-bit words), either word size that finds AT_RANDOM will do:
+     a vector mid-exec has none in either.  */
   Elf64_Ehdr eh;
-  size_t w = exe_header (dir, &eh) == 0
-             && eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+  int known = exe_header (dir, &eh) == 0;
   int found = 0;
-  for (size_t i = 0; (i + 2) * w <= (size_t) len && !found; i += 2)
+  for (size_t w = 4; w <= 8 && !found; w += 4)
     {
-      uint64_t type = 0;
-      memcpy (&type, buf + i * w, w);
-      if (type == AT_NULL)
-        break;
-      found = type == AT_RANDOM;
+      if (known && (eh.e_ident[EI_CLASS] == ELFCLASS32) != (w == 4))
+        continue;
+      for (size_t i = 0; (i + 2) * w <= (size_t) len && !found; i += 2)
+        {
+          uint64_t type = 0;
+          memcpy (&type, buf + i * w, w);
+          if (type == AT_NULL)
+            break;
+          found = type == AT_RANDOM;
+        }
     }
   free (buf);
   return len >= 8 && !found;

@@ -47,6 +47,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 # include <gnu/libc-version.h>
@@ -772,7 +773,12 @@ blank_shim_entries (const char *text, char *out)
 static int
 same_as_read (const struct stat *st, const struct stat *old, int ctime)
 {
+  /* The mode, owner and link count too: a chmod, a chown or an unlink
+     just before the swap moves the change time where our own rename
+     moves it as well (thirty-third review: a chmod then was lost).  */
   return st->st_dev == old->st_dev && st->st_ino == old->st_ino
+         && st->st_mode == old->st_mode && st->st_uid == old->st_uid
+         && st->st_gid == old->st_gid && st->st_nlink == old->st_nlink
          && st->st_size == old->st_size
          && st->st_mtim.tv_sec == old->st_mtim.tv_sec
          && st->st_mtim.tv_nsec == old->st_mtim.tv_nsec
@@ -879,7 +885,8 @@ put_where_none (const char *from)
    (it may write on after the swap), is seen up to the check just
    before the swap, and after it where it moves the mtime.  */
 static int
-commit_preload (const char *tmp, const struct stat *old, int from)
+commit_preload (const char *tmp, const struct stat *old, int from,
+                const struct stat *ours)
 {
   if (old->st_mode == 0)
     return put_where_none (tmp);
@@ -892,13 +899,23 @@ commit_preload (const char *tmp, const struct stat *old, int from)
         return 0;
       int e = errno;
       /* Another program's file, or one we cannot look at: it goes
-         back.  A process that started in between read our text, which
-         is whole.  */
+         back, unless yet another program has put a file in place of
+         ours since the swap, the newest, which stays (thirty-third
+         review: swapped back, it was removed).  A process that started
+         in between read our text, which is whole.  */
+      if (lstat (PRELOAD_FILE, &st) != 0 || st.st_dev != ours->st_dev
+          || st.st_ino != ours->st_ino)
+        return 1;
       if (rename_flags (tmp, PRELOAD_FILE, RENAME_EXCHANGE) != 0)
         return 2;
       errno = e;
       return 1;
     }
+  /* The file went meanwhile (another program removed it): that is
+     what stays (thirty-third review: "cannot write ...: No such
+     file").  */
+  if (errno == ENOENT)
+    return 1;
   if (!no_rename_flags (errno))
     return -1;
   /* No exchange here: the checks, then the rename; only a file put in
@@ -911,27 +928,47 @@ commit_preload (const char *tmp, const struct stat *old, int from)
 /* Takes /etc/ld.so.preload, still OLD and open as FROM, away: it is
    checked, renamed aside, the file renamed compared with OLD, and put
    back where it is another program's (thirty-second review: unlink by
-   name removed a file that another program had just written).  0, 1
-   where the file was another's (it stays), 2 where it was and could
-   not go back (its name is then in LEFT), or -1 with errno.  */
+   name removed a file that another program had just written).  The
+   name aside is one no file has, taken with RENAME_NOREPLACE: nothing
+   is made for it, so that a file system without a free inode still
+   lets the file go (thirty-third review: a placeholder from mkostemp
+   failed there, and the package's prerm with it), and nothing comes
+   between the check and the rename (the placeholder's making widened
+   that window: 6 of 500 in-place writes were lost).  0, 1 where the
+   file was another's (it stays), 2 where it was and could not go back
+   (its name is then in LEFT), or -1 with errno.  */
 static int
 remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
 {
-  if (!still_as_read (from, old))
-    return 1;
-  char aside[] = PRELOAD_FILE ".rseq-compat.XXXXXX";
-  int fd = mkostemp (aside, O_CLOEXEC);
-  if (fd < 0)
-    return -1;
-  close (fd);
-  if (rename (PRELOAD_FILE, aside) != 0)
-    {
-      int e = errno;
-      unlink (aside);
-      errno = e;
-      return -1;
-    }
+  char aside[sizeof PRELOAD_FILE + 48];
   struct stat st;
+  for (unsigned int tries = 0;; tries++)
+    {
+      struct timespec now;
+      clock_gettime (CLOCK_REALTIME, &now);
+      snprintf (aside, sizeof aside, "%s.rseq-compat.%ld.%ld.%u",
+                PRELOAD_FILE, (long int) getpid (), (long int) now.tv_nsec,
+                tries);
+      if (!still_as_read (from, old))
+        return 1;
+      if (rename_flags (PRELOAD_FILE, aside, RENAME_NOREPLACE) == 0)
+        break;
+      if (errno == EEXIST && tries < 16)
+        continue;
+      if (errno == ENOENT)
+        return 1;
+      if (!no_rename_flags (errno))
+        return -1;
+      /* No flags here: the check, then the unlink, as the name is;
+         only a write between the two is lost.  */
+      if (lstat (PRELOAD_FILE, &st) != 0)
+        return errno == ENOENT ? 1 : -1;
+      if (!same_as_read (&st, old, 1))
+        return 1;
+      if (unlink (PRELOAD_FILE) == 0)
+        return 0;
+      return errno == ENOENT ? 1 : -1;
+    }
   if (lstat (aside, &st) == 0 && same_as_read (&st, old, 0))
     {
       unlink (aside);
@@ -1087,7 +1124,7 @@ replace_preload_1 (int etc, const char *text, const struct stat *old)
     c++;
   if (*c == '\0')
     {
-      char left[sizeof PRELOAD_FILE + 32];
+      char left[sizeof PRELOAD_FILE + 48];
       int from = old->st_mode != 0 ? open_as_read (old) : -1;
       int r = old->st_mode == 0 ? 0
               : from < 0 ? 1 : remove_preload (old, from, left, sizeof left);
@@ -1129,6 +1166,9 @@ replace_preload_1 (int etc, const char *text, const struct stat *old)
      file since we read it: its text wins, ours is not put over it.  The
      attributes are taken from the file in place, which must be the one
      read; commit_preload checks again, as it swaps.  */
+  struct stat ours;
+  if (err == 0 && fstat (fd, &ours) != 0)
+    err = errno;
   int from = err == 0 && old->st_mode != 0 ? open_as_read (old) : -1;
   int changed = err == 0 && old->st_mode != 0 && from < 0;
   if (from >= 0)
@@ -1139,7 +1179,7 @@ replace_preload_1 (int etc, const char *text, const struct stat *old)
     err = errno;
   if (err == 0 && !changed)
     {
-      int r = commit_preload (tmp, old, from);
+      int r = commit_preload (tmp, old, from, &ours);
       if (r < 0)
         err = errno;
       else if (r == 2)

@@ -1318,6 +1318,17 @@ scenario (const char *name, char **prefix, int nprefix)
                      "real user not the effective one: --no-stop reads it");
               if (!exited_with (&r, 0))
                 show ("real user not the effective one, --no-stop", &r);
+              /* The other way round: the real user nobody, the
+                 process's, the effective one another, which /proc's
+                 files compare (thirty-third review: a security module
+                 was blamed).  */
+              char *split_e[] = { "setpriv", "--ruid=65534", "--euid=54342",
+                                  "--regid=65534", "--clear-groups", copy,
+                                  "info", "-p", npid, NULL };
+              r = run (split_e, NULL, AS_IS);
+              want_error (&r, "effective user not the process's",
+                          "permission denied", "belongs to user nobody",
+                          "runs as uid 54342", NULL);
               kill (n.pid, SIGKILL);
               waitpid (n.pid, NULL, 0);
               fclose (n.in);

@@ -226,6 +226,58 @@ written_meanwhile "disable: a file written in place, its size and times kept, is
   fsync in-place-old-times "$same_size" "$other\n$shim\n"
 written_meanwhile "disable: a file written as disable removes it is left as written" \
   remove rename "$other" "$shim\n"
+# Just before the swap, another program changes the file's mode, or
+# removes it; or one puts its file in place then, and another its own
+# right after the swap (thirty-third review: the
+# mode was lost with exit 0; the removal was reported as "cannot write
+# ...: No such file"; the second program's file, the newest, was swapped
+# out and removed).  The first two act after the last check, as the
+# swap is made.
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+chmod 640 "$pf"
+run "disable: a file whose mode changes just before the swap is left so" 1 "changed while rseq-compat edited it" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE=- RSEQ_TEST_REPLACE_AT=exchange \
+    RSEQ_TEST_REPLACE_HOW=chmod "$cmd" disable --system &&
+  is_file "disable: a file whose mode changes just before the swap is left so" "$other\n$shim\n" &&
+  no_litter "disable: a file whose mode changes just before the swap is left so" &&
+  if [ "$(stat -c %a "$pf")" = 600 ]; then
+    pass "disable: a file whose mode changes just before the swap is left so"
+  else
+    fail "disable: a file whose mode changes just before the swap is left so" "mode $(stat -c %a "$pf"), not 600"
+  fi
+rm -f "$pf"
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: a file removed just before the swap stays removed" 1 "changed while rseq-compat edited it" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE=- RSEQ_TEST_REPLACE_AT=exchange \
+    RSEQ_TEST_REPLACE_HOW=remove "$cmd" disable --system &&
+  no_file "disable: a file removed just before the swap stays removed" &&
+  no_litter "disable: a file removed just before the swap stays removed" &&
+  pass "disable: a file removed just before the swap stays removed"
+rm -f "$pf"
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: of two other programs' files, the newest is left" 1 "changed while rseq-compat edited it" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE="$other:$other" RSEQ_TEST_REPLACE_AT=exchange \
+    RSEQ_TEST_REPLACE2="$other:$other:$other" "$cmd" disable --system &&
+  is_file "disable: of two other programs' files, the newest is left" "$other:$other:$other\n" &&
+  no_litter "disable: of two other programs' files, the newest is left" &&
+  pass "disable: of two other programs' files, the newest is left"
+rm -f "$pf"
+# /etc with no free inode: the file, which held the shim alone, goes
+# (thirty-third review: taking it away made a file first, which failed,
+# and the package's prerm with it).  A small tmpfs on /etc, filled.
+if mount -t tmpfs -o mode=755,nr_inodes=32 tmpfs /etc; then
+  printf '%s\n' "$shim" > "$pf"
+  _i=0
+  while (: > "/etc/fill.$_i") 2>/dev/null && [ $_i -lt 100 ]; do _i=$((_i + 1)); done
+  run "disable: the file goes where /etc has no inode left" 0 "it held nothing else and is removed" \
+      "$cmd" disable --system &&
+    no_file "disable: the file goes where /etc has no inode left" &&
+    no_litter "disable: the file goes where /etc has no inode left" &&
+    pass "disable: the file goes where /etc has no inode left"
+  umount /etc
+else
+  fail "disable: the file goes where /etc has no inode left" "cannot mount a small tmpfs on /etc (setup)"
+fi
 # A signal that ends the command during the edit: it ends once the file
 # is whole, leaving nothing of its own in /etc (thirty-second review:
 # /etc/ld.so.preload.rseq-compat.XXXXXX was left).

@@ -4,11 +4,14 @@
    when RSEQ_TEST_REPLACE_AT says, "mkostemp" (the default: as the
    command makes its new file, after it has read the old one), "fsync"
    (as it syncs its new file, before that goes in place) or "remove"
-   (as it takes the file away, by unlink or rename); as
-   RSEQ_TEST_REPLACE_HOW says, "rename" (the default: a new file
-   renamed over it) or "in-place-old-times" (the same file written over
-   with text of its size, its times then set back, as cp -p, rsync -t
-   or tar do).  RSEQ_TEST_RAISE=fsync sends the command SIGTERM as it
+   (as it takes the file away, by unlink or rename) or "exchange" (as
+   it swaps its new file in); as RSEQ_TEST_REPLACE_HOW says, "rename"
+   (the default: a new file renamed over it), "in-place-old-times" (the
+   same file written over with text of its size, its times then set
+   back, as cp -p, rsync -t or tar do), "chmod" (mode 0600, the text
+   kept) or "remove" (the file removed; the text is not used).
+   RSEQ_TEST_REPLACE2's text is put in place by a second program right
+   after the swap.  RSEQ_TEST_RAISE=fsync sends the command SIGTERM as it
    syncs its new file.  Where the command asks the size of the
    attribute RSEQ_TEST_GROW and finds it empty, the attribute is given
    4000 'x' right after; and where it then sets that attribute on its
@@ -35,10 +38,12 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -53,6 +58,16 @@ real_rename (const char *from, const char *to)
   return real (from, to);
 }
 
+/* Another program's file, TEXT, renamed over the file.  */
+static void
+put_over (const char *text)
+{
+  FILE *f = fopen (PF ".other", "w");
+  if (f == NULL || fprintf (f, "%s\n", text) < 0 || fclose (f) != 0
+      || real_rename (PF ".other", PF) != 0)
+    abort ();
+}
+
 /* The other program's write, once, where RSEQ_TEST_REPLACE_AT is AT.  */
 static void
 other_writes (const char *at)
@@ -63,6 +78,20 @@ other_writes (const char *at)
   if (text == NULL || strcmp (when != NULL ? when : "mkostemp", at) != 0)
     return;
   unsetenv ("RSEQ_TEST_REPLACE");
+  if (how != NULL && strcmp (how, "chmod") == 0)
+    {
+      if (chmod (PF, 0600) != 0)
+        abort ();
+      return;
+    }
+  if (how != NULL && strcmp (how, "remove") == 0)
+    {
+      int (*real) (const char *) = (int (*) (const char *))
+        dlsym (RTLD_NEXT, "unlink");
+      if (real (PF) != 0)
+        abort ();
+      return;
+    }
   if (how != NULL && strcmp (how, "in-place-old-times") == 0)
     {
       struct stat st;
@@ -77,10 +106,42 @@ other_writes (const char *at)
         abort ();
       return;
     }
-  FILE *f = fopen (PF ".other", "w");
-  if (f == NULL || fprintf (f, "%s\n", text) < 0 || fclose (f) != 0
-      || real_rename (PF ".other", PF) != 0)
-    abort ();
+  put_over (text);
+}
+
+/* renameat2, which rseq-compat makes by syscall (): a file taken away
+   (from the file's name) or swapped in (to it, RENAME_EXCHANGE).  */
+long int
+syscall (long int number, ...)
+{
+  long int (*real) (long int, ...)
+    = (long int (*) (long int, ...)) dlsym (RTLD_NEXT, "syscall");
+  va_list ap;
+  long int a[6];
+  va_start (ap, number);
+  for (int i = 0; i < 6; i++)
+    a[i] = va_arg (ap, long int);
+  va_end (ap);
+#ifdef SYS_renameat2
+  if (number == SYS_renameat2)
+    {
+      const char *from = (const char *) a[1], *to = (const char *) a[3];
+      int swap = (a[4] & 2) != 0 && strcmp (to, PF) == 0;
+      if (strcmp (from, PF) == 0)
+        other_writes ("remove");
+      if (swap)
+        other_writes ("exchange");
+      long int r = real (number, a[0], a[1], a[2], a[3], a[4], a[5]);
+      const char *second = getenv ("RSEQ_TEST_REPLACE2");
+      if (r == 0 && swap && second != NULL)
+        {
+          unsetenv ("RSEQ_TEST_REPLACE2");
+          put_over (second);
+        }
+      return r;
+    }
+#endif
+  return real (number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 int
