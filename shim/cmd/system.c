@@ -914,10 +914,15 @@ commit_preload (const char *tmp, const struct stat *old, int from,
          ours since the swap, the newest, which stays (thirty-third
          review: swapped back, it was removed).  A process that started
          in between read our text, which is whole.  */
-      if (lstat (PRELOAD_FILE, &st) != 0 || st.st_dev != ours->st_dev
-          || st.st_ino != ours->st_ino)
+      if (lstat (PRELOAD_FILE, &st) != 0 || !same_as_read (&st, ours, 0))
         return 1;
       if (rename_flags (tmp, PRELOAD_FILE, RENAME_EXCHANGE) != 0)
+        return 2;
+      /* What goes now must be ours: a file yet another program put in
+         place between the check and the swap back is left, named
+         (thirty-fourth review: it was removed).  */
+      if (lstat (tmp, &st) != 0 || st.st_dev != ours->st_dev
+          || st.st_ino != ours->st_ino)
         return 2;
       errno = e;
       return 1;
@@ -931,7 +936,7 @@ commit_preload (const char *tmp, const struct stat *old, int from,
     return -1;
   /* No exchange here: the checks, then the rename; only a file put in
      place between the two is lost.  */
-  if (lstat (PRELOAD_FILE, &st) != 0 || !same_as_read (&st, old, 0))
+  if (lstat (PRELOAD_FILE, &st) != 0 || !same_as_read (&st, old, 1))
     return 1;
   return rename (tmp, PRELOAD_FILE);
 }
@@ -960,25 +965,30 @@ remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
       snprintf (aside, sizeof aside, "%s.rseq-compat.%ld.%ld.%u",
                 PRELOAD_FILE, (long int) getpid (), (long int) now.tv_nsec,
                 tries);
+      /* A file another program removed is what disable wants: no
+         file names the shim (thirty-fourth review: exit 1 and "another
+         program wrote it", and the package's prerm failed).  */
       if (!still_as_read (from, old))
-        return 1;
+        return lstat (PRELOAD_FILE, &st) != 0 && errno == ENOENT ? 0 : 1;
       if (rename_flags (PRELOAD_FILE, aside, RENAME_NOREPLACE) == 0)
         break;
       if (errno == EEXIST && tries < 16)
         continue;
       if (errno == ENOENT)
-        return 1;
-      if (!no_rename_flags (errno))
+        return 0;
+      /* A new name may need a directory block that a full file system
+         lacks (thirty-fourth review): the unlink needs none.  */
+      if (!no_rename_flags (errno) && errno != ENOSPC && errno != EDQUOT)
         return -1;
       /* No flags here: the check, then the unlink, as the name is;
          only a write between the two is lost.  */
       if (lstat (PRELOAD_FILE, &st) != 0)
-        return errno == ENOENT ? 1 : -1;
+        return errno == ENOENT ? 0 : -1;
       if (!same_as_read (&st, old, 1))
         return 1;
-      if (unlink (PRELOAD_FILE) == 0)
+      if (unlink (PRELOAD_FILE) == 0 || errno == ENOENT)
         return 0;
-      return errno == ENOENT ? 1 : -1;
+      return -1;
     }
   if (lstat (aside, &st) == 0 && same_as_read (&st, old, 0))
     {
@@ -1110,7 +1120,8 @@ static void
 complain_changed (void)
 {
   complain ("%s changed while rseq-compat edited it (another program "
-            "wrote it); it is left as that program made it: run "
+            "wrote, replaced or removed it); it is left as that program "
+            "made it: run "
             "rseq-compat %s --system again", PRELOAD_FILE, verb);
 }
 

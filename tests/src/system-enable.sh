@@ -264,20 +264,40 @@ run "disable: of two other programs' files, the newest is left" 1 "changed while
 rm -f "$pf"
 # /etc with no free inode: the file, which held the shim alone, goes
 # (thirty-third review: taking it away made a file first, which failed,
-# and the package's prerm with it).  A small tmpfs on /etc, filled.
-if mount -t tmpfs -o mode=755,nr_inodes=32 tmpfs /etc; then
-  printf '%s\n' "$shim" > "$pf"
+# and the package's prerm with it).  A small tmpfs, filled, bound on
+# /etc with the loader's cache, which the programs run from here may
+# need to find their libraries.
+small=$scratch/small
+if mkdir "$small" && mount -t tmpfs -o mode=755,nr_inodes=64 tmpfs "$small"; then
+  for f in ld.so.cache ld.so.conf; do [ ! -f "/etc/$f" ] || cp "/etc/$f" "$small/$f"; done
+  printf '%s\n' "$shim" > "$small/ld.so.preload"
   _i=0
-  while (: > "/etc/fill.$_i") 2>/dev/null && [ $_i -lt 100 ]; do _i=$((_i + 1)); done
-  run "disable: the file goes where /etc has no inode left" 0 "it held nothing else and is removed" \
-      "$cmd" disable --system &&
-    no_file "disable: the file goes where /etc has no inode left" &&
-    no_litter "disable: the file goes where /etc has no inode left" &&
-    pass "disable: the file goes where /etc has no inode left"
-  umount /etc
+  while (: > "$small/fill.$_i") 2>/dev/null && [ $_i -lt 100 ]; do _i=$((_i + 1)); done
+  if [ $_i -lt 100 ] && mount --bind "$small" /etc; then
+    run "disable: the file goes where /etc has no inode left" 0 "it held nothing else and is removed" \
+        "$cmd" disable --system &&
+      no_file "disable: the file goes where /etc has no inode left" &&
+      no_litter "disable: the file goes where /etc has no inode left" &&
+      pass "disable: the file goes where /etc has no inode left"
+    umount /etc
+  else
+    fail "disable: the file goes where /etc has no inode left" "cannot fill a small tmpfs and bind it on /etc (setup)"
+  fi
+  umount "$small"
 else
-  fail "disable: the file goes where /etc has no inode left" "cannot mount a small tmpfs on /etc (setup)"
+  fail "disable: the file goes where /etc has no inode left" "cannot mount a small tmpfs (setup)"
 fi
+# A file another program removes as disable takes it away: no file names
+# the shim, which is what disable is for (thirty-fourth review: exit 1,
+# "another program wrote it", and the package's prerm failed).
+printf '%s\n' "$shim" > "$pf"
+run "disable: a file removed as disable removes it is gone, and that is done" 0 "disabled: 1 shim entry" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE=- RSEQ_TEST_REPLACE_AT=remove \
+    RSEQ_TEST_REPLACE_HOW=remove "$cmd" disable --system &&
+  no_file "disable: a file removed as disable removes it is gone, and that is done" &&
+  no_litter "disable: a file removed as disable removes it is gone, and that is done" &&
+  pass "disable: a file removed as disable removes it is gone, and that is done"
+rm -f "$pf"
 # A signal that ends the command during the edit: it ends once the file
 # is whole, leaving nothing of its own in /etc (thirty-second review:
 # /etc/ld.so.preload.rseq-compat.XXXXXX was left).
