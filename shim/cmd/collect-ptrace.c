@@ -460,7 +460,13 @@ read_pass (struct proc *p, struct info_report *r, size_t first,
       int e = pthread_create (&th, NULL, tracer_main, &tr);
       if (e != 0)
         {
-          snprintf (err, errlen, "cannot start a thread: %s", strerror (e));
+          /* A thread counts against RLIMIT_NPROC and a pids cgroup as a
+             process does (thirtieth review: --timeout=0, which info -p
+             names where it cannot fork, failed here).  */
+          snprintf (err, errlen, "cannot start a thread: %s%s", strerror (e),
+                    e == EAGAIN ? " (a limit on processes, RLIMIT_NPROC or "
+                                  "a pids cgroup, is reached; --no-stop "
+                                  "reads without one)" : "");
           ret = e;
           break;
         }

@@ -144,12 +144,18 @@ info_watched (pid_t pid, enum info_method method, int json,
   fflush (stdout);
   fflush (stderr);
   pid_t parent = getpid ();
-  /* EAGAIN may pass (a process of ours ends): tried for about a
-     second.  */
+  /* EAGAIN may pass (a process of ours ends): tried again for up to
+     800 ms, taken from the time limit.  */
+  long long int limit_ms = timeout * 1000LL;
   pid_t child;
-  int tries = 0;
-  while ((child = fork ()) < 0 && errno == EAGAIN && ++tries < 5)
-    nanosleep (&(struct timespec) { 0, 200000000 }, NULL);
+  for (int tries = 0;; tries++)
+    {
+      child = fork ();
+      if (child >= 0 || errno != EAGAIN || tries == 4 || limit_ms <= 200)
+        break;
+      nanosleep (&(struct timespec) { 0, 200000000 }, NULL);
+      limit_ms -= 200;
+    }
   if (child < 0)
     {
       /* Not read here instead: the limit that stops the fork may be the
@@ -157,19 +163,24 @@ info_watched (pid_t pid, enum info_method method, int json,
          it, as docker exec gives), and a read here of a process that
          holds its memory behind a FUSE server that does not answer
          waits for ever, whatever --timeout said (twenty-eighth review;
-         the twenty-sixth had this read here, without a limit).  */
+         the twenty-sixth had this read here, without a limit).  What
+         is offered instead needs neither a process nor a thread
+         (--stop's tracer is one: thirtieth review).  */
       int e = errno;
       close (p[0]);
       close (p[1]);
-      fprintf (stderr, "rseq-compat: process %d was not read: no process "
-               "could be started to read it within the time limit (fork: "
-               "%s%s); nothing to report.  --timeout=0 reads it in this "
+      fprintf (stderr, "rseq-compat: process %d was not read: rseq-compat "
+               "could not start the process that reads it (fork: %s%s); "
+               "nothing to report.  --timeout=0 --no-stop reads it in this "
                "process, without a time limit (a FUSE or network file "
                "system server that does not answer, or a thread of it "
                "stuck in the kernel, can then hold rseq-compat for ever)\n",
                (int) pid, strerror (e),
                e == EAGAIN ? ": a limit on processes, RLIMIT_NPROC or a "
-                             "pids cgroup, is reached" : "");
+                             "pids cgroup, is reached"
+               : e == EPERM || e == ENOSYS ? ": a seccomp filter or a "
+                                             "security module refuses it"
+               : "");
       return EXIT_INFO_FAILED;
     }
   if (child == 0)
@@ -190,7 +201,7 @@ info_watched (pid_t pid, enum info_method method, int json,
      well, and counted made a process read in a moment "not read
      within" the limit (twenty-sixth review; up to a second of it still
      counted: twenty-seventh).  */
-  long long int waited_ms = 0, limit_ms = timeout * 1000LL;
+  long long int waited_ms = 0;
   int read_over = 0;
   while (!read_over && waited_ms < limit_ms)
     {

@@ -70,17 +70,82 @@ permission_hint (pid_t pid, char *out, size_t outlen)
         }
     }
 
-  uid_t me = geteuid ();
-  unsigned int ruid = 0, euid = 0;
+  /* The kernel lets a process without CAP_SYS_PTRACE read another only
+     where the other's real, effective and saved IDs, user and group,
+     are all its own: its real ones for ptrace's attach (--stop), its
+     effective ones for /proc's files (--no-stop).  */
+  uid_t me = getuid (), myeuid = geteuid ();
+  unsigned int ruid = 0, euid = 0, suid = 0;
   int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
-                 && sscanf (v, "%u %u", &ruid, &euid) == 2;
-  if (have_uid && !cap && (ruid != me || euid != me))
+                 && sscanf (v, "%u %u %u", &ruid, &euid, &suid) == 3;
+  /* A set-user-ID rseq-compat, or one a setuid wrapper started, whose
+     effective user is the process's own: the attach compares the real
+     one (thirty-second review: a security module was blamed).  */
+  if (have_uid && !cap && myeuid != me && ruid == myeuid && euid == myeuid
+      && suid == myeuid)
+    {
+      char who[64], self[64];
+      snprintf (out, outlen, "rseq-compat runs with the real user %s and "
+                "the effective user %s, without CAP_SYS_PTRACE, and "
+                "attaching (--stop) compares the real user with the "
+                "process's (%s): run rseq-compat with both users %s, or "
+                "with --no-stop (its reads compare the effective user), or "
+                "as root", user_name (me, self, sizeof self),
+                user_name (myeuid, who, sizeof who), who, who);
+      return 0;
+    }
+  /* Otherwise the effective user is the one to name: /proc's files
+     compare it, and the attach the real one, which is the same or the
+     process's (thirty-third review: with the real user the process's
+     and the effective one another, a security module was blamed).  */
+  if (have_uid && !cap
+      && (ruid != myeuid || euid != myeuid || suid != myeuid))
     {
       char who[64], self[64];
       snprintf (out, outlen, "it belongs to user %s and rseq-compat runs as "
                 "%s without CAP_SYS_PTRACE; run rseq-compat as that user or "
-                "as root", user_name (ruid != me ? ruid : euid, who, sizeof who),
-                user_name (me, self, sizeof self));
+                "as root", user_name (ruid != myeuid ? ruid : euid != myeuid
+                                      ? euid : suid, who, sizeof who),
+                user_name (myeuid, self, sizeof self));
+      return 0;
+    }
+  /* Not /proc/PID itself: the kernel keeps a world-readable directory
+     of /proc/PID the process's owner's whatever its dumpable flag says
+     (since Linux 4.11); the other files of it turn root's (twenty-ninth
+     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
+     to be refused by a security module).  */
+  char env[80];
+  snprintf (env, sizeof env, "%s/environ", dir);
+  struct stat st;
+  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != ruid)
+    {
+      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
+                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
+                "so only root may attach; run rseq-compat as root");
+      return 0;
+    }
+
+  /* A process of ours whose group is another (thirtieth review: it was
+     said to be refused by a security module).  Ours to compare: the
+     real group (ptrace's attach) and the effective one (/proc's files),
+     which a set-group-ID rseq-compat has apart; after the dumpable
+     check, as a set-group-ID program's groups differ but being not
+     dumpable is what refuses us there (thirty-first review).  */
+  gid_t mygid = getgid (), myegid = getegid ();
+  unsigned int rgid = 0, egid = 0, sgid = 0;
+  if (!cap && proc_status_field (dir, "Gid", v, sizeof v) == 0
+      && sscanf (v, "%u %u %u", &rgid, &egid, &sgid) == 3
+      && (rgid != mygid || egid != mygid || sgid != mygid
+          || myegid != mygid))
+    {
+      if (myegid != mygid && rgid == mygid)
+        mygid = myegid;
+      unsigned int g = rgid != mygid ? rgid : egid != mygid ? egid : sgid;
+      snprintf (out, outlen, "it runs as group %u and rseq-compat as group "
+                "%u, without CAP_SYS_PTRACE: the kernel lets only a process "
+                "of the same user and group read it; run rseq-compat with "
+                "that group (sg, newgrp) or as root", g,
+                (unsigned int) mygid);
       return 0;
     }
 
@@ -112,24 +177,13 @@ permission_hint (pid_t pid, char *out, size_t outlen)
       return 0;
     }
 
-  /* Not /proc/PID itself: the kernel keeps a world-readable directory
-     of /proc/PID the process's owner's whatever its dumpable flag says
-     (since Linux 4.11); the other files of it turn root's (twenty-ninth
-     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
-     to be refused by a security module).  */
-  char env[80];
-  snprintf (env, sizeof env, "%s/environ", dir);
-  struct stat st;
-  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != ruid)
-    {
-      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
-                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
-                "so only root may attach; run rseq-compat as root");
-      return 0;
-    }
 
-  snprintf (out, outlen, "a security module (SELinux, AppArmor) or a "
-            "container without CAP_SYS_PTRACE forbids attaching; run "
+  /* Also where the process is not dumpable inside a user namespace
+     whose root is its user: its files stay that user's (thirtieth
+     review).  */
+  snprintf (out, outlen, "a security module (SELinux, AppArmor), a "
+            "container without CAP_SYS_PTRACE, or the process being not "
+            "dumpable in a user namespace forbids attaching; run "
             "rseq-compat as root outside the container");
   return 0;
 }

@@ -37,14 +37,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 # include <gnu/libc-version.h>
@@ -760,75 +763,403 @@ blank_shim_entries (const char *text, char *out)
   return dropped;
 }
 
-/* Gives the new file FD the extended attributes of the one it replaces,
-   OLD: a POSIX ACL, an SELinux label or an attribute of the admin's own
-   on /etc/ld.so.preload must outlive our edit (twenty-ninth review:
-   each was dropped).  Not IMA's and EVM's: they vouch for the old text,
-   and the kernel, where its policy measures the file, writes the new
-   one's.  One that cannot be set (a security module that refuses the
-   relabel) is named in a warning; the edit goes on, as the loader reads
-   only the text.  */
-static void
-keep_xattrs (int fd, const struct stat *old)
+/* Whether ST, the file now at /etc/ld.so.preload, is still OLD, the
+   one read: the same inode, its size and mtime, and where CTIME says
+   its change time too, which every write, truncation, chmod, chown and
+   attribute change moves and which user space cannot set back
+   (thirty-second review: a writer that kept the size and set the old
+   mtime back, as cp -p, rsync -t and tar do, went unseen and its text
+   was lost).  A rename moves it as well: after ours, CTIME is 0.  */
+static int
+same_as_read (const struct stat *st, const struct stat *old, int ctime)
 {
-  int from = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* The mode, owner and link count too: a chmod, a chown or an unlink
+     just before the swap moves the change time where our own rename
+     moves it as well (thirty-third review: a chmod then was lost).  */
+  return st->st_dev == old->st_dev && st->st_ino == old->st_ino
+         && st->st_mode == old->st_mode && st->st_uid == old->st_uid
+         && st->st_gid == old->st_gid && st->st_nlink == old->st_nlink
+         && st->st_size == old->st_size
+         && st->st_mtim.tv_sec == old->st_mtim.tv_sec
+         && st->st_mtim.tv_nsec == old->st_mtim.tv_nsec
+         && (!ctime || (st->st_ctim.tv_sec == old->st_ctim.tv_sec
+                        && st->st_ctim.tv_nsec == old->st_ctim.tv_nsec));
+}
+
+/* /etc/ld.so.preload opened, where it is still OLD: the descriptor, or
+   -1 where it is another file (or none).  Kept open to the end, so that
+   the file in place is checked the last moment before it is swapped. */
+static int
+open_as_read (const struct stat *old)
+{
+  int from = open (PRELOAD_FILE,
+                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
-  if (from < 0)
-    return;
-  if (fstat (from, &st) != 0 || st.st_dev != old->st_dev
-      || st.st_ino != old->st_ino)
+  if (from >= 0 && (fstat (from, &st) != 0 || !same_as_read (&st, old, 1)))
     {
       close (from);
-      return;
+      from = -1;
     }
-  ssize_t len = flistxattr (from, NULL, 0);
-  char *names = len > 0 ? malloc (len) : NULL;
-  if (names != NULL)
-    len = flistxattr (from, names, len);
-  for (ssize_t at = 0; names != NULL && at < len;
-       at += strlen (names + at) + 1)
+  return from;
+}
+
+/* Whether FROM, open_as_read's, is still as read.  */
+static int
+still_as_read (int from, const struct stat *old)
+{
+  struct stat st;
+  return fstat (from, &st) == 0 && same_as_read (&st, old, 1);
+}
+
+/* Where the C library's headers predate it (glibc 2.17's list of
+   system calls may), the kernel's number.  */
+#if !defined SYS_renameat2 && defined __NR_renameat2
+# define SYS_renameat2 __NR_renameat2
+#endif
+#if !defined SYS_renameat2 && defined __x86_64__ && !defined __ILP32__
+# define SYS_renameat2 316
+#elif !defined SYS_renameat2 && defined __aarch64__
+# define SYS_renameat2 276
+#endif
+
+#ifndef RENAME_NOREPLACE
+# define RENAME_NOREPLACE (1 << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+# define RENAME_EXCHANGE (1 << 1)
+#endif
+
+/* renameat2 by its system call: glibc has a wrapper only since 2.28,
+   musl since 1.2.5.  */
+static int
+rename_flags (const char *from, const char *to, unsigned int flags)
+{
+#ifdef SYS_renameat2
+  return syscall (SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, flags);
+#else
+  (void) from;
+  (void) to;
+  (void) flags;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/* A kernel before 3.15, a file system without the flag (NFS), or a
+   seccomp filter that refuses the call.  */
+static int
+no_rename_flags (int e)
+{
+  return e == EINVAL || e == ENOSYS || e == EPERM;
+}
+
+/* Puts FROM at /etc/ld.so.preload where no file is there, atomically:
+   0, 1 where another program made one meanwhile (FROM stays), or -1
+   with errno.  */
+static int
+put_where_none (const char *from)
+{
+  if (rename_flags (from, PRELOAD_FILE, RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno == EEXIST)
+    return 1;
+  if (!no_rename_flags (errno))
+    return -1;
+  /* A link, too, fails where the name is taken.  */
+  if (link (from, PRELOAD_FILE) == 0)
+    {
+      unlink (from);
+      return 0;
+    }
+  if (errno == EEXIST)
+    return 1;
+  /* A file system without links either: the check, then the rename;
+     only a file made between the two is lost.  */
+  struct stat st;
+  if (lstat (PRELOAD_FILE, &st) == 0 || errno != ENOENT)
+    return 1;
+  return rename (from, PRELOAD_FILE);
+}
+
+/* Puts TMP, written and synced, in place of /etc/ld.so.preload if that
+   is still OLD, the file read and open as FROM (none where OLD's mode is
+   0).  Returns 0 (TMP is then gone, or names the old file: the caller
+   removes it), 1 where another program wrote or replaced the file
+   meanwhile, which stays as that program made it, 2 where such a file
+   could not be put back (it is then TMP, ours in place), or -1 with
+   errno.  The file is checked, then the two are swapped, then the one
+   swapped out is compared with OLD and swapped back where it is
+   another (thirty-second review: a check before the fsync and the
+   rename left a window in which another writer's file, 19 times in
+   200, was lost without a word).  A program that writes the file in
+   place, which no editor that renames can keep from losing its text
+   (it may write on after the swap), is seen up to the check just
+   before the swap, and after it where it moves the mtime.  */
+static int
+commit_preload (const char *tmp, const struct stat *old, int from,
+                const struct stat *ours)
+{
+  if (old->st_mode == 0)
+    return put_where_none (tmp);
+  if (!still_as_read (from, old))
+    return 1;
+  struct stat st;
+  if (rename_flags (tmp, PRELOAD_FILE, RENAME_EXCHANGE) == 0)
+    {
+      if (lstat (tmp, &st) == 0 && same_as_read (&st, old, 0))
+        return 0;
+      int e = errno;
+      /* Another program's file, or one we cannot look at: it goes
+         back, unless yet another program has put a file in place of
+         ours since the swap, the newest, which stays (thirty-third
+         review: swapped back, it was removed).  A process that started
+         in between read our text, which is whole.  */
+      if (lstat (PRELOAD_FILE, &st) != 0 || !same_as_read (&st, ours, 0))
+        return 1;
+      if (rename_flags (tmp, PRELOAD_FILE, RENAME_EXCHANGE) != 0)
+        return 2;
+      /* What goes now must be ours: a file yet another program put in
+         place between the check and the swap back is left, named
+         (thirty-fourth review: it was removed).  */
+      if (lstat (tmp, &st) != 0 || st.st_dev != ours->st_dev
+          || st.st_ino != ours->st_ino)
+        return 2;
+      errno = e;
+      return 1;
+    }
+  /* The file went meanwhile (another program removed it): that is
+     what stays (thirty-third review: "cannot write ...: No such
+     file").  */
+  if (errno == ENOENT)
+    return 1;
+  if (!no_rename_flags (errno))
+    return -1;
+  /* No exchange here: the checks, then the rename; only a file put in
+     place between the two is lost.  */
+  if (lstat (PRELOAD_FILE, &st) != 0 || !same_as_read (&st, old, 1))
+    return 1;
+  return rename (tmp, PRELOAD_FILE);
+}
+
+/* Takes /etc/ld.so.preload, still OLD and open as FROM, away: it is
+   checked, renamed aside, the file renamed compared with OLD, and put
+   back where it is another program's (thirty-second review: unlink by
+   name removed a file that another program had just written).  The
+   name aside is one no file has, taken with RENAME_NOREPLACE: nothing
+   is made for it, so that a file system without a free inode still
+   lets the file go (thirty-third review: a placeholder from mkostemp
+   failed there, and the package's prerm with it), and nothing comes
+   between the check and the rename (the placeholder's making widened
+   that window: 6 of 500 in-place writes were lost).  0, 1 where the
+   file was another's (it stays), 2 where it was and could not go back
+   (its name is then in LEFT), or -1 with errno.  */
+static int
+remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
+{
+  char aside[sizeof PRELOAD_FILE + 48];
+  struct stat st;
+  for (unsigned int tries = 0;; tries++)
+    {
+      struct timespec now;
+      clock_gettime (CLOCK_REALTIME, &now);
+      snprintf (aside, sizeof aside, "%s.rseq-compat.%ld.%ld.%u",
+                PRELOAD_FILE, (long int) getpid (), (long int) now.tv_nsec,
+                tries);
+      /* A file another program removed is what disable wants: no
+         file names the shim (thirty-fourth review: exit 1 and "another
+         program wrote it", and the package's prerm failed).  */
+      if (!still_as_read (from, old))
+        return lstat (PRELOAD_FILE, &st) != 0 && errno == ENOENT ? 0 : 1;
+      if (rename_flags (PRELOAD_FILE, aside, RENAME_NOREPLACE) == 0)
+        break;
+      if (errno == EEXIST && tries < 16)
+        continue;
+      if (errno == ENOENT)
+        return 0;
+      /* A new name may need a directory block that a full file system
+         lacks (thirty-fourth review): the unlink needs none.  */
+      if (!no_rename_flags (errno) && errno != ENOSPC && errno != EDQUOT)
+        return -1;
+      /* No flags here: the check, then the unlink, as the name is;
+         only a write between the two is lost.  */
+      if (lstat (PRELOAD_FILE, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+      if (!same_as_read (&st, old, 1))
+        return 1;
+      if (unlink (PRELOAD_FILE) == 0 || errno == ENOENT)
+        return 0;
+      return -1;
+    }
+  if (lstat (aside, &st) == 0 && same_as_read (&st, old, 0))
+    {
+      unlink (aside);
+      return 0;
+    }
+  int r = put_where_none (aside);
+  if (r < 0)
+    {
+      /* Not lost: named for the admin to put back.  */
+      snprintf (left, leftlen, "%s", aside);
+      return 2;
+    }
+  /* Where yet another file took the name meanwhile, that one is the
+     newest: the one set aside goes.  */
+  unlink (aside);
+  return 1;
+}
+
+#define XATTRS_LOST "the extended attributes of " PRELOAD_FILE " are not kept"
+
+static void
+xattr_warning (const char *what, const char *why)
+{
+  fprintf (stderr, "rseq-compat: %s --system: warning: %s: %s\n", verb,
+           what, why);
+}
+
+/* The value of FROM's attribute NAME, malloc'd, its size in *LEN; NULL
+   with errno set where there is none.  It may grow between the two
+   calls (ERANGE): asked again.  */
+static char *
+xattr_value (int from, const char *name, ssize_t *len)
+{
+  for (int tries = 0; tries < 8; tries++)
+    {
+      ssize_t n = fgetxattr (from, name, NULL, 0);
+      char *v = n >= 0 ? malloc (n + 1) : NULL;
+      if (v == NULL)
+        {
+          if (n >= 0)
+            errno = ENOMEM;
+          return NULL;
+        }
+      /* Never a size of 0, which asks for the size and copies nothing
+         (thirty-first review: an empty value grown meanwhile sent our
+         heap to the new file).  */
+      *len = fgetxattr (from, name, v, n + 1);
+      if (*len >= 0)
+        return v;
+      int e = errno;
+      free (v);
+      errno = e;
+      if (e != ERANGE)
+        return NULL;
+    }
+  return NULL;
+}
+
+/* Gives the new file FD, its text written, the extended attributes of
+   the one it replaces, OLD: a POSIX ACL, an SELinux label or an
+   attribute of the admin's own on /etc/ld.so.preload must outlive our
+   edit (twenty-ninth review: each was dropped).  After the text, as a
+   write takes security.capability away; and where OLD had no ACL, the
+   one a default ACL of /etc gave the new file goes (thirtieth review).
+   Not IMA's and EVM's: they vouch for the old text, and the kernel,
+   where its policy measures the file, writes the new one's.  What
+   cannot be kept (a security module that refuses the relabel) is named
+   in a warning; the edit goes on, as the loader reads only the text.
+   FROM is the old file, open.  */
+static void
+keep_xattrs (int fd, int from)
+{
+  /* The list, too, may grow between the two calls.  */
+  char *names = NULL;
+  ssize_t len = -1;
+  for (int tries = 0; tries < 8; tries++)
+    {
+      len = flistxattr (from, NULL, 0);
+      if (len <= 0)
+        break;
+      char *more = realloc (names, len);
+      if (more == NULL)
+        {
+          errno = ENOMEM;
+          len = -1;
+          break;
+        }
+      names = more;
+      len = flistxattr (from, names, len);
+      if (len >= 0 || errno != ERANGE)
+        break;
+    }
+  if (len < 0 && errno != ENOTSUP)
+    xattr_warning (XATTRS_LOST, strerror (errno));
+  int had_acl = 0;
+  for (ssize_t at = 0; len > 0 && at < len; at += strlen (names + at) + 1)
     {
       const char *name = names + at;
+      if (strcmp (name, "system.posix_acl_access") == 0)
+        had_acl = 1;
       if (strcmp (name, "security.ima") == 0
           || strcmp (name, "security.evm") == 0)
         continue;
-      ssize_t vlen = fgetxattr (from, name, NULL, 0);
-      char *value = vlen >= 0 ? malloc (vlen + 1) : NULL;
-      if (value != NULL)
-        vlen = fgetxattr (from, name, value, vlen);
-      if (value == NULL || vlen < 0
-          || fsetxattr (fd, name, value, vlen, 0) != 0)
-        fprintf (stderr, "rseq-compat: %s --system: warning: the extended "
-                 "attribute %s of %s is not kept: %s\n", verb, name,
-                 PRELOAD_FILE, strerror (errno));
+      ssize_t vlen = 0;
+      char *value = xattr_value (from, name, &vlen);
+      if (value == NULL && errno == ENODATA)
+        continue;
+      if (value == NULL || fsetxattr (fd, name, value, vlen, 0) != 0)
+        {
+          char what[600];
+          snprintf (what, sizeof what, "the extended attribute %s of "
+                    PRELOAD_FILE " is not kept", name);
+          xattr_warning (what, strerror (errno));
+        }
       free (value);
     }
-  if (names == NULL && len > 0)
-    fprintf (stderr, "rseq-compat: %s --system: warning: the extended "
-             "attributes of %s are not kept: %s\n", verb, PRELOAD_FILE,
-             strerror (ENOMEM));
+  if (len >= 0 && !had_acl
+      && fremovexattr (fd, "system.posix_acl_access") != 0
+      && errno != ENODATA && errno != ENOTSUP)
+    xattr_warning ("the new " PRELOAD_FILE " keeps the ACL that the "
+                   "default ACL of " ETC " gave it, which the old one did "
+                   "not have", strerror (errno));
   free (names);
-  close (from);
 }
 
-/* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
-   and owner (0644 root for a new one), or removes the file when TEXT
-   holds no entry.  */
+/* Where another program wrote the file during the edit.  */
+static void
+complain_changed (void)
+{
+  complain ("%s changed while rseq-compat edited it (another program "
+            "wrote, replaced or removed it); it is left as that program "
+            "made it: run "
+            "rseq-compat %s --system again", PRELOAD_FILE, verb);
+}
+
+/* Where the edit could not put another program's file back: said,
+   with the name it is left under.  */
+static void
+complain_left (const char *left)
+{
+  complain ("%s changed while rseq-compat edited it (another program "
+            "wrote it), and that program's file could not be put back: "
+            "it is %s; put it back by hand (mv %s %s), then run "
+            "rseq-compat %s --system again", PRELOAD_FILE, left, left,
+            PRELOAD_FILE, verb);
+}
+
+/* replace_preload's work, its signals blocked.  */
 static int
-replace_preload (int etc, const char *text, const struct stat *old)
+replace_preload_1 (int etc, const char *text, const struct stat *old)
 {
   const char *c = text;
   while (*c != '\0' && is_separator (*c))
     c++;
   if (*c == '\0')
     {
-      if (old->st_mode != 0 && unlink (PRELOAD_FILE) != 0)
-        {
-          complain ("cannot remove %s: %s", PRELOAD_FILE, strerror (errno));
-          return -1;
-        }
+      char left[sizeof PRELOAD_FILE + 48];
+      int from = old->st_mode != 0 ? open_as_read (old) : -1;
+      int r = old->st_mode == 0 ? 0
+              : from < 0 ? 1 : remove_preload (old, from, left, sizeof left);
+      if (from >= 0)
+        close (from);
+      if (r < 0)
+        complain ("cannot remove %s: %s", PRELOAD_FILE, strerror (errno));
+      else if (r == 1)
+        complain_changed ();
+      else if (r == 2)
+        complain_left (left);
       fsync (etc);
-      return 0;
+      return r == 0 ? 0 : -1;
     }
   char tmp[] = PRELOAD_FILE ".rseq-compat.XXXXXX";
   int fd = mkostemp (tmp, O_CLOEXEC);
@@ -840,11 +1171,11 @@ replace_preload (int etc, const char *text, const struct stat *old)
     }
   size_t len = strlen (text), done = 0;
   int err = 0;
-  if (fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0
-      || (old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0))
+  /* The owner first: fchown clears the set-user-ID and set-group-ID
+     bits that fchmod gives (thirty-first review).  */
+  if ((old->st_mode != 0 && fchown (fd, old->st_uid, old->st_gid) != 0)
+      || fchmod (fd, old->st_mode != 0 ? old->st_mode & 07777 : 0644) != 0)
     err = errno;
-  if (err == 0 && old->st_mode != 0)
-    keep_xattrs (fd, old);
   while (err == 0 && done < len)
     {
       ssize_t n = write (fd, text + done, len - done);
@@ -853,21 +1184,70 @@ replace_preload (int etc, const char *text, const struct stat *old)
       else if (n < 0 && errno != EINTR)
         err = errno;
     }
-  if (err == 0 && fsync (fd) != 0)
+  /* Another writer, which takes no lock of ours, may have written the
+     file since we read it: its text wins, ours is not put over it.  The
+     attributes are taken from the file in place, which must be the one
+     read; commit_preload checks again, as it swaps.  */
+  struct stat ours;
+  if (err == 0 && fstat (fd, &ours) != 0)
+    err = errno;
+  int from = err == 0 && old->st_mode != 0 ? open_as_read (old) : -1;
+  int changed = err == 0 && old->st_mode != 0 && from < 0;
+  if (from >= 0)
+    keep_xattrs (fd, from);
+  if (err == 0 && !changed && fsync (fd) != 0)
     err = errno;
   if (close (fd) != 0 && err == 0)
     err = errno;
-  if (err == 0 && rename (tmp, PRELOAD_FILE) != 0)
-    err = errno;
-  if (err != 0)
+  if (err == 0 && !changed)
     {
-      unlink (tmp);
-      complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
-                strerror (err));
+      int r = commit_preload (tmp, old, from, &ours);
+      if (r < 0)
+        err = errno;
+      else if (r == 2)
+        {
+          complain_left (tmp);
+          close (from);
+          fsync (etc);
+          return -1;
+        }
+      changed = r == 1;
+    }
+  if (from >= 0)
+    close (from);
+  unlink (tmp);
+  if (err != 0 || changed)
+    {
+      if (changed)
+        complain_changed ();
+      else
+        complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
+                  strerror (err));
       return -1;
     }
   fsync (etc);
   return 0;
+}
+
+/* Puts TEXT in place of /etc/ld.so.preload, with the old file's mode
+   and owner (0644 root for a new one), or removes the file when TEXT
+   holds no entry.  Signals that end the command wait until the file is
+   whole and no file of ours is left in /etc (thirty-second review: a
+   kill during the edit left /etc/ld.so.preload.rseq-compat.XXXXXX).  */
+static int
+replace_preload (int etc, const char *text, const struct stat *old)
+{
+  sigset_t all, was;
+  sigfillset (&all);
+  /* Faults are the program's own: blocked, a real one would loop.  */
+  static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+                                SIGABRT, SIGSYS };
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+    sigdelset (&all, faults[i]);
+  sigprocmask (SIG_BLOCK, &all, &was);
+  int r = replace_preload_1 (etc, text, old);
+  sigprocmask (SIG_SETMASK, &was, NULL);
+  return r;
 }
 
 static int

@@ -112,11 +112,17 @@
 #   no-fork           a user at its process limit (RLIMIT_NPROC): the
 #                     reading child could not start, and info -p
 #                     failed where it used to answer (now it says how
-#                     to read without a child, --timeout=0, which does);
+#                     to read without a child or a thread, --timeout=0
+#                     --no-stop, which does);
 #   fuse-no-fork      (twenty-eighth review) the same, of a process that
 #                     holds its mmap_lock behind a silent FUSE server:
 #                     info -p read in its own process and waited for
 #                     ever, whatever --timeout said.
+#   compat-32         (thirty-second review; x86-64 only) a 32-bit
+#                     process: info -p said on every try that it was
+#                     starting another program (exec).
+#   fuse-compat-32    (thirty-third review) the same, its program on
+#                     FUSE (whose header info -p does not read).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -284,6 +290,15 @@ fuse_page() {
   { echo "--- the server (pid $pid stopped):"; grep 'left unanswered' "$so"; } >> "$d/log"
   root_verdict "$so" "$what"
   kill -KILL "$server" "$pid" $(sed -n 's/^child=//p' "$d/page-$tag.out") 2>/dev/null
+}
+# lock_target: PID is a process of uid 54340's that holds its own
+# mmap_lock behind a FUSE server (its own) that answers nothing.
+lock_target() {
+  mkdir -p "$d/u"; chmod 777 "$d/u"
+  serve "$d/mnt" arm="$d/u/arm"
+  $user "$fusepage" "$d/mnt/libc.x" "$d/u/arm" lock > "$d/lock.out" 2>&1 &
+  wait_for "$d/lock.out" ready || { echo "FAIL: $scenario (info-fuse-page lock did not start: $(head -c 300 "$d/lock.out"))"; exit 0; }
+  pid=$(sed -n 's/^pid=//p' "$d/lock.out")
 }
 # timeout_verdict PID WHAT [ANSWER]: the verdict on a run_info of
 # info -p PID --timeout=5: it ended within 20 s (a loaded machine),
@@ -742,8 +757,8 @@ case $scenario in
     st=$?
     why=
     if [ $st -ne 1 ]; then why="status $st, not 1: $(head -n 1 "$d/info.out")"
-    elif ! grep -q "^rseq-compat: process $tgt was not read: no process could be started to read it" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
-    elif ! grep -q -- "--timeout=0 reads it in this process" "$d/info.out"; then why="no word of --timeout=0: $(head -n 1 "$d/info.out")"
+    elif ! grep -q "^rseq-compat: process $tgt was not read: rseq-compat could not start the process that reads it" "$d/info.out"; then why="no word of the missing child: $(head -n 1 "$d/info.out")"
+    elif ! grep -q -- "--timeout=0 --no-stop reads it in this process" "$d/info.out"; then why="no word of --timeout=0 --no-stop: $(head -n 1 "$d/info.out")"
     fi
     verdict "a user's info -p at its process limit (no fork) says the process was not read, and how to read it without a child" "$why"
     $user prlimit --nproc=1 "$info" info -p "$tgt" --no-stop --timeout=0 > "$d/info.out" 2>&1
@@ -753,6 +768,16 @@ case $scenario in
     elif ! grep -q "^process $tgt (sleep)$" "$d/info.out"; then why="no report of process $tgt: $(head -n 1 "$d/info.out")"
     fi
     verdict "a user's info -p --timeout=0 at its process limit reads the process in its own" "$why"
+    # --stop's tracer is a thread, which the same limit refuses: the
+    # error says --no-stop reads without one (thirtieth review: it
+    # said only "Resource temporarily unavailable").
+    $user prlimit --nproc=1 "$info" info -p "$tgt" --stop --timeout=0 > "$d/info.out" 2>&1
+    st=$?
+    why=
+    if [ $st -ne 1 ]; then why="status $st, not 1: $(head -n 1 "$d/info.out")"
+    elif ! grep -q "cannot start a thread: .*RLIMIT_NPROC.*--no-stop reads without one" "$d/info.out"; then why="no word of the limit and --no-stop: $(head -n 1 "$d/info.out")"
+    fi
+    verdict "a user's info -p --stop --timeout=0 at its process limit says --no-stop reads without a thread" "$why"
     kill "$tgt" 2>/dev/null ;;
 
   fuse-no-fork)
@@ -762,16 +787,12 @@ case $scenario in
     # one that holds its mmap_lock behind a silent FUSE server held it
     # for ever, --timeout or not.  A user at its process limit stands
     # for the full cgroup.
-    mkdir -p "$d/u"; chmod 777 "$d/u"
-    serve "$d/mnt" arm="$d/u/arm"
-    $user "$fusepage" "$d/mnt/libc.x" "$d/u/arm" lock > "$d/lock.out" 2>&1 &
-    wait_for "$d/lock.out" ready || { echo "FAIL: $scenario (info-fuse-page lock did not start: $(head -c 300 "$d/lock.out"))"; exit 0; }
-    pid=$(sed -n 's/^pid=//p' "$d/lock.out")
+    lock_target
     run_info 40 $user prlimit --nproc=1 "$info" info -p "$pid" --timeout=5
     why=
     case $status in
       hung) why="info -p --timeout=5 did not end within 40 s" ;;
-      1) grep -q "^rseq-compat: process $pid was not read: no process could be started" "$d/info.out" \
+      1) grep -q "^rseq-compat: process $pid was not read: rseq-compat could not start the process" "$d/info.out" \
            || why="info -p failed otherwise: $(head -n 1 "$d/info.out")" ;;
       *) why="info -p: status $status: $(head -n 1 "$d/info.out")" ;;
     esac
@@ -779,11 +800,7 @@ case $scenario in
     verdict "a user's info -p --timeout=5 at its process limit, of its process that holds its mmap_lock behind a silent FUSE server, ends and says so" "$why" ;;
 
   fuse-mmap-lock)
-    mkdir -p "$d/u"; chmod 777 "$d/u"
-    serve "$d/mnt" arm="$d/u/arm"
-    $user "$fusepage" "$d/mnt/libc.x" "$d/u/arm" lock > "$d/lock.out" 2>&1 &
-    wait_for "$d/lock.out" ready || { echo "FAIL: $scenario (info-fuse-page lock did not start: $(head -c 300 "$d/lock.out"))"; exit 0; }
-    pid=$(sed -n 's/^pid=//p' "$d/lock.out")
+    lock_target
     run_info 40 $user "$info" info -p "$pid" --timeout=5
     timeout_verdict "$pid" "a user's info -p --timeout=5 of its process that holds its mmap_lock behind a silent FUSE server ends and says so" ;;
 
@@ -878,6 +895,47 @@ case $scenario in
     timed_verdict "info -p --stop of a process of 600 threads in state D (vfork parents) takes under 30 s"
     kids=$(cat /proc/$pid/task/*/children 2>/dev/null)
     kill -KILL "$pid" $kids 2>/dev/null ;;
+
+  compat-32|fuse-compat-32)
+    # A 32-bit process (x86-64 only, which runs i386 programs): its
+    # auxv has 32-bit words, where AT_RANDOM was not found, so info -p
+    # took it for one inside execve and said so on every try (thirty-
+    # second review); and with its program on FUSE, whose header info
+    # -p does not read (thirty-third review); it must report it, with
+    # the warning that only its registrations are known where its
+    # program can be read.
+    if ! ${CC:-cc} -m32 -nostdlib -static -fno-pie -no-pie -O2 -o "$d/info-i386" \
+         "$(dirname "$0")/info-i386.c" > "$d/cc.out" 2>&1; then
+      echo "FAIL: $scenario (cannot build a 32-bit program with ${CC:-cc} -m32: $(head -n 3 "$d/cc.out"))"
+      exit 0
+    fi
+    prog=$d/info-i386 on= with=", with the warning"
+    if [ "$scenario" = fuse-compat-32 ]; then
+      serve "$d/mnt" prog="$d/info-i386"
+      prog=$d/mnt/prog32 on=" whose program is on FUSE" with=
+    fi
+    "$prog" &
+    pid=$!
+    wait_exec "$pid" "$(basename "$prog")"
+    for how in --stop --no-stop; do
+      run_info 30 "$info" info -p "$pid" "$how"
+      why=
+      case $status in
+        # On FUSE, whose files info -p does not open, the program's
+        # class is not known: the report without the warning.
+        0) if [ -z "$on" ]; then
+             grep -q "process $pid is not a 64-bit program of this architecture" "$d/info.out" ||
+               why="no warning that it is not a 64-bit program: $(head -n 3 "$d/info.out")"
+           else
+             grep -q "^process $pid (prog32)" "$d/info.out" ||
+               why="no report of process $pid: $(head -n 3 "$d/info.out")"
+           fi ;;
+        hung) why="info -p did not end within 30 s" ;;
+        *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
+      esac
+      verdict "info -p $how of a 32-bit process$on reports it$with" "$why"
+    done
+    kill -KILL "$pid" ;;
 
   *) echo "FAIL: info-hostile.sh: no scenario $scenario"; exit 0 ;;
 esac

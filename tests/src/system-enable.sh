@@ -1,5 +1,5 @@
 #!/bin/sh
-# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR:
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR REPLACE:
 # rseq-compat enable --system and disable --system against a private
 # /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
 # (an overlay) that the scenarios install the shim SHIM into with the
@@ -14,7 +14,8 @@
 # /etc/ld.so.preload or LIBDIR.  PRELOADDIR is the directory the entry
 # names (the Makefile's preloaddir); make install adds the glibc names
 # there where it is not LIBDIR/rseq-compat, and so do the scenarios.
-# XATTR is tests/src/xattr-tool.c, built.
+# XATTR is tests/src/xattr-tool.c, built; REPLACE system-replace.c's
+# preload.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -26,7 +27,7 @@
 set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
-preloaddir=${10} xattr=${11}
+preloaddir=${10} xattr=${11} replace=${12}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -97,19 +98,24 @@ run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
   is_file "disable: nothing to do" "$other\n$other\n" && pass "disable: nothing to do"
 rm -f "$pf"
 
-# The file's extended attributes stay, an ACL and one of the admin's
-# own (twenty-ninth review: the new file that replaces it had none).
-# xattrs_set: gives $pf both; ACL_WANT is the ACL as the kernel keeps it.
+# The file's extended attributes stay, an ACL, one of the admin's own
+# and a file capability, which a write takes away (twenty-ninth review:
+# the new file that replaces it had none; thirtieth: the capability).
+# xattrs_set: gives $pf the three; ACL_WANT is the ACL as the kernel
+# keeps it.  The capability: version 2, effective, CAP_NET_BIND_SERVICE.
+cap_want=0100000200040000000000000000000000000000
 xattrs_set() {
   "$xattr" acl "$pf" 54340 && "$xattr" set "$pf" trusted.rseq-compat-test 6b657074 &&
+    "$xattr" set "$pf" security.capability $cap_want &&
     acl_want=$("$xattr" get "$pf" system.posix_acl_access)
 }
-# xattrs_kept NAME: $pf has both still, and mode 640.
+# xattrs_kept NAME: $pf has the three still, and mode 640.
 xattrs_kept() {
   _a=$("$xattr" get "$pf" system.posix_acl_access 2>&1)
   _t=$("$xattr" get "$pf" trusted.rseq-compat-test 2>&1)
-  if [ "$_a" != "$acl_want" ] || [ "$_t" != 6b657074 ]; then
-    fail "$1" "after it: ACL $_a (was $acl_want), trusted.rseq-compat-test $_t (was 6b657074)"
+  _c=$("$xattr" get "$pf" security.capability 2>&1)
+  if [ "$_a" != "$acl_want" ] || [ "$_t" != 6b657074 ] || [ "$_c" != $cap_want ]; then
+    fail "$1" "after it: ACL $_a (was $acl_want), trusted.rseq-compat-test $_t (was 6b657074), security.capability $_c (was $cap_want)"
     return 1
   fi
   [ "$(stat -c %a "$pf")" = 640 ] || { fail "$1" "mode $(stat -c %a "$pf"), not 640"; return 1; }
@@ -122,7 +128,206 @@ if xattrs_set; then
     xattrs_kept "disable: extended attributes kept" &&
     pass "disable: extended attributes kept"
 else
-  fail "disable: extended attributes kept" "cannot give $pf an ACL and a trusted attribute (setup)"
+  fail "disable: extended attributes kept" "cannot give $pf an ACL, a trusted attribute and a capability (setup)"
+fi
+# The list of attributes grows between the two reads of it (thirtieth
+# review: every attribute, the ACL too, was then dropped without a
+# word, in 8 of 300 runs), and a value between the two reads of it
+# (thirty-first: an empty one grown meanwhile took our heap's bytes to
+# the new file, in 41 of 300).
+racer=
+if xattrs_set; then
+  "$xattr" race "$pf" trusted.rseq-compat-race &
+  racer=$!
+  _i=0 _lost=0 _bad=0
+  while [ $_i -lt 300 ]; do
+    printf '%s\n%s\n' "$other" "$shim" > "$pf"
+    "$cmd" disable --system > /dev/null 2>&1
+    [ "$("$xattr" get "$pf" system.posix_acl_access 2>&1)" = "$acl_want" ] || _lost=$((_lost + 1))
+    "$xattr" raced "$pf" trusted.rseq-compat-race 2>> "$scratch/raced" || _bad=$((_bad + 1))
+    # Once lost, given back, so that each run counts.
+    [ "$_lost" = 0 ] || "$xattr" acl "$pf" 54340
+    _i=$((_i + 1))
+  done
+  kill $racer; wait $racer 2>/dev/null
+  if [ $_lost = 0 ] && [ $_bad = 0 ]; then
+    pass "disable: extended attributes kept while they change"
+  else
+    fail "disable: extended attributes kept while they change" "the ACL was lost in $_lost of 300 runs, and the changing attribute held what was never set in $_bad: $(head -n 1 "$scratch/raced")"
+  fi
+else
+  fail "disable: extended attributes kept while they change" "cannot give $pf an ACL (setup)"
+fi
+rm -f "$pf"
+# An empty attribute that grows between the two reads of it (thirty-
+# first review: the second read, of size 0, copied nothing and gave the
+# size, and that many bytes of our heap went to the new file: REPLACE
+# aborts the command where it sets such bytes).  The old file changed
+# meanwhile (its change time moved), so the edit stops and leaves it.
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+if "$xattr" set "$pf" trusted.rseq-compat-grow ""; then
+  run "disable: an attribute that grows while it is copied" 1 "changed while rseq-compat edited it" \
+      env LD_PRELOAD="$replace" RSEQ_TEST_GROW=trusted.rseq-compat-grow "$cmd" disable --system &&
+    is_file "disable: an attribute that grows while it is copied" "$other\n$shim\n" &&
+    no_litter "disable: an attribute that grows while it is copied" &&
+    if _r=$("$xattr" raced "$pf" trusted.rseq-compat-grow 2>&1); then
+      pass "disable: an attribute that grows while it is copied"
+    else
+      fail "disable: an attribute that grows while it is copied" "$_r"
+    fi
+else
+  fail "disable: an attribute that grows while it is copied" "cannot give $pf an empty trusted attribute (setup)"
+fi
+rm -f "$pf"
+# The set-user-ID and set-group-ID bits stay (thirty-first review: the
+# owner, given after the mode, cleared them).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+chmod 6644 "$pf"
+run "disable: set-user-ID and set-group-ID bits kept" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+  is_file "disable: set-user-ID and set-group-ID bits kept" "$other\n" &&
+  if [ "$(stat -c %a "$pf")" = 6644 ]; then
+    pass "disable: set-user-ID and set-group-ID bits kept"
+  else
+    fail "disable: set-user-ID and set-group-ID bits kept" "mode $(stat -c %a "$pf"), not 6644"
+  fi
+rm -f "$pf"
+# Another program writes the file while disable edits it (it takes no
+# lock of ours): its text stays (thirty-first review: a warning, then
+# ours over it).  The preload REPLACE writes it as disable makes its
+# new file.
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: a file written meanwhile is left as written" 1 "changed while rseq-compat edited it.*run rseq-compat disable --system again" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE="$other:$other" "$cmd" disable --system &&
+  is_file "disable: a file written meanwhile is left as written" "$other:$other\n" &&
+  no_litter "disable: a file written meanwhile is left as written" &&
+  pass "disable: a file written meanwhile is left as written"
+rm -f "$pf"
+# The same, later: as disable syncs its new file, the last moment
+# before it goes in place, another program renames its file over, or
+# writes the file in place with text of its size and sets its times
+# back, as cp -p, rsync -t and tar do; and where the file held the
+# shim alone, as disable takes it away (thirty-second review: each was
+# lost without a word, the first in 19 of 200 runs with no help).
+# written_meanwhile NAME AT HOW TEXT BEFORE: the file holds BEFORE (printf
+# %b), REPLACE writes TEXT at AT as HOW says; disable must leave TEXT.
+written_meanwhile() {
+  printf '%b' "$5" > "$pf"
+  run "$1" 1 "changed while rseq-compat edited it.*run rseq-compat disable --system again" \
+      env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE="$4" RSEQ_TEST_REPLACE_AT="$2" \
+      RSEQ_TEST_REPLACE_HOW="$3" "$cmd" disable --system &&
+    is_file "$1" "$4\n" && no_litter "$1" && pass "$1"
+  rm -f "$pf"
+}
+written_meanwhile "disable: a file put in place as the new one is synced is left as written" \
+  fsync rename "$other:$other" "$other\n$shim\n"
+# Of the size of "$other\n$shim\n": $other, then spaces.
+same_size="$other$(printf '%*s' $((${#shim} + 1)) '')"
+written_meanwhile "disable: a file written in place, its size and times kept, is left as written" \
+  fsync in-place-old-times "$same_size" "$other\n$shim\n"
+written_meanwhile "disable: a file written as disable removes it is left as written" \
+  remove rename "$other" "$shim\n"
+# Just before the swap, another program changes the file's mode, or
+# removes it; or one puts its file in place then, and another its own
+# right after the swap (thirty-third review: the
+# mode was lost with exit 0; the removal was reported as "cannot write
+# ...: No such file"; the second program's file, the newest, was swapped
+# out and removed).  The first two act after the last check, as the
+# swap is made.
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+chmod 640 "$pf"
+run "disable: a file whose mode changes just before the swap is left so" 1 "changed while rseq-compat edited it" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE=- RSEQ_TEST_REPLACE_AT=exchange \
+    RSEQ_TEST_REPLACE_HOW=chmod "$cmd" disable --system &&
+  is_file "disable: a file whose mode changes just before the swap is left so" "$other\n$shim\n" &&
+  no_litter "disable: a file whose mode changes just before the swap is left so" &&
+  if [ "$(stat -c %a "$pf")" = 600 ]; then
+    pass "disable: a file whose mode changes just before the swap is left so"
+  else
+    fail "disable: a file whose mode changes just before the swap is left so" "mode $(stat -c %a "$pf"), not 600"
+  fi
+rm -f "$pf"
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: a file removed just before the swap stays removed" 1 "changed while rseq-compat edited it" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE=- RSEQ_TEST_REPLACE_AT=exchange \
+    RSEQ_TEST_REPLACE_HOW=remove "$cmd" disable --system &&
+  no_file "disable: a file removed just before the swap stays removed" &&
+  no_litter "disable: a file removed just before the swap stays removed" &&
+  pass "disable: a file removed just before the swap stays removed"
+rm -f "$pf"
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: of two other programs' files, the newest is left" 1 "changed while rseq-compat edited it" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE="$other:$other" RSEQ_TEST_REPLACE_AT=exchange \
+    RSEQ_TEST_REPLACE2="$other:$other:$other" "$cmd" disable --system &&
+  is_file "disable: of two other programs' files, the newest is left" "$other:$other:$other\n" &&
+  no_litter "disable: of two other programs' files, the newest is left" &&
+  pass "disable: of two other programs' files, the newest is left"
+rm -f "$pf"
+# /etc with no free inode: the file, which held the shim alone, goes
+# (thirty-third review: taking it away made a file first, which failed,
+# and the package's prerm with it).  A small tmpfs, filled, bound on
+# /etc with the loader's cache, which the programs run from here may
+# need to find their libraries.
+small=$scratch/small
+if mkdir "$small" && mount -t tmpfs -o mode=755,nr_inodes=64 tmpfs "$small"; then
+  for f in ld.so.cache ld.so.conf; do [ ! -f "/etc/$f" ] || cp "/etc/$f" "$small/$f"; done
+  printf '%s\n' "$shim" > "$small/ld.so.preload"
+  _i=0
+  while (: > "$small/fill.$_i") 2>/dev/null && [ $_i -lt 100 ]; do _i=$((_i + 1)); done
+  if [ $_i -lt 100 ] && mount --bind "$small" /etc; then
+    run "disable: the file goes where /etc has no inode left" 0 "it held nothing else and is removed" \
+        "$cmd" disable --system &&
+      no_file "disable: the file goes where /etc has no inode left" &&
+      no_litter "disable: the file goes where /etc has no inode left" &&
+      pass "disable: the file goes where /etc has no inode left"
+    umount /etc
+  else
+    fail "disable: the file goes where /etc has no inode left" "cannot fill a small tmpfs and bind it on /etc (setup)"
+  fi
+  umount "$small"
+else
+  fail "disable: the file goes where /etc has no inode left" "cannot mount a small tmpfs (setup)"
+fi
+# A file another program removes as disable takes it away: no file names
+# the shim, which is what disable is for (thirty-fourth review: exit 1,
+# "another program wrote it", and the package's prerm failed).
+printf '%s\n' "$shim" > "$pf"
+run "disable: a file removed as disable removes it is gone, and that is done" 0 "disabled: 1 shim entry" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE=- RSEQ_TEST_REPLACE_AT=remove \
+    RSEQ_TEST_REPLACE_HOW=remove "$cmd" disable --system &&
+  no_file "disable: a file removed as disable removes it is gone, and that is done" &&
+  no_litter "disable: a file removed as disable removes it is gone, and that is done" &&
+  pass "disable: a file removed as disable removes it is gone, and that is done"
+rm -f "$pf"
+# A signal that ends the command during the edit: it ends once the file
+# is whole, leaving nothing of its own in /etc (thirty-second review:
+# /etc/ld.so.preload.rseq-compat.XXXXXX was left).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+env LD_PRELOAD="$replace" RSEQ_TEST_RAISE=fsync "$cmd" disable --system > "$scratch/killed" 2>&1
+_st=$?
+if [ $_st != 143 ]; then
+  fail "disable: a kill during the edit leaves the file whole and nothing else" "exit status $_st, not 143 (SIGTERM): $(cat "$scratch/killed")"
+else
+  is_file "disable: a kill during the edit leaves the file whole and nothing else" "$other\n" &&
+    no_litter "disable: a kill during the edit leaves the file whole and nothing else" &&
+    pass "disable: a kill during the edit leaves the file whole and nothing else"
+fi
+rm -f "$pf"
+# A default ACL on /etc gives the new file an ACL the old one did not
+# have (thirtieth review).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+chmod 600 "$pf"
+if "$xattr" acl /etc 54340 default; then
+  run "disable: no ACL from /etc's default ACL" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+    if _a=$("$xattr" get "$pf" system.posix_acl_access 2>&1); then
+      fail "disable: no ACL from /etc's default ACL" "the new file has the ACL $_a"
+    elif [ "$(stat -c %a "$pf")" != 600 ]; then
+      fail "disable: no ACL from /etc's default ACL" "mode $(stat -c %a "$pf"), not 600"
+    else
+      pass "disable: no ACL from /etc's default ACL"
+    fi
+  "$xattr" rm /etc system.posix_acl_default
+else
+  fail "disable: no ACL from /etc's default ACL" "cannot give /etc a default ACL (setup)"
 fi
 rm -f "$pf"
 
@@ -270,7 +475,7 @@ mv "$scratch/good.so" "$libdir/$soname"
 # first, the rest and the mode stay.
 printf '%s\n%s:%s\n' "$other" "$shim" "$other" > "$pf"
 chmod 640 "$pf"
-xattrs_set || fail "enable: extended attributes kept" "cannot give $pf an ACL and a trusted attribute (setup)"
+xattrs_set || fail "enable: extended attributes kept" "cannot give $pf an ACL, a trusted attribute and a capability (setup)"
 run "enable: replaces an old entry" 0 "enabled: $pf names" "$cmd" enable --system &&
   is_file "enable: replaces an old entry" "$entry\n$other\n$other\n" &&
   [ "$(stat -c '%a %u' "$pf")" = "640 0" ] &&
@@ -355,6 +560,17 @@ run "enable: refused where the loader would read a comment as entries" 1 "first 
   is_file "enable: refused where the loader would read a comment as entries" "# comment a\n# comment b\n" &&
   no_litter "enable: refused where the loader would read a comment as entries" &&
   pass "enable: refused where the loader would read a comment as entries"
+rm -f "$pf"
+
+# A file another program makes while enable makes one where there was
+# none (thirty-second review: the check came before the sync and the
+# rename, and the other file was then replaced).
+run "enable: a file made meanwhile is left as made" 1 "changed while rseq-compat edited it.*run rseq-compat enable --system again" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE="$other" RSEQ_TEST_REPLACE_AT=fsync \
+    "$cmd" enable --system &&
+  is_file "enable: a file made meanwhile is left as made" "$other\n" &&
+  no_litter "enable: a file made meanwhile is left as made" &&
+  pass "enable: a file made meanwhile is left as made"
 rm -f "$pf"
 
 # Twenty enables and disables at once: every one succeeds, the file ends

@@ -2,8 +2,17 @@
    the chroots):
      xattr-tool set FILE NAME HEX   sets NAME to the bytes HEX spells
      xattr-tool get FILE NAME       prints NAME's bytes in hex, or fails
-     xattr-tool acl FILE UID        gives FILE a POSIX ACL that lets UID
-                                    read it (owner rw, group r, mask r)
+     xattr-tool rm FILE NAME        removes NAME
+     xattr-tool acl FILE UID [default]
+                                    gives FILE a POSIX ACL that lets UID
+                                    read it (owner rw, group r, mask r);
+                                    with "default", a directory's
+                                    default ACL
+     xattr-tool race FILE NAME      on whatever FILE names, over and over
+                                    until killed: NAME set empty, then to
+                                    4000 'x', then removed
+     xattr-tool raced FILE NAME     fails unless NAME is absent, empty or
+                                    4000 'x' (what race sets)
 
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
@@ -65,7 +74,38 @@ main (int argc, char **argv)
       putchar ('\n');
       return 0;
     }
-  if (argc == 4 && strcmp (argv[1], "acl") == 0)
+  if (argc == 4 && strcmp (argv[1], "rm") == 0)
+    return removexattr (argv[2], argv[3]) == 0 ? 0 : fail ("rm", argv[3]);
+  if (argc == 4 && strcmp (argv[1], "race") == 0)
+    {
+      char v[4000];
+      memset (v, 'x', sizeof v);
+      for (;;)
+        {
+          setxattr (argv[2], argv[3], v, 0, 0);
+          setxattr (argv[2], argv[3], v, sizeof v, 0);
+          removexattr (argv[2], argv[3]);
+        }
+    }
+  if (argc == 4 && strcmp (argv[1], "raced") == 0)
+    {
+      char v[8192];
+      ssize_t n = getxattr (argv[2], argv[3], v, sizeof v);
+      if (n < 0 && errno == ENODATA)
+        return 0;
+      if (n < 0)
+        return fail ("raced", argv[3]);
+      int all_x = n == 4000;
+      for (ssize_t i = 0; all_x && i < n; i++)
+        all_x = v[i] == 'x';
+      if (n == 0 || all_x)
+        return 0;
+      fprintf (stderr, "xattr-tool: %s holds %zd bytes that race never "
+               "set\n", argv[3], n);
+      return 1;
+    }
+  if ((argc == 4 || (argc == 5 && strcmp (argv[4], "default") == 0))
+      && strcmp (argv[1], "acl") == 0)
     {
       /* The kernel's xattr form of an access ACL: version 2, then
          (tag, permissions, ID) entries in tag order, little-endian (as
@@ -81,12 +121,14 @@ main (int argc, char **argv)
       uint32_t version = 2;
       memcpy (buf, &version, 4);
       memcpy (buf + 4, e, sizeof e);
-      if (setxattr (argv[2], "system.posix_acl_access", buf, sizeof buf, 0)
-          != 0)
+      if (setxattr (argv[2], argc == 5 ? "system.posix_acl_default"
+                                       : "system.posix_acl_access",
+                    buf, sizeof buf, 0) != 0)
         return fail ("acl", argv[2]);
       return 0;
     }
   fprintf (stderr, "usage: xattr-tool set FILE NAME HEX | get FILE NAME | "
-           "acl FILE UID\n");
+           "rm FILE NAME | acl FILE UID [default] | race FILE NAME | "
+           "raced FILE NAME\n");
   return 2;
 }

@@ -1,0 +1,238 @@
+/* system.exp's other writer of /etc/ld.so.preload, preloaded into
+   rseq-compat, which another program that takes no lock of ours could
+   be.  RSEQ_TEST_REPLACE's text, and a newline, is put in the file:
+   when RSEQ_TEST_REPLACE_AT says, "mkostemp" (the default: as the
+   command makes its new file, after it has read the old one), "fsync"
+   (as it syncs its new file, before that goes in place) or "remove"
+   (as it takes the file away, by unlink or rename) or "exchange" (as
+   it swaps its new file in); as RSEQ_TEST_REPLACE_HOW says, "rename"
+   (the default: a new file renamed over it), "in-place-old-times" (the
+   same file written over with text of its size, its times then set
+   back, as cp -p, rsync -t or tar do), "chmod" (mode 0600, the text
+   kept) or "remove" (the file removed; the text is not used).
+   RSEQ_TEST_REPLACE2's text is put in place by a second program right
+   after the swap.  RSEQ_TEST_RAISE=fsync sends the command SIGTERM as it
+   syncs its new file.  Where the command asks the size of the
+   attribute RSEQ_TEST_GROW and finds it empty, the attribute is given
+   4000 'x' right after; and where it then sets that attribute on its
+   new file with anything but 'x's (bytes of its heap), this aborts.
+
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+/* Where the C library's headers predate it (glibc 2.17's list of
+   system calls may), the kernel's number.  */
+#if !defined SYS_renameat2 && defined __NR_renameat2
+# define SYS_renameat2 __NR_renameat2
+#endif
+#if !defined SYS_renameat2 && defined __x86_64__ && !defined __ILP32__
+# define SYS_renameat2 316
+#elif !defined SYS_renameat2 && defined __aarch64__
+# define SYS_renameat2 276
+#endif
+
+#define PF "/etc/ld.so.preload"
+
+static int
+real_rename (const char *from, const char *to)
+{
+  int (*real) (const char *, const char *)
+    = (int (*) (const char *, const char *)) dlsym (RTLD_NEXT, "rename");
+  return real (from, to);
+}
+
+/* Another program's file, TEXT, renamed over the file.  */
+static void
+put_over (const char *text)
+{
+  FILE *f = fopen (PF ".other", "w");
+  if (f == NULL || fprintf (f, "%s\n", text) < 0 || fclose (f) != 0
+      || real_rename (PF ".other", PF) != 0)
+    abort ();
+}
+
+/* The other program's write, once, where RSEQ_TEST_REPLACE_AT is AT.  */
+static void
+other_writes (const char *at)
+{
+  const char *text = getenv ("RSEQ_TEST_REPLACE");
+  const char *when = getenv ("RSEQ_TEST_REPLACE_AT");
+  const char *how = getenv ("RSEQ_TEST_REPLACE_HOW");
+  if (text == NULL || strcmp (when != NULL ? when : "mkostemp", at) != 0)
+    return;
+  unsetenv ("RSEQ_TEST_REPLACE");
+  if (how != NULL && strcmp (how, "chmod") == 0)
+    {
+      if (chmod (PF, 0600) != 0)
+        abort ();
+      return;
+    }
+  if (how != NULL && strcmp (how, "remove") == 0)
+    {
+      int (*real) (const char *) = (int (*) (const char *))
+        dlsym (RTLD_NEXT, "unlink");
+      if (real (PF) != 0)
+        abort ();
+      return;
+    }
+  if (how != NULL && strcmp (how, "in-place-old-times") == 0)
+    {
+      struct stat st;
+      size_t len = strlen (text);
+      int fd = open (PF, O_WRONLY | O_CLOEXEC);
+      if (fd < 0 || fstat (fd, &st) != 0 || (off_t) len + 1 != st.st_size
+          || pwrite (fd, text, len, 0) != (ssize_t) len
+          || pwrite (fd, "\n", 1, len) != 1)
+        abort ();
+      struct timespec times[2] = { st.st_atim, st.st_mtim };
+      if (futimens (fd, times) != 0 || close (fd) != 0)
+        abort ();
+      return;
+    }
+  put_over (text);
+}
+
+/* renameat2, which rseq-compat makes by syscall (): a file taken away
+   (from the file's name) or swapped in (to it, RENAME_EXCHANGE).  */
+long int
+syscall (long int number, ...)
+{
+  long int (*real) (long int, ...)
+    = (long int (*) (long int, ...)) dlsym (RTLD_NEXT, "syscall");
+  va_list ap;
+  long int a[6];
+  va_start (ap, number);
+  for (int i = 0; i < 6; i++)
+    a[i] = va_arg (ap, long int);
+  va_end (ap);
+#ifdef SYS_renameat2
+  if (number == SYS_renameat2)
+    {
+      const char *from = (const char *) a[1], *to = (const char *) a[3];
+      int swap = (a[4] & 2) != 0 && strcmp (to, PF) == 0;
+      if (strcmp (from, PF) == 0)
+        other_writes ("remove");
+      if (swap)
+        other_writes ("exchange");
+      long int r = real (number, a[0], a[1], a[2], a[3], a[4], a[5]);
+      const char *second = getenv ("RSEQ_TEST_REPLACE2");
+      if (r == 0 && swap && second != NULL)
+        {
+          unsetenv ("RSEQ_TEST_REPLACE2");
+          put_over (second);
+        }
+      return r;
+    }
+#endif
+  return real (number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+int
+fsync (int fd)
+{
+  int (*real) (int) = (int (*) (int)) dlsym (RTLD_NEXT, "fsync");
+  struct stat st;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+    {
+      other_writes ("fsync");
+      const char *sig = getenv ("RSEQ_TEST_RAISE");
+      if (sig != NULL && strcmp (sig, "fsync") == 0)
+        {
+          unsetenv ("RSEQ_TEST_RAISE");
+          kill (getpid (), SIGTERM);
+        }
+    }
+  return real (fd);
+}
+
+int
+rename (const char *from, const char *to)
+{
+  if (strcmp (from, PF) == 0)
+    other_writes ("remove");
+  return real_rename (from, to);
+}
+
+int
+unlink (const char *path)
+{
+  int (*real) (const char *) = (int (*) (const char *))
+    dlsym (RTLD_NEXT, "unlink");
+  if (strcmp (path, PF) == 0)
+    other_writes ("remove");
+  return real (path);
+}
+
+ssize_t
+fgetxattr (int fd, const char *name, void *value, size_t size)
+{
+  ssize_t (*real) (int, const char *, void *, size_t)
+    = (ssize_t (*) (int, const char *, void *, size_t))
+      dlsym (RTLD_NEXT, "fgetxattr");
+  ssize_t n = real (fd, name, value, size);
+  const char *grow = getenv ("RSEQ_TEST_GROW");
+  if (grow != NULL && size == 0 && n == 0 && strcmp (name, grow) == 0)
+    {
+      static char more[4000];
+      memset (more, 'x', sizeof more);
+      if (fsetxattr (fd, name, more, sizeof more, 0) != 0)
+        abort ();
+    }
+  return n;
+}
+
+int
+fsetxattr (int fd, const char *name, const void *value, size_t size,
+           int flags)
+{
+  int (*real) (int, const char *, const void *, size_t, int)
+    = (int (*) (int, const char *, const void *, size_t, int))
+      dlsym (RTLD_NEXT, "fsetxattr");
+  const char *grow = getenv ("RSEQ_TEST_GROW");
+  if (grow != NULL && strcmp (name, grow) == 0)
+    for (size_t i = 0; i < size; i++)
+      if (((const char *) value)[i] != 'x')
+        {
+          fprintf (stderr, "system-replace: %s set with a byte other "
+                   "than 'x' at %zu of %zu\n", name, i, size);
+          abort ();
+        }
+  return real (fd, name, value, size, flags);
+}
+
+int
+mkostemp (char *template, int flags)
+{
+  int (*real) (char *, int) = (int (*) (char *, int))
+    dlsym (RTLD_NEXT, "mkostemp");
+  other_writes ("mkostemp");
+  return real (template, flags);
+}
