@@ -331,6 +331,15 @@ else
   fail "disable: a file something is mounted on, said plainly" "cannot bind a file on $pf (setup)"
 fi
 rm -f "$pf"
+# Its message lost to a full disk: said on standard error, and the
+# status still says what the file holds (thirty-fifth review: nothing
+# was said).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: a message lost to a full disk is said" 0 "cannot write to standard output: No space left on device" \
+    sh -c 'exec "$0" disable --system > /dev/full' "$cmd" &&
+  is_file "disable: a message lost to a full disk is said" "$other\n" &&
+  pass "disable: a message lost to a full disk is said"
+rm -f "$pf"
 # /etc with no free inode: the file, which held the shim alone, goes
 # (thirty-third review: taking it away made a file first, which failed,
 # and the package's prerm with it).  A small tmpfs, filled, bound on
