@@ -54,8 +54,8 @@ fail (char *err, size_t errlen, int code, const char *fmt, ...)
 static int
 denied (pid_t pid, char *err, size_t errlen)
 {
-  char hint[400];
-  permission_hint (pid, hint, sizeof hint);
+  char hint[640];
+  permission_hint (pid, 0, hint, sizeof hint);
   return fail (err, errlen, EPERM, "cannot read process %d: permission "
                "denied: %s", (int) pid, hint);
 }

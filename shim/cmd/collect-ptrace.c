@@ -480,8 +480,8 @@ read_pass (struct proc *p, struct info_report *r, size_t first,
       enum outcome o = raw[i].outcome;
       if (o == READ_DENIED && !*read_any)
         {
-          char hint[400];
-          permission_hint (r->pid, hint, sizeof hint);
+          char hint[640];
+          permission_hint (r->pid, 1, hint, sizeof hint);
           snprintf (err, errlen, "cannot read process %d: permission "
                     "denied: %s", (int) r->pid, hint);
           ret = EPERM;

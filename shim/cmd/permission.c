@@ -48,8 +48,15 @@ user_name (uid_t uid, char *buf, size_t len)
   return buf;
 }
 
+/* Whether the three IDs are all ID.  */
+static int
+all_are (const unsigned int ids[3], unsigned int id)
+{
+  return ids[0] == id && ids[1] == id && ids[2] == id;
+}
+
 int
-permission_hint (pid_t pid, char *out, size_t outlen)
+permission_hint (pid_t pid, int attach, char *out, size_t outlen)
 {
   char dir[64], v[128];
   snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
@@ -72,41 +79,69 @@ permission_hint (pid_t pid, char *out, size_t outlen)
 
   /* The kernel lets a process without CAP_SYS_PTRACE read another only
      where the other's real, effective and saved IDs, user and group,
-     are all its own: its real ones for ptrace's attach (--stop), its
-     effective ones for /proc's files (--no-stop).  */
+     are all its own: its real ones for ptrace's attach (--stop, ATTACH),
+     its effective ones for /proc's files (--no-stop, and --stop's reads
+     as well).  */
   uid_t me = getuid (), myeuid = geteuid ();
-  unsigned int ruid = 0, euid = 0, suid = 0;
+  gid_t mygid = getgid (), myegid = getegid ();
+  unsigned int u[3], g[3];
   int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
-                 && sscanf (v, "%u %u %u", &ruid, &euid, &suid) == 3;
+                 && sscanf (v, "%u %u %u", &u[0], &u[1], &u[2]) == 3;
+  int have_gid = proc_status_field (dir, "Gid", v, sizeof v) == 0
+                 && sscanf (v, "%u %u %u", &g[0], &g[1], &g[2]) == 3;
+  unsigned int cu = attach ? me : myeuid, cg = attach ? mygid : myegid;
+  int uid_ok = have_uid && all_are (u, cu);
+  int gid_ok = have_gid && all_are (g, cg);
+  /* The --no-stop reads would pass where the attach does not.  */
+  int reads_ok = attach && have_uid && have_gid && all_are (u, myeuid)
+                 && all_are (g, myegid);
+  char who[64], self[64];
+  /* A process whose own users differ (a set-user-ID program that
+     dropped its privileges but kept the saved user): no user of ours
+     can match all three (thirty-fifth review: the saved one was named
+     as its owner).  */
+  if (have_uid && !cap && !uid_ok && !all_are (u, u[0]))
+    {
+      snprintf (out, outlen, "its real, effective and saved users are %u, "
+                "%u and %u, and the kernel lets only a process with "
+                "CAP_SYS_PTRACE read a process whose users differ; run "
+                "rseq-compat as root", u[0], u[1], u[2]);
+      return 0;
+    }
   /* A set-user-ID rseq-compat, or one a setuid wrapper started, whose
      effective user is the process's own: the attach compares the real
-     one (thirty-second review: a security module was blamed).  */
-  if (have_uid && !cap && myeuid != me && ruid == myeuid && euid == myeuid
-      && suid == myeuid)
+     one (thirty-second review: a security module was blamed); --no-stop
+     is the way only where its group matches as well (thirty-fifth
+     review: --no-stop was offered, and refused).  */
+  if (have_uid && !cap && !uid_ok && attach && myeuid != me
+      && all_are (u, myeuid))
     {
-      char who[64], self[64];
+      char rest[256];
+      if (reads_ok)
+        snprintf (rest, sizeof rest, "run rseq-compat with both users %s, "
+                  "or with --no-stop (its reads compare the effective "
+                  "user), or as root", user_name (myeuid, who, sizeof who));
+      else
+        snprintf (rest, sizeof rest, "run rseq-compat with both users %s "
+                  "and the group %u, or as root",
+                  user_name (myeuid, who, sizeof who), g[0]);
       snprintf (out, outlen, "rseq-compat runs with the real user %s and "
                 "the effective user %s, without CAP_SYS_PTRACE, and "
                 "attaching (--stop) compares the real user with the "
-                "process's (%s): run rseq-compat with both users %s, or "
-                "with --no-stop (its reads compare the effective user), or "
-                "as root", user_name (me, self, sizeof self),
-                user_name (myeuid, who, sizeof who), who, who);
+                "process's (%s): %s", user_name (me, self, sizeof self),
+                who, who, rest);
       return 0;
     }
-  /* Otherwise the effective user is the one to name: /proc's files
-     compare it, and the attach the real one, which is the same or the
-     process's (thirty-third review: with the real user the process's
-     and the effective one another, a security module was blamed).  */
-  if (have_uid && !cap
-      && (ruid != myeuid || euid != myeuid || suid != myeuid))
+  /* Otherwise the user compared is the one to name: the effective one
+     for /proc's files, the real one for the attach (thirty-third
+     review: with the real user the process's and the effective one
+     another, a security module was blamed).  */
+  if (have_uid && !cap && !uid_ok)
     {
-      char who[64], self[64];
       snprintf (out, outlen, "it belongs to user %s and rseq-compat runs as "
                 "%s without CAP_SYS_PTRACE; run rseq-compat as that user or "
-                "as root", user_name (ruid != myeuid ? ruid : euid != myeuid
-                                      ? euid : suid, who, sizeof who),
-                user_name (myeuid, self, sizeof self));
+                "as root", user_name (u[0], who, sizeof who),
+                user_name (cu, self, sizeof self));
       return 0;
     }
   /* Not /proc/PID itself: the kernel keeps a world-readable directory
@@ -117,7 +152,7 @@ permission_hint (pid_t pid, char *out, size_t outlen)
   char env[80];
   snprintf (env, sizeof env, "%s/environ", dir);
   struct stat st;
-  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != ruid)
+  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != u[0])
     {
       snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
                 "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
@@ -126,26 +161,27 @@ permission_hint (pid_t pid, char *out, size_t outlen)
     }
 
   /* A process of ours whose group is another (thirtieth review: it was
-     said to be refused by a security module).  Ours to compare: the
-     real group (ptrace's attach) and the effective one (/proc's files),
-     which a set-group-ID rseq-compat has apart; after the dumpable
-     check, as a set-group-ID program's groups differ but being not
-     dumpable is what refuses us there (thirty-first review).  */
-  gid_t mygid = getgid (), myegid = getegid ();
-  unsigned int rgid = 0, egid = 0, sgid = 0;
-  if (!cap && proc_status_field (dir, "Gid", v, sizeof v) == 0
-      && sscanf (v, "%u %u %u", &rgid, &egid, &sgid) == 3
-      && (rgid != mygid || egid != mygid || sgid != mygid
-          || myegid != mygid))
+     said to be refused by a security module).  The group compared: the
+     real one for the attach, the effective one for /proc's files, which
+     a set-group-ID rseq-compat has apart; after the dumpable check, as
+     a set-group-ID program's groups differ but being not dumpable is
+     what refuses us there (thirty-first review).  */
+  if (have_gid && !cap && !gid_ok && !all_are (g, g[0]))
     {
-      if (myegid != mygid && rgid == mygid)
-        mygid = myegid;
-      unsigned int g = rgid != mygid ? rgid : egid != mygid ? egid : sgid;
+      snprintf (out, outlen, "its real, effective and saved groups are %u, "
+                "%u and %u, and the kernel lets only a process with "
+                "CAP_SYS_PTRACE read a process whose groups differ; run "
+                "rseq-compat as root", g[0], g[1], g[2]);
+      return 0;
+    }
+  if (have_gid && !cap && !gid_ok)
+    {
       snprintf (out, outlen, "it runs as group %u and rseq-compat as group "
                 "%u, without CAP_SYS_PTRACE: the kernel lets only a process "
                 "of the same user and group read it; run rseq-compat with "
-                "that group (sg, newgrp) or as root", g,
-                (unsigned int) mygid);
+                "that group (sg, newgrp)%s or as root", g[0], cg,
+                reads_ok ? ", with --no-stop (its reads compare the "
+                           "effective group)," : "");
       return 0;
     }
 

@@ -991,6 +991,29 @@ proc_exe_has_interp (struct proc *p)
   return ret;
 }
 
+/* The value of the entry TYPE of an auxiliary vector of LEN bytes at
+   BUF, words of W bytes (4 or 8), in *VALUE: 1, or 0 where the vector
+   ends, or is cut short, before one.  */
+static int
+auxv_find (const char *buf, ssize_t len, size_t w, uint64_t type,
+           uint64_t *value)
+{
+  for (size_t i = 0; (i + 2) * w <= (size_t) len; i += 2)
+    {
+      uint64_t t = 0, v = 0;
+      memcpy (&t, buf + i * w, w);
+      memcpy (&v, buf + (i + 1) * w, w);
+      if (t == AT_NULL)
+        break;
+      if (t == type)
+        {
+          *value = v;
+          return 1;
+        }
+    }
+  return 0;
+}
+
 /* DIR/auxv's AT_RANDOM: the address of the 16 random bytes, or 0.  */
 static uint64_t
 auxv_random (const char *dir)
@@ -1001,10 +1024,7 @@ auxv_random (const char *dir)
   if (len < 0)
     return 0;
   uint64_t at = 0;
-  const uint64_t *v = (const uint64_t *) buf;
-  for (ssize_t i = 0; (i + 2) * 8 <= len && v[i] != AT_NULL; i += 2)
-    if (v[i] == AT_RANDOM)
-      at = v[i + 1];
+  auxv_find (buf, len, 8, AT_RANDOM, &at);
   free (buf);
   return at;
 }
@@ -1036,19 +1056,10 @@ auxv_mid_exec (const char *dir)
   Elf64_Ehdr eh;
   int known = exe_header (dir, &eh) == 0;
   int found = 0;
+  uint64_t at;
   for (size_t w = 4; w <= 8 && !found; w += 4)
-    {
-      if (known && (eh.e_ident[EI_CLASS] == ELFCLASS32) != (w == 4))
-        continue;
-      for (size_t i = 0; (i + 2) * w <= (size_t) len && !found; i += 2)
-        {
-          uint64_t type = 0;
-          memcpy (&type, buf + i * w, w);
-          if (type == AT_NULL)
-            break;
-          found = type == AT_RANDOM;
-        }
-    }
+    if (!known || (eh.e_ident[EI_CLASS] == ELFCLASS32) == (w == 4))
+      found = auxv_find (buf, len, w, AT_RANDOM, &at);
   free (buf);
   return len >= 8 && !found;
 }
@@ -1452,13 +1463,11 @@ read_auxv (const char *dir, unsigned long int *feature,
   ssize_t len = slurp (path, &buf, 1 << 16);
   if (len < 0)
     return -1;
-  *feature = *align = 0;
-  const uint64_t *v = (const uint64_t *) buf;
-  for (ssize_t i = 0; (i + 2) * 8 <= len && v[i] != AT_NULL; i += 2)
-    if (v[i] == RSEQ_LAYOUT_AT_FEATURE_SIZE)
-      *feature = v[i + 1];
-    else if (v[i] == RSEQ_LAYOUT_AT_ALIGN)
-      *align = v[i + 1];
+  uint64_t f = 0, a = 0;
+  auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
+  auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_ALIGN, &a);
+  *feature = f;
+  *align = a;
   free (buf);
   return 0;
 }

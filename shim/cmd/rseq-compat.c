@@ -20,6 +20,7 @@
    which file may use which.  */
 
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,8 +66,8 @@ usage (FILE *out)
          out);
 }
 
-int
-main (int argc, char **argv)
+static int
+dispatch (int argc, char **argv)
 {
   if (argc >= 2 && strcmp (argv[1], "--help") == 0)
     {
@@ -102,4 +103,31 @@ main (int argc, char **argv)
     fprintf (stderr, "rseq-compat: unknown subcommand '%s'\n", argv[1]);
   usage (stderr);
   return EXIT_CANNOT_RUN;
+}
+
+/* Standard output written in full, or said: a report or a message
+   lost to a full disk is no success (thirty-fifth review: info -p
+   >/dev/full exited 0).  enable and disable keep their status, which
+   says what /etc/ld.so.preload holds, and warn.  */
+static int
+flush_output (int rc, int system)
+{
+  errno = 0;
+  if ((fflush (stdout) == 0 && !ferror (stdout)) || (rc != 0 && !system))
+    return rc;
+  /* A failed command said its own words; an earlier failed write
+     leaves no errno.  */
+  int e = errno != 0 ? errno : EIO;
+  fprintf (stderr, "rseq-compat: cannot write to standard output: %s%s\n",
+           strerror (e), system ? " (the exit status still says whether "
+           "/etc/ld.so.preload was changed as asked)" : "");
+  return system || rc != 0 ? rc : 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  int system = argc >= 2 && (strcmp (argv[1], "enable") == 0
+                             || strcmp (argv[1], "disable") == 0);
+  return flush_output (dispatch (argc, argv), system);
 }

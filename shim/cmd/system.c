@@ -33,6 +33,7 @@
    needed there.  */
 
 #define _GNU_SOURCE 1
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -786,29 +787,99 @@ same_as_read (const struct stat *st, const struct stat *old, int ctime)
                         && st->st_ctim.tv_nsec == old->st_ctim.tv_nsec));
 }
 
-/* /etc/ld.so.preload opened, where it is still OLD: the descriptor, or
-   -1 where it is another file (or none).  Kept open to the end, so that
-   the file in place is checked the last moment before it is swapped. */
-static int
-open_as_read (const struct stat *old)
+/* The file as read: its status and text, and where it is checked at
+   the end, a descriptor of it and its extended attributes as they were
+   then.  */
+struct as_read
 {
-  int from = open (PRELOAD_FILE,
-                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  struct stat st;
-  if (from >= 0 && (fstat (from, &st) != 0 || !same_as_read (&st, old, 1)))
+  const struct stat *st;	/* st_mode 0: there was no file.  */
+  const char *text;		/* st->st_size bytes.  */
+  int fd;			/* open_as_read's, or -1.  */
+  char *xattrs;			/* xattr_snapshot's of FD.  */
+  size_t xattrs_len;
+};
+
+static char *xattr_snapshot (int fd, size_t *len);
+
+/* Whether the file open at FD holds TEXT, LEN bytes, and no more.  */
+static int
+same_text (int fd, const char *text, size_t len)
+{
+  char buf[8192];
+  off_t at = 0;
+  for (;;)
     {
-      close (from);
-      from = -1;
+      ssize_t n = pread (fd, buf, sizeof buf, at);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 || (size_t) at + n > len)
+        return 0;
+      if (n == 0)
+        return (size_t) at == len;
+      if (memcmp (buf, text + at, n) != 0)
+        return 0;
+      at += n;
     }
-  return from;
 }
 
-/* Whether FROM, open_as_read's, is still as read.  */
+/* Whether the file whose status is ST is still R's file as it was
+   read: same_as_read's, then its text and its extended attributes,
+   read through R's descriptor of the same inode.  The status alone
+   misses a writer that keeps the size and sets the old mtime back
+   after the swap, whose rename moves the change time as ours does
+   (thirty-fifth review: its text was lost with exit 0), and a change
+   of an attribute alone (thirty-fifth review: a relabel was lost).  */
 static int
-still_as_read (int from, const struct stat *old)
+is_as_read (const struct as_read *r, const struct stat *st, int ctime)
+{
+  if (!same_as_read (st, r->st, ctime)
+      || !same_text (r->fd, r->text, r->st->st_size))
+    return 0;
+  size_t len;
+  char *now = xattr_snapshot (r->fd, &len);
+  int same = now != NULL && len == r->xattrs_len
+             && memcmp (now, r->xattrs, len) == 0;
+  free (now);
+  return same;
+}
+
+/* /etc/ld.so.preload opened into R, where it is still as read: 0, or
+   -1 where it is another file (or none), or changed.  Kept open to the
+   end, so that the file in place is checked the last moment before it
+   is swapped, and the one swapped out after.  */
+static int
+open_as_read (struct as_read *r)
+{
+  r->xattrs = NULL;
+  r->fd = open (PRELOAD_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+                              | O_CLOEXEC);
+  struct stat st;
+  if (r->fd >= 0 && fstat (r->fd, &st) == 0 && same_as_read (&st, r->st, 1)
+      && same_text (r->fd, r->text, r->st->st_size)
+      && (r->xattrs = xattr_snapshot (r->fd, &r->xattrs_len)) != NULL)
+    return 0;
+  if (r->fd >= 0)
+    close (r->fd);
+  r->fd = -1;
+  return -1;
+}
+
+static void
+close_as_read (struct as_read *r)
+{
+  if (r->fd >= 0)
+    close (r->fd);
+  r->fd = -1;
+  free (r->xattrs);
+  r->xattrs = NULL;
+}
+
+/* Whether R's file is still as read, at its name as well.  */
+static int
+still_as_read (const struct as_read *r)
 {
   struct stat st;
-  return fstat (from, &st) == 0 && same_as_read (&st, old, 1);
+  return fstat (r->fd, &st) == 0 && is_as_read (r, &st, 1);
 }
 
 /* Where the C library's headers predate it (glibc 2.17's list of
@@ -882,8 +953,7 @@ put_where_none (const char *from)
 }
 
 /* Puts TMP, written and synced, in place of /etc/ld.so.preload if that
-   is still OLD, the file read and open as FROM (none where OLD's mode is
-   0).  Returns 0 (TMP is then gone, or names the old file: the caller
+   is still R's file as read (none where R's mode is 0).  Returns 0 (TMP is then gone, or names the old file: the caller
    removes it), 1 where another program wrote or replaced the file
    meanwhile, which stays as that program made it, 2 where such a file
    could not be put back (it is then TMP, ours in place), or -1 with
@@ -896,17 +966,17 @@ put_where_none (const char *from)
    (it may write on after the swap), is seen up to the check just
    before the swap, and after it where it moves the mtime.  */
 static int
-commit_preload (const char *tmp, const struct stat *old, int from,
+commit_preload (const char *tmp, const struct as_read *r,
                 const struct stat *ours)
 {
-  if (old->st_mode == 0)
+  if (r->st->st_mode == 0)
     return put_where_none (tmp);
-  if (!still_as_read (from, old))
+  if (!still_as_read (r))
     return 1;
   struct stat st;
   if (rename_flags (tmp, PRELOAD_FILE, RENAME_EXCHANGE) == 0)
     {
-      if (lstat (tmp, &st) == 0 && same_as_read (&st, old, 0))
+      if (lstat (tmp, &st) == 0 && is_as_read (r, &st, 0))
         return 0;
       int e = errno;
       /* Another program's file, or one we cannot look at: it goes
@@ -936,12 +1006,34 @@ commit_preload (const char *tmp, const struct stat *old, int from,
     return -1;
   /* No exchange here: the checks, then the rename; only a file put in
      place between the two is lost.  */
-  if (lstat (PRELOAD_FILE, &st) != 0 || !same_as_read (&st, old, 1))
+  if (lstat (PRELOAD_FILE, &st) != 0 || !is_as_read (r, &st, 1))
     return 1;
   return rename (tmp, PRELOAD_FILE);
 }
 
-/* Takes /etc/ld.so.preload, still OLD and open as FROM, away: it is
+static void __attribute__ ((format (printf, 1, 2)))
+warn (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fprintf (stderr, "rseq-compat: %s --system: warning: ", verb);
+  vfprintf (stderr, fmt, ap);
+  fputc ('\n', stderr);
+  va_end (ap);
+}
+
+/* Removes PATH, a file of this run's in /etc that the loader does not
+   read: where that fails, it is named, not left without a word
+   (thirty-fifth review: an EIO left it, and disable said "removed").  */
+static void
+remove_ours (const char *path)
+{
+  if (unlink (path) != 0 && errno != ENOENT)
+    warn ("cannot remove %s: %s; the loader does not read it: remove it "
+          "by hand", path, strerror (errno));
+}
+
+/* Takes /etc/ld.so.preload, still R's file as read, away: it is
    checked, renamed aside, the file renamed compared with OLD, and put
    back where it is another program's (thirty-second review: unlink by
    name removed a file that another program had just written).  The
@@ -954,7 +1046,7 @@ commit_preload (const char *tmp, const struct stat *old, int from,
    file was another's (it stays), 2 where it was and could not go back
    (its name is then in LEFT), or -1 with errno.  */
 static int
-remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
+remove_preload (const struct as_read *r, char *left, size_t leftlen)
 {
   char aside[sizeof PRELOAD_FILE + 48];
   struct stat st;
@@ -968,7 +1060,7 @@ remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
       /* A file another program removed is what disable wants: no
          file names the shim (thirty-fourth review: exit 1 and "another
          program wrote it", and the package's prerm failed).  */
-      if (!still_as_read (from, old))
+      if (!still_as_read (r))
         return lstat (PRELOAD_FILE, &st) != 0 && errno == ENOENT ? 0 : 1;
       if (rename_flags (PRELOAD_FILE, aside, RENAME_NOREPLACE) == 0)
         break;
@@ -984,19 +1076,18 @@ remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
          only a write between the two is lost.  */
       if (lstat (PRELOAD_FILE, &st) != 0)
         return errno == ENOENT ? 0 : -1;
-      if (!same_as_read (&st, old, 1))
+      if (!is_as_read (r, &st, 1))
         return 1;
       if (unlink (PRELOAD_FILE) == 0 || errno == ENOENT)
         return 0;
       return -1;
     }
-  if (lstat (aside, &st) == 0 && same_as_read (&st, old, 0))
+  if (lstat (aside, &st) == 0 && is_as_read (r, &st, 0))
     {
-      unlink (aside);
+      remove_ours (aside);
       return 0;
     }
-  int r = put_where_none (aside);
-  if (r < 0)
+  if (put_where_none (aside) < 0)
     {
       /* Not lost: named for the admin to put back.  */
       snprintf (left, leftlen, "%s", aside);
@@ -1004,7 +1095,7 @@ remove_preload (const struct stat *old, int from, char *left, size_t leftlen)
     }
   /* Where yet another file took the name meanwhile, that one is the
      newest: the one set aside goes.  */
-  unlink (aside);
+  remove_ours (aside);
   return 1;
 }
 
@@ -1048,6 +1139,73 @@ xattr_value (int from, const char *name, ssize_t *len)
   return NULL;
 }
 
+/* FD's list of attribute names (malloc'd, or NULL where it is empty),
+   its size in *LEN: -1 with errno where it cannot be read.  The list,
+   too, may grow between the two calls.  */
+static char *
+xattr_names (int fd, ssize_t *len)
+{
+  char *names = NULL;
+  *len = -1;
+  for (int tries = 0; tries < 8; tries++)
+    {
+      *len = flistxattr (fd, NULL, 0);
+      if (*len <= 0)
+        break;
+      char *more = realloc (names, *len);
+      if (more == NULL)
+        {
+          errno = ENOMEM;
+          *len = -1;
+          break;
+        }
+      names = more;
+      *len = flistxattr (fd, names, *len);
+      if (*len >= 0 || errno != ERANGE)
+        break;
+    }
+  return names;
+}
+
+/* FD's extended attributes, names and values, in one block (malloc'd,
+   its size in *LEN) for is_as_read to compare; what cannot be read is
+   in it as its errno, which the same failure gives again.  NULL only
+   where memory runs out.  */
+static char *
+xattr_snapshot (int fd, size_t *len)
+{
+  char *block = NULL;
+  FILE *m = open_memstream (&block, len);
+  if (m == NULL)
+    return NULL;
+  ssize_t nlen;
+  char *names = xattr_names (fd, &nlen);
+  if (nlen < 0)
+    fprintf (m, "!%d", errno);
+  for (ssize_t at = 0; nlen > 0 && at < nlen; at += strlen (names + at) + 1)
+    {
+      ssize_t vlen = 0;
+      char *value = xattr_value (fd, names + at, &vlen);
+      fprintf (m, "%s%c", names + at, 0);
+      if (value != NULL)
+        {
+          fprintf (m, "%zd:", vlen);
+          fwrite (value, 1, vlen, m);
+        }
+      else
+        fprintf (m, "!%d", errno);
+      free (value);
+    }
+  free (names);
+  int bad = ferror (m);
+  if (fclose (m) != 0 || bad)
+    {
+      free (block);
+      return NULL;
+    }
+  return block;
+}
+
 /* Gives the new file FD, its text written, the extended attributes of
    the one it replaces, OLD: a POSIX ACL, an SELinux label or an
    attribute of the admin's own on /etc/ld.so.preload must outlive our
@@ -1062,26 +1220,8 @@ xattr_value (int from, const char *name, ssize_t *len)
 static void
 keep_xattrs (int fd, int from)
 {
-  /* The list, too, may grow between the two calls.  */
-  char *names = NULL;
-  ssize_t len = -1;
-  for (int tries = 0; tries < 8; tries++)
-    {
-      len = flistxattr (from, NULL, 0);
-      if (len <= 0)
-        break;
-      char *more = realloc (names, len);
-      if (more == NULL)
-        {
-          errno = ENOMEM;
-          len = -1;
-          break;
-        }
-      names = more;
-      len = flistxattr (from, names, len);
-      if (len >= 0 || errno != ERANGE)
-        break;
-    }
+  ssize_t len;
+  char *names = xattr_names (from, &len);
   if (len < 0 && errno != ENOTSUP)
     xattr_warning (XATTRS_LOST, strerror (errno));
   int had_acl = 0;
@@ -1137,36 +1277,64 @@ complain_left (const char *left)
             PRELOAD_FILE, verb);
 }
 
+/* Why an edit of /etc may fail, and what to do, after E's words: what
+   the admin meets most, a user not root, an immutable file, a mount on
+   the file (thirty-fifth review: each said only strerror's words).  */
+static const char *
+errno_hint (int e)
+{
+  switch (e)
+    {
+    case EACCES:
+      return " (run it as root)";
+    case EPERM:
+      return geteuid () != 0 ? " (run it as root)"
+             : " (" ETC " or " PRELOAD_FILE " may be immutable or "
+               "append-only: lsattr -d " ETC " " PRELOAD_FILE " shows it, "
+               "chattr -i -a lifts it)";
+    case EBUSY:
+      return " (something is mounted on it: findmnt " PRELOAD_FILE
+             " shows what; edit the file mounted there)";
+    case EROFS:
+      return " (" ETC " is on a read-only file system)";
+    default:
+      return "";
+    }
+}
+
 /* replace_preload's work, its signals blocked.  */
 static int
-replace_preload_1 (int etc, const char *text, const struct stat *old)
+replace_preload_1 (int etc, const char *text, const struct stat *old,
+                   const char *oldtext)
 {
+  struct as_read r = { .st = old, .text = oldtext, .fd = -1 };
   const char *c = text;
   while (*c != '\0' && is_separator (*c))
     c++;
   if (*c == '\0')
     {
       char left[sizeof PRELOAD_FILE + 48];
-      int from = old->st_mode != 0 ? open_as_read (old) : -1;
-      int r = old->st_mode == 0 ? 0
-              : from < 0 ? 1 : remove_preload (old, from, left, sizeof left);
-      if (from >= 0)
-        close (from);
-      if (r < 0)
-        complain ("cannot remove %s: %s", PRELOAD_FILE, strerror (errno));
-      else if (r == 1)
+      int ret = old->st_mode == 0 ? 0
+                : open_as_read (&r) != 0 ? 1
+                : remove_preload (&r, left, sizeof left);
+      int e = errno;
+      close_as_read (&r);
+      if (ret < 0)
+        complain ("cannot remove %s: %s%s", PRELOAD_FILE, strerror (e),
+                  errno_hint (e));
+      else if (ret == 1)
         complain_changed ();
-      else if (r == 2)
+      else if (ret == 2)
         complain_left (left);
       fsync (etc);
-      return r == 0 ? 0 : -1;
+      return ret == 0 ? 0 : -1;
     }
   char tmp[] = PRELOAD_FILE ".rseq-compat.XXXXXX";
   int fd = mkostemp (tmp, O_CLOEXEC);
   if (fd < 0)
     {
       complain ("cannot create a file in " ETC ": %s%s", strerror (errno),
-                errno == EACCES || errno == EPERM ? " (run it as root)" : "");
+                errno_hint (errno));
       return -1;
     }
   size_t len = strlen (text), done = 0;
@@ -1191,38 +1359,37 @@ replace_preload_1 (int etc, const char *text, const struct stat *old)
   struct stat ours;
   if (err == 0 && fstat (fd, &ours) != 0)
     err = errno;
-  int from = err == 0 && old->st_mode != 0 ? open_as_read (old) : -1;
-  int changed = err == 0 && old->st_mode != 0 && from < 0;
-  if (from >= 0)
-    keep_xattrs (fd, from);
+  int changed = err == 0 && old->st_mode != 0 && open_as_read (&r) != 0;
+  if (r.fd >= 0)
+    keep_xattrs (fd, r.fd);
   if (err == 0 && !changed && fsync (fd) != 0)
     err = errno;
   if (close (fd) != 0 && err == 0)
     err = errno;
   if (err == 0 && !changed)
     {
-      int r = commit_preload (tmp, old, from, &ours);
-      if (r < 0)
+      int ret = commit_preload (tmp, &r, &ours);
+      if (ret < 0)
         err = errno;
-      else if (r == 2)
+      else if (ret == 2)
         {
           complain_left (tmp);
-          close (from);
+          close_as_read (&r);
           fsync (etc);
           return -1;
         }
-      changed = r == 1;
+      changed = ret == 1;
     }
-  if (from >= 0)
-    close (from);
-  unlink (tmp);
+  close_as_read (&r);
+  /* Ours, or, swapped out, the old file.  */
+  remove_ours (tmp);
   if (err != 0 || changed)
     {
       if (changed)
         complain_changed ();
       else
-        complain ("cannot write %s: %s; it is left as it was", PRELOAD_FILE,
-                  strerror (err));
+        complain ("cannot write %s: %s%s; it is left as it was",
+                  PRELOAD_FILE, strerror (err), errno_hint (err));
       return -1;
     }
   fsync (etc);
@@ -1235,7 +1402,8 @@ replace_preload_1 (int etc, const char *text, const struct stat *old)
    whole and no file of ours is left in /etc (thirty-second review: a
    kill during the edit left /etc/ld.so.preload.rseq-compat.XXXXXX).  */
 static int
-replace_preload (int etc, const char *text, const struct stat *old)
+replace_preload (int etc, const char *text, const struct stat *old,
+                 const char *oldtext)
 {
   sigset_t all, was;
   sigfillset (&all);
@@ -1245,9 +1413,38 @@ replace_preload (int etc, const char *text, const struct stat *old)
   for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
     sigdelset (&all, faults[i]);
   sigprocmask (SIG_BLOCK, &all, &was);
-  int r = replace_preload_1 (etc, text, old);
+  int r = replace_preload_1 (etc, text, old, oldtext);
   sigprocmask (SIG_SETMASK, &was, NULL);
   return r;
+}
+
+/* Files of an earlier run's left in /etc: the new file of a run that
+   SIGKILL ended, or one whose removal failed.  Named, not removed: one
+   may be another program's file that could not be put back, which
+   complain_left told the admin to restore (thirty-fifth review: no
+   later run said a word of them).  */
+static void
+report_leftovers (int etc)
+{
+  static const char prefix[] = "ld.so.preload.rseq-compat.";
+  int fd = openat (etc, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+  if (d == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      return;
+    }
+  unsigned int n = 0;
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    if (strncmp (e->d_name, prefix, sizeof prefix - 1) == 0 && n++ < 8)
+      warn (ETC "/%s is left from an earlier rseq-compat that was killed "
+            "or could not finish; the loader does not read it: look at "
+            "it, then remove it", e->d_name);
+  if (n > 8)
+    warn ("%u more such files are in " ETC, n - 8);
+  closedir (d);
 }
 
 static int
@@ -1346,6 +1543,7 @@ cmd_system (int argc, char **argv)
       close (lock);
       return EXIT_SYSTEM_FAILED;
     }
+  report_leftovers (etc);
   char *text, *link = NULL;
   struct stat old;
   if (read_preload (&text, &old, enable ? NULL : &link) != 0)
@@ -1419,7 +1617,6 @@ cmd_system (int argc, char **argv)
       close (lock);
       return EXIT_SYSTEM_FAILED;
     }
-  free (text);
 
   int rc = 0;
   if (enable && first_is_entry && dropped == 1)
@@ -1434,7 +1631,8 @@ cmd_system (int argc, char **argv)
     }
   else
     {
-      rc = replace_preload (etc, out, &old) != 0 ? EXIT_SYSTEM_FAILED : 0;
+      rc = replace_preload (etc, out, &old, text) != 0
+           ? EXIT_SYSTEM_FAILED : 0;
       if (rc == 0 && enable)
         printf ("rseq-compat: enabled: " PRELOAD_FILE " names %s; programs "
                 "started from now on load the shim (running ones keep "
@@ -1449,6 +1647,7 @@ cmd_system (int argc, char **argv)
                 "rseq-compat enable --system puts it back for the copies "
                 "still installed)" : "");
     }
+  free (text);
   free (out);
   close (etc);
   close (lock);

@@ -53,6 +53,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -1343,10 +1344,71 @@ scenario (const char *name, char **prefix, int nprefix)
               want_error (&r, "effective user not the process's",
                           "permission denied", "belongs to user nobody",
                           "runs as uid 54342", NULL);
+              /* The real user another, the effective one the
+                 process's, but the group another too: --no-stop is
+                 refused as well, and was offered (thirty-fifth review);
+                 the group is what to name, with --stop and with
+                 --no-stop.  */
+              for (int nostop = 0; nostop < 2; nostop++)
+                {
+                  char *split_g[] = { "setpriv", "--ruid=54342",
+                                      "--euid=65534", "--regid=54342",
+                                      "--clear-groups", copy, "info", "-p",
+                                      npid, nostop ? "--no-stop" : NULL,
+                                      NULL };
+                  r = run (split_g, NULL, AS_IS);
+                  want_error (&r, nostop ? "group another, --no-stop"
+                              : "group another", "permission denied",
+                              "group 65534", NULL);
+                  CHECK (r.err == NULL || strstr (r.err, "--no-stop") == NULL,
+                         "group another%s: --no-stop not offered: %s",
+                         nostop ? ", --no-stop" : "",
+                         r.err != NULL ? r.err : "");
+                }
               kill (n.pid, SIGKILL);
               waitpid (n.pid, NULL, 0);
               fclose (n.in);
               fclose (n.out);
+            }
+          /* Nobody's process whose saved user is another (a
+             set-user-ID program that dropped its privileges and kept
+             the saved user), read by nobody: only root may, and the
+             saved user was named as its owner (thirty-fifth review).
+             Dumpable again, so that its users alone refuse.  */
+          int ready[2];
+          CHECK (pipe (ready) == 0, "pipe");
+          pid_t saved = fork ();
+          if (saved == 0)
+            {
+              close (ready[0]);
+              if (setgroups (0, NULL) != 0
+                  || setresgid (65534, 65534, 65534) != 0
+                  || setresuid (65534, 65534, 54342) != 0
+                  || prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0
+                  || write (ready[1], "", 1) != 1)
+                _exit (1);
+              for (;;)
+                pause ();
+            }
+          close (ready[1]);
+          char byte;
+          if (saved > 0 && read (ready[0], &byte, 1) == 1)
+            {
+              char spid[32];
+              snprintf (spid, sizeof spid, "%d", (int) saved);
+              char *argv2[] = { copy, "info", "-p", spid, NULL };
+              r = run (argv2, NULL, AS_NOBODY);
+              want_error (&r, "saved user another", "permission denied",
+                          "saved users are 65534, 65534 and 54342",
+                          "run rseq-compat as root", NULL);
+            }
+          else
+            CHECK (0, "start a process whose saved user is 54342");
+          close (ready[0]);
+          if (saved > 0)
+            {
+              kill (saved, SIGKILL);
+              waitpid (saved, NULL, 0);
             }
           unlink (kidsg);
           unlink (kid);

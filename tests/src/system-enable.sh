@@ -262,6 +262,84 @@ run "disable: of two other programs' files, the newest is left" 1 "changed while
   no_litter "disable: of two other programs' files, the newest is left" &&
   pass "disable: of two other programs' files, the newest is left"
 rm -f "$pf"
+# Between the last check and the swap, or the rename aside, another
+# program writes the file in place with text of its size and sets its
+# times back, or sets an attribute on it: the rename moves the change
+# time as ours does, so only the text and the attributes tell
+# (thirty-fifth review: each was lost with exit 0).
+written_meanwhile "disable: a file written in place just before the swap, its size and times kept, is left as written" \
+  exchange in-place-old-times "$same_size" "$other\n$shim\n"
+# Of the size of "$shim": a comment.
+shim_size="#$(printf '%*s' $((${#shim} - 1)) '')"
+written_meanwhile "disable: a file written in place as disable removes it, its size and times kept, is left as written" \
+  remove in-place-old-times "$shim_size" "$shim\n"
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: an attribute set just before the swap is kept" 1 "changed while rseq-compat edited it" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_REPLACE=other RSEQ_TEST_REPLACE_AT=exchange \
+    RSEQ_TEST_REPLACE_HOW=setxattr "$cmd" disable --system &&
+  is_file "disable: an attribute set just before the swap is kept" "$other\n$shim\n" &&
+  no_litter "disable: an attribute set just before the swap is kept" &&
+  if [ "$("$xattr" get "$pf" trusted.rseq-compat-other 2>&1)" = 6f74686572 ]; then
+    pass "disable: an attribute set just before the swap is kept"
+  else
+    fail "disable: an attribute set just before the swap is kept" "trusted.rseq-compat-other: $("$xattr" get "$pf" trusted.rseq-compat-other 2>&1)"
+  fi
+rm -f "$pf"
+# A file of the command's own in /etc that it cannot remove is named,
+# and so is one that an earlier run left (thirty-fifth review: an EIO
+# left it without a word, and no later run said anything).
+printf '%s\n' "$shim" > "$pf"
+run "disable: a file of its own it cannot remove is named" 0 "disabled: 1 shim entry" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unlink-aside "$cmd" disable --system &&
+  no_file "disable: a file of its own it cannot remove is named" &&
+  if printf '%s\n' "$out" | grep -q "warning: cannot remove /etc/ld.so.preload.rseq-compat.*Input/output error.*remove it by hand"; then
+    pass "disable: a file of its own it cannot remove is named"
+  else
+    fail "disable: a file of its own it cannot remove is named" "no warning: $out"
+  fi
+run "disable: a file left by an earlier run is named" 0 "not enabled" "$cmd" disable --system &&
+  if printf '%s\n' "$out" | grep -q "warning: /etc/ld.so.preload.rseq-compat.* is left from an earlier rseq-compat"; then
+    pass "disable: a file left by an earlier run is named"
+  else
+    fail "disable: a file left by an earlier run is named" "no warning: $out"
+  fi
+rm -f /etc/ld.so.preload.rseq-compat.*
+# Refusals say their cause and the fix: not root, an immutable file
+# (EPERM from every rename), a file something is mounted on (thirty-fifth
+# review: strerror's words alone).
+printf '%s\n' "$shim" > "$pf"
+run "disable: not root, said plainly" 1 "cannot remove /etc/ld.so.preload: Permission denied \\(run it as root\\)" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$cmd" disable --system &&
+  is_file "disable: not root, said plainly" "$shim\n" && no_litter "disable: not root, said plainly" &&
+  pass "disable: not root, said plainly"
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: an immutable file, said plainly" 1 "Operation not permitted \\(.*immutable or append-only: lsattr" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=rename-eperm "$cmd" disable --system &&
+  is_file "disable: an immutable file, said plainly" "$other\n$shim\n" &&
+  no_litter "disable: an immutable file, said plainly" &&
+  pass "disable: an immutable file, said plainly"
+printf '%s\n%s\n' "$other" "$shim" > "$scratch/mounted"
+: > "$pf"
+if mount --bind "$scratch/mounted" "$pf"; then
+  run "disable: a file something is mounted on, said plainly" 1 "Device or resource busy \\(something is mounted on it: findmnt" \
+      "$cmd" disable --system &&
+    is_file "disable: a file something is mounted on, said plainly" "$other\n$shim\n" &&
+    no_litter "disable: a file something is mounted on, said plainly" &&
+    pass "disable: a file something is mounted on, said plainly"
+  umount "$pf"
+else
+  fail "disable: a file something is mounted on, said plainly" "cannot bind a file on $pf (setup)"
+fi
+rm -f "$pf"
+# Its message lost to a full disk: said on standard error, and the
+# status still says what the file holds (thirty-fifth review: nothing
+# was said).
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+run "disable: a message lost to a full disk is said" 0 "cannot write to standard output: No space left on device" \
+    sh -c 'exec "$0" disable --system > /dev/full' "$cmd" &&
+  is_file "disable: a message lost to a full disk is said" "$other\n" &&
+  pass "disable: a message lost to a full disk is said"
+rm -f "$pf"
 # /etc with no free inode: the file, which held the shim alone, goes
 # (thirty-third review: taking it away made a file first, which failed,
 # and the package's prerm with it).  A small tmpfs, filled, bound on

@@ -9,13 +9,19 @@
    (the default: a new file renamed over it), "in-place-old-times" (the
    same file written over with text of its size, its times then set
    back, as cp -p, rsync -t or tar do), "chmod" (mode 0600, the text
-   kept) or "remove" (the file removed; the text is not used).
+   kept), "remove" (the file removed; the text is not used) or
+   "setxattr" (the attribute trusted.rseq-compat-other set to the
+   text).
    RSEQ_TEST_REPLACE2's text is put in place by a second program right
    after the swap.  RSEQ_TEST_RAISE=fsync sends the command SIGTERM as it
    syncs its new file.  Where the command asks the size of the
    attribute RSEQ_TEST_GROW and finds it empty, the attribute is given
    4000 'x' right after; and where it then sets that attribute on its
    new file with anything but 'x's (bytes of its heap), this aborts.
+   RSEQ_TEST_FAIL=unlink-aside makes the unlink of a file of the
+   command's in /etc (PF.rseq-compat.*) fail with EIO;
+   RSEQ_TEST_FAIL=rename-eperm makes every rename of PF and every
+   renameat2 fail with EPERM, as an immutable file's do.
 
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
@@ -36,6 +42,7 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -60,6 +67,14 @@
 #endif
 
 #define PF "/etc/ld.so.preload"
+
+/* Whether RSEQ_TEST_FAIL is WHAT.  */
+static int
+failing (const char *what)
+{
+  const char *f = getenv ("RSEQ_TEST_FAIL");
+  return f != NULL && strcmp (f, what) == 0;
+}
 
 static int
 real_rename (const char *from, const char *to)
@@ -92,6 +107,13 @@ other_writes (const char *at)
   if (how != NULL && strcmp (how, "chmod") == 0)
     {
       if (chmod (PF, 0600) != 0)
+        abort ();
+      return;
+    }
+  if (how != NULL && strcmp (how, "setxattr") == 0)
+    {
+      if (setxattr (PF, "trusted.rseq-compat-other", text, strlen (text), 0)
+          != 0)
         abort ();
       return;
     }
@@ -134,6 +156,11 @@ syscall (long int number, ...)
     a[i] = va_arg (ap, long int);
   va_end (ap);
 #ifdef SYS_renameat2
+  if (number == SYS_renameat2 && failing ("rename-eperm"))
+    {
+      errno = EPERM;
+      return -1;
+    }
   if (number == SYS_renameat2)
     {
       const char *from = (const char *) a[1], *to = (const char *) a[3];
@@ -176,6 +203,12 @@ fsync (int fd)
 int
 rename (const char *from, const char *to)
 {
+  if (failing ("rename-eperm")
+      && (strcmp (from, PF) == 0 || strcmp (to, PF) == 0))
+    {
+      errno = EPERM;
+      return -1;
+    }
   if (strcmp (from, PF) == 0)
     other_writes ("remove");
   return real_rename (from, to);
@@ -188,6 +221,12 @@ unlink (const char *path)
     dlsym (RTLD_NEXT, "unlink");
   if (strcmp (path, PF) == 0)
     other_writes ("remove");
+  if (failing ("unlink-aside")
+      && strncmp (path, PF ".rseq-compat.", strlen (PF ".rseq-compat.")) == 0)
+    {
+      errno = EIO;
+      return -1;
+    }
   return real (path);
 }
 
