@@ -52,10 +52,10 @@ fail (char *err, size_t errlen, int code, const char *fmt, ...)
 }
 
 static int
-denied (pid_t pid, char *err, size_t errlen)
+denied (pid_t pid, int stop, char *err, size_t errlen)
 {
   char hint[640];
-  permission_hint (pid, 0, hint, sizeof hint);
+  permission_hint (pid, stop, hint, sizeof hint);
   return fail (err, errlen, EPERM, "cannot read process %d: permission "
                "denied: %s", (int) pid, hint);
 }
@@ -63,10 +63,10 @@ denied (pid_t pid, char *err, size_t errlen)
 /* The error RET of reading /proc/PID in words: denied, or the process
    gone, or as it is.  */
 static int
-explain (int ret, pid_t pid, char *err, size_t errlen)
+explain (int ret, pid_t pid, int stop, char *err, size_t errlen)
 {
   if (ret == EACCES || ret == EPERM)
-    return denied (pid, err, errlen);
+    return denied (pid, stop, err, errlen);
   if (ret != 0 && !proc_alive (pid))
     return fail (err, errlen, ESRCH, "process %d exited while it was being "
                  "read; nothing to report", (int) pid);
@@ -166,12 +166,12 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
         }
 
       struct proc p;
-      ret = explain (proc_open (&p, pid, live, err, errlen), pid, err,
-                     errlen);
+      ret = explain (proc_open (&p, pid, live, err, errlen), pid,
+                     method == METHOD_STOP, err, errlen);
       if (ret == 0)
         {
-          ret = explain (proc_describe (&p, r, err, errlen), pid, err,
-                         errlen);
+          ret = explain (proc_describe (&p, r, err, errlen), pid,
+                         method == METHOD_STOP, err, errlen);
           if (ret == 0)
             {
               threads_read = 1;

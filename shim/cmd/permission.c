@@ -55,8 +55,72 @@ all_are (const unsigned int ids[3], unsigned int id)
   return ids[0] == id && ids[1] == id && ids[2] == id;
 }
 
+/* rseq-compat's users and groups.  */
+struct ids
+{
+  uid_t uid, euid;
+  gid_t gid, egid;
+};
+
+/* The hint where the process's user USER (-1: it is ours) or group
+   GROUP (-1: ours) is not rseq-compat's, into OUT: both named in one
+   sentence, with the IDs of ours that the kernel compares (the
+   effective ones, and with STOP the real ones as well), so that
+   following it is enough (thirty-fifth review: the group was named,
+   and then the real user refused the attach; --no-stop was offered
+   where it was refused too).  U and G are the process's IDs.  */
+static void
+mismatch (char *out, size_t outlen, const struct ids *c, int stop,
+          long int user, long int group, const unsigned int u[3],
+          const unsigned int g[3])
+{
+  char target[128], mine[192], who[64], self[64];
+  int split_u = stop && c->uid != c->euid, split_g = stop && c->gid != c->egid;
+  if (user >= 0 && group >= 0)
+    snprintf (target, sizeof target, "it belongs to user %s and runs as "
+              "group %ld", user_name (user, who, sizeof who), group);
+  else if (user >= 0)
+    snprintf (target, sizeof target, "it belongs to user %s",
+              user_name (user, who, sizeof who));
+  else
+    snprintf (target, sizeof target, "it runs as group %ld", group);
+  size_t n = 0;
+  mine[0] = '\0';
+  if (user >= 0 && split_u)
+    n += snprintf (mine + n, sizeof mine - n, " with the real user %s and "
+                   "the effective user ", user_name (c->uid, self,
+                                                     sizeof self));
+  else if (user >= 0)
+    n += snprintf (mine + n, sizeof mine - n, " as ");
+  if (user >= 0 && n < sizeof mine)
+    n += snprintf (mine + n, sizeof mine - n, "%s",
+                   user_name (c->euid, self, sizeof self));
+  if (group >= 0 && split_g && n < sizeof mine)
+    n += snprintf (mine + n, sizeof mine - n, "%s the real group %u and "
+                   "the effective group %u", user >= 0 ? "," : " with",
+                   (unsigned int) c->gid, (unsigned int) c->egid);
+  else if (group >= 0 && n < sizeof mine)
+    snprintf (mine + n, sizeof mine - n, "%s group %u",
+              user >= 0 ? " and" : " as", (unsigned int) c->egid);
+  /* With --stop, whether --no-stop, which compares the effective IDs
+     alone, would read it.  */
+  int reads_ok = stop && all_are (u, c->euid) && all_are (g, c->egid);
+  snprintf (out, outlen, "%s, and rseq-compat runs%s, without "
+            "CAP_SYS_PTRACE: the kernel lets only a process of the same "
+            "user and group read it%s; run rseq-compat as %s%s%s%s %sor as "
+            "root", target, mine,
+            stop ? " (reading /proc compares the effective ones, attaching "
+                   "with --stop the real ones as well)" : "",
+            user >= 0 ? "that user" : "",
+            user >= 0 && group >= 0 ? " and " : "",
+            group >= 0 ? "that group (sg, newgrp)" : "",
+            split_u || split_g ? ", real and effective," : ",",
+            reads_ok ? "or with --no-stop (its reads compare the effective "
+                       "ones only), " : "");
+}
+
 int
-permission_hint (pid_t pid, int attach, char *out, size_t outlen)
+permission_hint (pid_t pid, int stop, char *out, size_t outlen)
 {
   char dir[64], v[128];
   snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
@@ -79,28 +143,23 @@ permission_hint (pid_t pid, int attach, char *out, size_t outlen)
 
   /* The kernel lets a process without CAP_SYS_PTRACE read another only
      where the other's real, effective and saved IDs, user and group,
-     are all its own: its real ones for ptrace's attach (--stop, ATTACH),
-     its effective ones for /proc's files (--no-stop, and --stop's reads
-     as well).  */
-  uid_t me = getuid (), myeuid = geteuid ();
-  gid_t mygid = getgid (), myegid = getegid ();
+     are all its own: its effective ones for /proc's files (every run),
+     and its real ones as well for ptrace's attach (--stop, STOP).  */
+  struct ids c = { getuid (), geteuid (), getgid (), getegid () };
   unsigned int u[3], g[3];
   int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
                  && sscanf (v, "%u %u %u", &u[0], &u[1], &u[2]) == 3;
   int have_gid = proc_status_field (dir, "Gid", v, sizeof v) == 0
                  && sscanf (v, "%u %u %u", &g[0], &g[1], &g[2]) == 3;
-  unsigned int cu = attach ? me : myeuid, cg = attach ? mygid : myegid;
-  int uid_ok = have_uid && all_are (u, cu);
-  int gid_ok = have_gid && all_are (g, cg);
-  /* The --no-stop reads would pass where the attach does not.  */
-  int reads_ok = attach && have_uid && have_gid && all_are (u, myeuid)
-                 && all_are (g, myegid);
-  char who[64], self[64];
+  int user_bad = !cap && have_uid
+                 && (!all_are (u, c.euid) || (stop && !all_are (u, c.uid)));
+  int group_bad = !cap && have_gid
+                  && (!all_are (g, c.egid) || (stop && !all_are (g, c.gid)));
   /* A process whose own users differ (a set-user-ID program that
      dropped its privileges but kept the saved user): no user of ours
      can match all three (thirty-fifth review: the saved one was named
      as its owner).  */
-  if (have_uid && !cap && !uid_ok && !all_are (u, u[0]))
+  if (user_bad && !all_are (u, u[0]))
     {
       snprintf (out, outlen, "its real, effective and saved users are %u, "
                 "%u and %u, and the kernel lets only a process with "
@@ -108,40 +167,10 @@ permission_hint (pid_t pid, int attach, char *out, size_t outlen)
                 "rseq-compat as root", u[0], u[1], u[2]);
       return 0;
     }
-  /* A set-user-ID rseq-compat, or one a setuid wrapper started, whose
-     effective user is the process's own: the attach compares the real
-     one (thirty-second review: a security module was blamed); --no-stop
-     is the way only where its group matches as well (thirty-fifth
-     review: --no-stop was offered, and refused).  */
-  if (have_uid && !cap && !uid_ok && attach && myeuid != me
-      && all_are (u, myeuid))
+  if (user_bad && !(group_bad && !all_are (g, g[0])))
     {
-      char rest[256];
-      if (reads_ok)
-        snprintf (rest, sizeof rest, "run rseq-compat with both users %s, "
-                  "or with --no-stop (its reads compare the effective "
-                  "user), or as root", user_name (myeuid, who, sizeof who));
-      else
-        snprintf (rest, sizeof rest, "run rseq-compat with both users %s "
-                  "and the group %u, or as root",
-                  user_name (myeuid, who, sizeof who), g[0]);
-      snprintf (out, outlen, "rseq-compat runs with the real user %s and "
-                "the effective user %s, without CAP_SYS_PTRACE, and "
-                "attaching (--stop) compares the real user with the "
-                "process's (%s): %s", user_name (me, self, sizeof self),
-                who, who, rest);
-      return 0;
-    }
-  /* Otherwise the user compared is the one to name: the effective one
-     for /proc's files, the real one for the attach (thirty-third
-     review: with the real user the process's and the effective one
-     another, a security module was blamed).  */
-  if (have_uid && !cap && !uid_ok)
-    {
-      snprintf (out, outlen, "it belongs to user %s and rseq-compat runs as "
-                "%s without CAP_SYS_PTRACE; run rseq-compat as that user or "
-                "as root", user_name (u[0], who, sizeof who),
-                user_name (cu, self, sizeof self));
+      mismatch (out, outlen, &c, stop, u[0], group_bad ? (long int) g[0] : -1,
+                u, g);
       return 0;
     }
   /* Not /proc/PID itself: the kernel keeps a world-readable directory
@@ -159,14 +188,11 @@ permission_hint (pid_t pid, int attach, char *out, size_t outlen)
                 "so only root may attach; run rseq-compat as root");
       return 0;
     }
-
   /* A process of ours whose group is another (thirtieth review: it was
-     said to be refused by a security module).  The group compared: the
-     real one for the attach, the effective one for /proc's files, which
-     a set-group-ID rseq-compat has apart; after the dumpable check, as
-     a set-group-ID program's groups differ but being not dumpable is
-     what refuses us there (thirty-first review).  */
-  if (have_gid && !cap && !gid_ok && !all_are (g, g[0]))
+     said to be refused by a security module); after the dumpable
+     check, as a set-group-ID program's groups differ but being not
+     dumpable is what refuses us there (thirty-first review).  */
+  if (group_bad && !all_are (g, g[0]))
     {
       snprintf (out, outlen, "its real, effective and saved groups are %u, "
                 "%u and %u, and the kernel lets only a process with "
@@ -174,14 +200,9 @@ permission_hint (pid_t pid, int attach, char *out, size_t outlen)
                 "rseq-compat as root", g[0], g[1], g[2]);
       return 0;
     }
-  if (have_gid && !cap && !gid_ok)
+  if (group_bad)
     {
-      snprintf (out, outlen, "it runs as group %u and rseq-compat as group "
-                "%u, without CAP_SYS_PTRACE: the kernel lets only a process "
-                "of the same user and group read it; run rseq-compat with "
-                "that group (sg, newgrp)%s or as root", g[0], cg,
-                reads_ok ? ", with --no-stop (its reads compare the "
-                           "effective group)," : "");
+      mismatch (out, outlen, &c, stop, -1, g[0], u, g);
       return 0;
     }
 

@@ -23,9 +23,10 @@
 #include <sys/types.h>
 
 /* Why ptrace or /proc/PID/mem answered EPERM or EACCES for PID, and
-   the remedy, as a sentence in OUT: ATTACH nonzero where ptrace's
-   attach was refused (the kernel compares the real user and group),
-   zero where /proc/PID's files were (the effective ones).  Returns 0.  */
-int permission_hint (pid_t pid, int attach, char *out, size_t outlen);
+   the remedy, as a sentence in OUT: STOP nonzero where rseq-compat
+   attaches (--stop: the kernel compares the real user and group too),
+   zero where it only reads /proc/PID's files (--no-stop: the effective
+   ones).  Returns 0.  */
+int permission_hint (pid_t pid, int stop, char *out, size_t outlen);
 
 #endif

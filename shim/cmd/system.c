@@ -55,6 +55,7 @@
 #endif
 
 #include "common.h"
+#include "report.h"
 #include "system.h"
 
 #ifndef RSEQ_COMPAT_LIBDIR
@@ -89,6 +90,31 @@ complain (const char *fmt, ...)
   vfprintf (stderr, fmt, ap);
   fputc ('\n', stderr);
   va_end (ap);
+}
+
+/* Why an edit of /etc may fail, and what to do, after E's words: what
+   the admin meets most, a user not root, an immutable file, a mount on
+   the file (thirty-fifth review: each said only strerror's words).  */
+static const char *
+errno_hint (int e)
+{
+  switch (e)
+    {
+    case EACCES:
+      return " (run it as root)";
+    case EPERM:
+      return geteuid () != 0 ? " (run it as root)"
+             : " (" ETC " or " PRELOAD_FILE " may be immutable or "
+               "append-only: lsattr -d " ETC " " PRELOAD_FILE " shows it, "
+               "chattr -i -a lifts it)";
+    case EBUSY:
+      return " (something is mounted on it: findmnt " PRELOAD_FILE
+             " shows what; edit the file mounted there)";
+    case EROFS:
+      return " (" ETC " is on a read-only file system)";
+    default:
+      return "";
+    }
 }
 
 /* Nonzero if this machine's C library registers rseq by itself: it
@@ -388,7 +414,8 @@ read_preload (char **text, struct stat *st, char **link)
       complain (errno == ELOOP
                 ? "%s is a symbolic link; replacing it would not change "
                   "its target: edit the file it names by hand"
-                : "%s: %s", PRELOAD_FILE, strerror (errno));
+                : "%s: %s%s", PRELOAD_FILE, strerror (errno),
+                errno_hint (errno));
       return -1;
     }
   if (fstat (fd, st) != 0)
@@ -1277,31 +1304,6 @@ complain_left (const char *left)
             PRELOAD_FILE, verb);
 }
 
-/* Why an edit of /etc may fail, and what to do, after E's words: what
-   the admin meets most, a user not root, an immutable file, a mount on
-   the file (thirty-fifth review: each said only strerror's words).  */
-static const char *
-errno_hint (int e)
-{
-  switch (e)
-    {
-    case EACCES:
-      return " (run it as root)";
-    case EPERM:
-      return geteuid () != 0 ? " (run it as root)"
-             : " (" ETC " or " PRELOAD_FILE " may be immutable or "
-               "append-only: lsattr -d " ETC " " PRELOAD_FILE " shows it, "
-               "chattr -i -a lifts it)";
-    case EBUSY:
-      return " (something is mounted on it: findmnt " PRELOAD_FILE
-             " shows what; edit the file mounted there)";
-    case EROFS:
-      return " (" ETC " is on a read-only file system)";
-    default:
-      return "";
-    }
-}
-
 /* replace_preload's work, its signals blocked.  */
 static int
 replace_preload_1 (int etc, const char *text, const struct stat *old,
@@ -1437,11 +1439,15 @@ report_leftovers (int etc)
     }
   unsigned int n = 0;
   struct dirent *e;
+  char safe[4 * sizeof e->d_name + 1];
   while ((e = readdir (d)) != NULL)
     if (strncmp (e->d_name, prefix, sizeof prefix - 1) == 0 && n++ < 8)
+      /* Escaped: a name made to move the terminal's cursor or to forge
+         a line of ours (thirty-sixth review).  */
       warn (ETC "/%s is left from an earlier rseq-compat that was killed "
             "or could not finish; the loader does not read it: look at "
-            "it, then remove it", e->d_name);
+            "it, then remove it",
+            info_escape (e->d_name, safe, sizeof safe));
   if (n > 8)
     warn ("%u more such files are in " ETC, n - 8);
   closedir (d);

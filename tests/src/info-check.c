@@ -1259,7 +1259,7 @@ scenario (const char *name, char **prefix, int nprefix)
           r = run (argv, NULL, AS_NOBODY);
           want_error (&r, "another user", "cannot read process", pid,
                       "permission denied", "belongs to user root",
-                      "run rseq-compat as that user or as root", NULL);
+                      "run rseq-compat as that user and that group", NULL);
           /* Nobody's own process, not dumpable, read by nobody: the
              message named a security module (twenty-ninth review), as
              /proc/PID keeps the process's owner whatever dumpable
@@ -1275,7 +1275,7 @@ scenario (const char *name, char **prefix, int nprefix)
              kernel refuses it as well, and the message named a security
              module (thirtieth review).  */
           nobody_reads (copy, kid, "54341", NULL, "runs as group 54341",
-                        "run rseq-compat with that group");
+                        "run rseq-compat as that group");
           /* A set-group-ID program of nobody's: its groups differ, and
              the message named them, where being not dumpable is what
              refuses the reader (thirty-first review).  */
@@ -1343,12 +1343,14 @@ scenario (const char *name, char **prefix, int nprefix)
               r = run (split_e, NULL, AS_IS);
               want_error (&r, "effective user not the process's",
                           "permission denied", "belongs to user nobody",
-                          "runs as uid 54342", NULL);
+                          "effective user uid 54342", NULL);
               /* The real user another, the effective one the
                  process's, but the group another too: --no-stop is
                  refused as well, and was offered (thirty-fifth review);
-                 the group is what to name, with --stop and with
-                 --no-stop.  */
+                 the group is what to name, with --no-stop; with --stop
+                 the real user as well, in the same hint (thirty-sixth
+                 review: the group alone was named, then the attach
+                 refused the real user).  */
               for (int nostop = 0; nostop < 2; nostop++)
                 {
                   char *split_g[] = { "setpriv", "--ruid=54342",
@@ -1359,7 +1361,12 @@ scenario (const char *name, char **prefix, int nprefix)
                   r = run (split_g, NULL, AS_IS);
                   want_error (&r, nostop ? "group another, --no-stop"
                               : "group another", "permission denied",
-                              "group 65534", NULL);
+                              nostop ? "it runs as group 65534"
+                              : "belongs to user nobody and runs as group "
+                                "65534",
+                              nostop ? "as that group (sg, newgrp)"
+                              : "as that user and that group (sg, newgrp), "
+                                "real and effective", NULL);
                   CHECK (r.err == NULL || strstr (r.err, "--no-stop") == NULL,
                          "group another%s: --no-stop not offered: %s",
                          nostop ? ", --no-stop" : "",

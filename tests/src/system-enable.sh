@@ -304,6 +304,21 @@ run "disable: a file left by an earlier run is named" 0 "not enabled" "$cmd" dis
     fail "disable: a file left by an earlier run is named" "no warning: $out"
   fi
 rm -f /etc/ld.so.preload.rseq-compat.*
+# Such a file's name is escaped: one made to move the terminal's cursor
+# or to forge a line of the command's came out raw (thirty-sixth
+# review).
+esc=$(printf '\033')
+: > "/etc/ld.so.preload.rseq-compat.x$esc[2K
+rseq-compat: disabled: forged"
+run "disable: a left file's name is escaped" 0 "not enabled" "$cmd" disable --system &&
+  if printf '%s\n' "$out" | grep -q "$esc" || printf '%s\n' "$out" | grep -q '^rseq-compat: disabled: forged'; then
+    fail "disable: a left file's name is escaped" "raw: $(printf '%s\n' "$out" | od -c | head -n 5)"
+  elif printf '%s\n' "$out" | grep -qF 'rseq-compat.x\x1b[2K\nrseq-compat: disabled: forged is left'; then
+    pass "disable: a left file's name is escaped"
+  else
+    fail "disable: a left file's name is escaped" "no warning that names it escaped: $out"
+  fi
+rm -f /etc/ld.so.preload.rseq-compat.*
 # Refusals say their cause and the fix: not root, an immutable file
 # (EPERM from every rename), a file something is mounted on (thirty-fifth
 # review: strerror's words alone).
@@ -312,6 +327,13 @@ run "disable: not root, said plainly" 1 "cannot remove /etc/ld.so.preload: Permi
     setpriv --reuid=65534 --regid=65534 --clear-groups "$cmd" disable --system &&
   is_file "disable: not root, said plainly" "$shim\n" && no_litter "disable: not root, said plainly" &&
   pass "disable: not root, said plainly"
+printf '%s\n' "$shim" > "$pf"
+chmod 600 "$pf"
+run "disable: not root, a file it cannot read, said plainly" 1 "/etc/ld.so.preload: Permission denied \\(run it as root\\)" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$cmd" disable --system &&
+  is_file "disable: not root, a file it cannot read, said plainly" "$shim\n" &&
+  no_litter "disable: not root, a file it cannot read, said plainly" &&
+  pass "disable: not root, a file it cannot read, said plainly"
 printf '%s\n%s\n' "$other" "$shim" > "$pf"
 run "disable: an immutable file, said plainly" 1 "Operation not permitted \\(.*immutable or append-only: lsattr" \
     env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=rename-eperm "$cmd" disable --system &&
