@@ -54,7 +54,7 @@ fail (char *err, size_t errlen, int code, const char *fmt, ...)
 static int
 denied (pid_t pid, int stop, char *err, size_t errlen)
 {
-  char hint[640];
+  char hint[1536];
   permission_hint (pid, stop, hint, sizeof hint);
   return fail (err, errlen, EPERM, "cannot read process %d: permission "
                "denied: %s", (int) pid, hint);

@@ -480,7 +480,7 @@ read_pass (struct proc *p, struct info_report *r, size_t first,
       enum outcome o = raw[i].outcome;
       if (o == READ_DENIED && !*read_any)
         {
-          char hint[640];
+          char hint[1536];
           permission_hint (r->pid, 1, hint, sizeof hint);
           snprintf (err, errlen, "cannot read process %d: permission "
                     "denied: %s", (int) r->pid, hint);

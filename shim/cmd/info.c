@@ -69,7 +69,7 @@ info_usage (FILE *out)
 static int
 info_error (const char *err)
 {
-  char safe[4 * 1024 + 1];
+  char safe[4 * 2048 + 1];
   /* ERR may quote the target's name.  */
   fprintf (stderr, "rseq-compat: %s\n", info_escape (err, safe, sizeof safe));
   return EXIT_INFO_FAILED;
@@ -87,7 +87,7 @@ info_report_on (pid_t pid, enum info_method method, int json, int ready)
       perror ("rseq-compat info");
       return EXIT_INFO_FAILED;
     }
-  char err[1024];
+  char err[2048];
   int ret = pid == 0 ? info_self (r)
             : info_pid (pid, method, r, err, sizeof err);
   if (ret == 0)
@@ -364,7 +364,7 @@ cmd_info (int argc, char **argv)
         }
     }
 
-  char err[1024];
+  char err[2048];
   pid_t target = (pid_t) pid;
   if (pid != 0 && info_pid_target (&target, err, sizeof err) != 0)
     return info_error (err);

@@ -74,7 +74,9 @@ mismatch (char *out, size_t outlen, const struct ids *c, int stop,
           long int user, long int group, const unsigned int u[3],
           const unsigned int g[3])
 {
-  char target[128], mine[192], who[64], self[64];
+  /* Room for user names of 256 bytes (LDAP's may be that long:
+     thirty-seventh review, a name of 48 cut the numbers off).  */
+  char target[384], mine[768], who[260], self[260];
   int split_u = stop && c->uid != c->euid, split_g = stop && c->gid != c->egid;
   if (user >= 0 && group >= 0)
     snprintf (target, sizeof target, "it belongs to user %s and runs as "
@@ -155,6 +157,23 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
                  && (!all_are (u, c.euid) || (stop && !all_are (u, c.uid)));
   int group_bad = !cap && have_gid
                   && (!all_are (g, c.egid) || (stop && !all_are (g, c.gid)));
+  /* Not /proc/PID itself: the kernel keeps a world-readable directory
+     of /proc/PID the process's owner's whatever its dumpable flag says
+     (since Linux 4.11); the other files of it turn root's (twenty-ninth
+     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
+     to be refused by a security module).  Before the users: a daemon
+     that dropped root is not dumpable, and following a hint about its
+     user fails (thirty-seventh review).  */
+  char env[80];
+  snprintf (env, sizeof env, "%s/environ", dir);
+  struct stat st;
+  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != u[0])
+    {
+      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
+                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
+                "so only root may read it; run rseq-compat as root");
+      return 0;
+    }
   /* A process whose own users differ (a set-user-ID program that
      dropped its privileges but kept the saved user): no user of ours
      can match all three (thirty-fifth review: the saved one was named
@@ -173,21 +192,6 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
                 u, g);
       return 0;
     }
-  /* Not /proc/PID itself: the kernel keeps a world-readable directory
-     of /proc/PID the process's owner's whatever its dumpable flag says
-     (since Linux 4.11); the other files of it turn root's (twenty-ninth
-     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
-     to be refused by a security module).  */
-  char env[80];
-  snprintf (env, sizeof env, "%s/environ", dir);
-  struct stat st;
-  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != u[0])
-    {
-      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
-                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
-                "so only root may attach; run rseq-compat as root");
-      return 0;
-    }
   /* A process of ours whose group is another (thirtieth review: it was
      said to be refused by a security module); after the dumpable
      check, as a set-group-ID program's groups differ but being not
@@ -203,6 +207,24 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
   if (group_bad)
     {
       mismatch (out, outlen, &c, stop, -1, g[0], u, g);
+      return 0;
+    }
+
+  /* A process of ours with a capability that we lack (an ambient one,
+     a file capability): the kernel wants the caller's permitted set to
+     hold the target's (thirty-seventh review: a security module or a
+     container was blamed).  */
+  char mine_caps[64], its_caps[64];
+  if (!cap && proc_status_field ("/proc/self", "CapPrm", mine_caps,
+                                 sizeof mine_caps) == 0
+      && proc_status_field (dir, "CapPrm", its_caps, sizeof its_caps) == 0
+      && (strtoull (its_caps, NULL, 16) & ~strtoull (mine_caps, NULL, 16))
+         != 0)
+    {
+      snprintf (out, outlen, "it holds capabilities (CapPrm %s) that "
+                "rseq-compat lacks (%s), and the kernel lets only a process "
+                "with all of them, or with CAP_SYS_PTRACE, read it; run "
+                "rseq-compat as root", its_caps, mine_caps);
       return 0;
     }
 
@@ -240,7 +262,7 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
      review).  */
   snprintf (out, outlen, "a security module (SELinux, AppArmor), a "
             "container without CAP_SYS_PTRACE, or the process being not "
-            "dumpable in a user namespace forbids attaching; run "
+            "dumpable in a user namespace forbids reading it; run "
             "rseq-compat as root outside the container");
   return 0;
 }

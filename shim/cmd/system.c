@@ -101,7 +101,12 @@ errno_hint (int e)
   switch (e)
     {
     case EACCES:
-      return " (run it as root)";
+      /* Root without CAP_DAC_OVERRIDE (a container that dropped it) was
+         told to run it as root (thirty-seventh review).  */
+      return geteuid () != 0 ? " (run it as root)"
+             : " (rseq-compat runs as root without CAP_DAC_OVERRIDE, as in "
+               "a container that dropped it: run it where root has its "
+               "capabilities)";
     case EPERM:
       return geteuid () != 0 ? " (run it as root)"
              : " (" ETC " or " PRELOAD_FILE " may be immutable or "
@@ -1578,11 +1583,15 @@ cmd_system (int argc, char **argv)
          editing the target would change whoever else links to it: the
          package stays (its prerm fails) rather than leave an entry that
          names a file about to go.  */
+      /* Escaped: a target made to move the terminal or forge a line of
+         ours (thirty-seventh review).  */
+      static char safe[4 * PATH_MAX + 1];
       if (dropped > 0)
         complain ("%s is a symbolic link to %s, which names the shim; "
                   "rseq-compat does not edit a file through a link: take "
-                  "the shim's entr%s out of %s by hand", PRELOAD_FILE, link,
-                  dropped == 1 ? "y" : "ies", link);
+                  "the shim's entr%s out of it by hand", PRELOAD_FILE,
+                  info_escape (link, safe, sizeof safe),
+                  dropped == 1 ? "y" : "ies");
       else
         complain ("%s", strerror (ENOMEM));
       free (link);

@@ -1377,6 +1377,47 @@ scenario (const char *name, char **prefix, int nprefix)
               fclose (n.in);
               fclose (n.out);
             }
+          /* Another user's process, not dumpable (a daemon that
+             dropped root), read by nobody: the hint named its user,
+             and following it failed on "not dumpable" (thirty-seventh
+             review).  And nobody's own process holding a capability
+             that nobody lacks (ambient CAP_NET_RAW): a security module
+             was blamed.  */
+          for (int k = 0; k < 2; k++)
+            {
+              char *as_other[] = { "setpriv", "--reuid=54343",
+                                   "--regid=65534", "--clear-groups", "@" };
+              char *as_capped[] = { "setpriv", "--reuid=65534",
+                                    "--regid=65534", "--clear-groups",
+                                    "--inh-caps=+net_raw",
+                                    "--ambient-caps=+net_raw", "@" };
+              char *prog_k[] = { kid, "serve", k == 0 ? "nodump" : NULL,
+                                 NULL };
+              struct child o;
+              o.pid = k == 0 ? start_prog (as_other, 5, prog_k, &o.in, &o.out)
+                      : start_prog (as_capped, 7, prog_k, &o.in, &o.out);
+              CHECK (o.pid > 0 && read_report (o.out, &o.rep) == 0,
+                     "start %s serve %s", kid,
+                     k == 0 ? "nodump as 54343" : "with CAP_NET_RAW");
+              if (o.pid <= 0)
+                continue;
+              char opid[32];
+              snprintf (opid, sizeof opid, "%d", (int) o.pid);
+              char *argv3[] = { copy, "info", "-p", opid, NULL };
+              r = run (argv3, NULL, AS_NOBODY);
+              if (k == 0)
+                want_error (&r, "another user's, not dumpable",
+                            "permission denied", "not dumpable",
+                            "run rseq-compat as root", NULL);
+              else
+                want_error (&r, "a capability the reader lacks",
+                            "permission denied", "holds capabilities",
+                            "run rseq-compat as root", NULL);
+              kill (o.pid, SIGKILL);
+              waitpid (o.pid, NULL, 0);
+              fclose (o.in);
+              fclose (o.out);
+            }
           /* Nobody's process whose saved user is another (a
              set-user-ID program that dropped its privileges and kept
              the saved user), read by nobody: only root may, and the

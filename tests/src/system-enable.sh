@@ -334,6 +334,30 @@ run "disable: not root, a file it cannot read, said plainly" 1 "/etc/ld.so.prelo
   is_file "disable: not root, a file it cannot read, said plainly" "$shim\n" &&
   no_litter "disable: not root, a file it cannot read, said plainly" &&
   pass "disable: not root, a file it cannot read, said plainly"
+# Root without CAP_DAC_OVERRIDE (a container that dropped it) was told
+# to run it as root (thirty-seventh review).
+printf '%s\n' "$shim" > "$pf"
+chmod 600 "$pf" && chown 65534 "$pf"
+run "disable: root without CAP_DAC_OVERRIDE, said plainly" 1 "Permission denied \\(rseq-compat runs as root without CAP_DAC_OVERRIDE" \
+    setpriv --inh-caps=-dac_override,-dac_read_search --bounding-set=-dac_override,-dac_read_search "$cmd" disable --system &&
+  is_file "disable: root without CAP_DAC_OVERRIDE, said plainly" "$shim\n" &&
+  no_litter "disable: root without CAP_DAC_OVERRIDE, said plainly" &&
+  pass "disable: root without CAP_DAC_OVERRIDE, said plainly"
+rm -f "$pf"
+# A link whose target's name would move the terminal or forge a line:
+# escaped (thirty-seventh review).
+printf '%s\n' "$shim" > "$scratch/x$esc[2K
+rseq-compat: ok"
+ln -s "$scratch/x$esc[2K
+rseq-compat: ok" "$pf"
+run "disable: a link's target is escaped" 1 "is a symbolic link to .*x\\\\x1b\\[2K\\\\nrseq-compat: ok, which names the shim" \
+    "$cmd" disable --system &&
+  if printf '%s\n' "$out" | grep -q "$esc" || printf '%s\n' "$out" | grep -q '^rseq-compat: ok'; then
+    fail "disable: a link's target is escaped" "raw: $(printf '%s\n' "$out" | od -c | head -n 5)"
+  else
+    pass "disable: a link's target is escaped"
+  fi
+rm -f "$pf" "$scratch/x$esc"*
 printf '%s\n%s\n' "$other" "$shim" > "$pf"
 run "disable: an immutable file, said plainly" 1 "Operation not permitted \\(.*immutable or append-only: lsattr" \
     env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=rename-eperm "$cmd" disable --system &&
