@@ -55,6 +55,32 @@ all_are (const unsigned int ids[3], unsigned int id)
   return ids[0] == id && ids[1] == id && ids[2] == id;
 }
 
+/* The owner of the files of a live thread of process PID in *OWNER:
+   0, or -1 where none can be looked at.  */
+static int
+files_owner (pid_t pid, uid_t *owner)
+{
+  size_t n = 0;
+  pid_t *tids = proc_list_tasks (pid, &n);
+  int ret = -1;
+  for (size_t i = 0; tids != NULL && i < n && ret != 0; i++)
+    {
+      if (proc_state_dead (proc_task_state (pid, tids[i])))
+        continue;
+      char path[96];
+      struct stat st;
+      snprintf (path, sizeof path, "/proc/%d/task/%d/environ", (int) pid,
+                (int) tids[i]);
+      if (stat (path, &st) == 0)
+        {
+          *owner = st.st_uid;
+          ret = 0;
+        }
+    }
+  free (tids);
+  return ret;
+}
+
 /* rseq-compat's users and groups.  */
 struct ids
 {
@@ -157,21 +183,30 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
                  && (!all_are (u, c.euid) || (stop && !all_are (u, c.uid)));
   int group_bad = !cap && have_gid
                   && (!all_are (g, c.egid) || (stop && !all_are (g, c.gid)));
-  /* Not /proc/PID itself: the kernel keeps a world-readable directory
-     of /proc/PID the process's owner's whatever its dumpable flag says
-     (since Linux 4.11); the other files of it turn root's (twenty-ninth
-     review: a process that called prctl (PR_SET_DUMPABLE, 0) was said
-     to be refused by a security module).  Before the users: a daemon
-     that dropped root is not dumpable, and following a hint about its
-     user fails (thirty-seventh review).  */
-  char env[80];
-  snprintf (env, sizeof env, "%s/environ", dir);
-  struct stat st;
-  if (!cap && have_uid && stat (env, &st) == 0 && st.st_uid != u[0])
+  /* Not dumpable: the kernel gives a process's files (not /proc/PID
+     itself, which stays world-readable) to its effective user where it
+     is dumpable, to the root of its user namespace where it is not
+     (since Linux 4.11; twenty-ninth review: a process that called
+     prctl (PR_SET_DUMPABLE, 0) was said to be refused by a security
+     module), and to root where a thread has no memory: a live
+     thread's file tells (thirty-eighth review: a process whose main
+     thread had exited was said to be not dumpable, and one whose real
+     user is not its effective one).  Before the users: a daemon that
+     dropped root is not dumpable, and following a hint about its user
+     fails (thirty-seventh review).  */
+  uid_t owner;
+  char who[260];
+  if (!cap && have_uid && files_owner (pid, &owner) == 0 && owner != u[1])
     {
-      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
-                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
-                "so only root may read it; run rseq-compat as root");
+      if (owner == 0)
+        snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
+                  "program, or one that called prctl (PR_SET_DUMPABLE, "
+                  "0)), so only root may read it; run rseq-compat as root");
+      else
+        snprintf (out, outlen, "it is not dumpable, and its files belong to "
+                  "user %s, the root of its user namespace (a container's): "
+                  "run rseq-compat as that user or as root",
+                  user_name (owner, who, sizeof who));
       return 0;
     }
   /* A process whose own users differ (a set-user-ID program that
@@ -215,7 +250,10 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
      hold the target's (thirty-seventh review: a security module or a
      container was blamed).  */
   char mine_caps[64], its_caps[64];
-  if (!cap && proc_status_field ("/proc/self", "CapPrm", mine_caps,
+  /* Ours: the effective set, which /proc's files compare (the attach
+     compares the permitted one, which holds it: thirty-eighth review,
+     the permitted set hid a capability not effective).  */
+  if (!cap && proc_status_field ("/proc/self", "CapEff", mine_caps,
                                  sizeof mine_caps) == 0
       && proc_status_field (dir, "CapPrm", its_caps, sizeof its_caps) == 0
       && (strtoull (its_caps, NULL, 16) & ~strtoull (mine_caps, NULL, 16))

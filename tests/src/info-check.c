@@ -1383,7 +1383,11 @@ scenario (const char *name, char **prefix, int nprefix)
              review).  And nobody's own process holding a capability
              that nobody lacks (ambient CAP_NET_RAW): a security module
              was blamed.  */
-          for (int k = 0; k < 2; k++)
+          /* And another user's process whose main thread has exited,
+             its memory gone (the kernel gives that thread's files to
+             root): it was said to be not dumpable (thirty-eighth
+             review).  */
+          for (int k = 0; k < 3; k++)
             {
               char *as_other[] = { "setpriv", "--reuid=54343",
                                    "--regid=65534", "--clear-groups", "@" };
@@ -1391,14 +1395,15 @@ scenario (const char *name, char **prefix, int nprefix)
                                     "--regid=65534", "--clear-groups",
                                     "--inh-caps=+net_raw",
                                     "--ambient-caps=+net_raw", "@" };
-              char *prog_k[] = { kid, "serve", k == 0 ? "nodump" : NULL,
-                                 NULL };
+              char *prog_k[] = { kid, "serve", k == 0 ? "nodump"
+                                 : k == 2 ? "exit-main" : NULL, NULL };
               struct child o;
-              o.pid = k == 0 ? start_prog (as_other, 5, prog_k, &o.in, &o.out)
+              o.pid = k != 1 ? start_prog (as_other, 5, prog_k, &o.in, &o.out)
                       : start_prog (as_capped, 7, prog_k, &o.in, &o.out);
               CHECK (o.pid > 0 && read_report (o.out, &o.rep) == 0,
                      "start %s serve %s", kid,
-                     k == 0 ? "nodump as 54343" : "with CAP_NET_RAW");
+                     k == 0 ? "nodump as 54343" : k == 2
+                     ? "exit-main as 54343" : "with CAP_NET_RAW");
               if (o.pid <= 0)
                 continue;
               char opid[32];
@@ -1409,6 +1414,17 @@ scenario (const char *name, char **prefix, int nprefix)
                 want_error (&r, "another user's, not dumpable",
                             "permission denied", "not dumpable",
                             "run rseq-compat as root", NULL);
+              else if (k == 2)
+                {
+                  want_error (&r, "another user's, its main thread gone",
+                              "permission denied",
+                              "belongs to user uid 54343",
+                              "run rseq-compat as that user", NULL);
+                  CHECK (r.err == NULL
+                         || strstr (r.err, "not dumpable") == NULL,
+                         "its main thread gone: not said to be not "
+                         "dumpable: %s", r.err != NULL ? r.err : "");
+                }
               else
                 want_error (&r, "a capability the reader lacks",
                             "permission denied", "holds capabilities",
@@ -1423,6 +1439,12 @@ scenario (const char *name, char **prefix, int nprefix)
              the saved user), read by nobody: only root may, and the
              saved user was named as its owner (thirty-fifth review).
              Dumpable again, so that its users alone refuse.  */
+          /* Then one whose real user is another, its effective and
+             saved ones nobody: its files are nobody's (the effective
+             user's), and it was said to be not dumpable (thirty-eighth
+             review).  */
+          for (int k = 0; k < 2; k++)
+          {
           int ready[2];
           CHECK (pipe (ready) == 0, "pipe");
           pid_t saved = fork ();
@@ -1431,7 +1453,8 @@ scenario (const char *name, char **prefix, int nprefix)
               close (ready[0]);
               if (setgroups (0, NULL) != 0
                   || setresgid (65534, 65534, 65534) != 0
-                  || setresuid (65534, 65534, 54342) != 0
+                  || (k == 0 ? setresuid (65534, 65534, 54342)
+                      : setresuid (54342, 65534, 65534)) != 0
                   || prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0
                   || write (ready[1], "", 1) != 1)
                 _exit (1);
@@ -1446,18 +1469,22 @@ scenario (const char *name, char **prefix, int nprefix)
               snprintf (spid, sizeof spid, "%d", (int) saved);
               char *argv2[] = { copy, "info", "-p", spid, NULL };
               r = run (argv2, NULL, AS_NOBODY);
-              want_error (&r, "saved user another", "permission denied",
-                          "saved users are 65534, 65534 and 54342",
+              want_error (&r, k == 0 ? "saved user another"
+                          : "real user another", "permission denied",
+                          k == 0 ? "saved users are 65534, 65534 and 54342"
+                          : "saved users are 54342, 65534 and 65534",
                           "run rseq-compat as root", NULL);
             }
           else
-            CHECK (0, "start a process whose saved user is 54342");
+            CHECK (0, "start a process whose %s user is 54342",
+                   k == 0 ? "saved" : "real");
           close (ready[0]);
           if (saved > 0)
             {
               kill (saved, SIGKILL);
               waitpid (saved, NULL, 0);
             }
+          }
           unlink (kidsg);
           unlink (kid);
           unlink (copy);
