@@ -17,10 +17,12 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,30 +57,62 @@ all_are (const unsigned int ids[3], unsigned int id)
   return ids[0] == id && ids[1] == id && ids[2] == id;
 }
 
-/* The owner of the files of a live thread of process PID in *OWNER:
-   0, or -1 where none can be looked at.  */
+/* A live thread of process PID, the main one where it lives, as
+   /proc/PID/task/TID in DIR: its IDs, its files and its namespace are
+   what the kernel compares (thirty-ninth review: the main thread gone,
+   another thread that had set its own IDs was judged by the main
+   thread's).  0, or -1 where none lives (DIR is then /proc/PID).  */
 static int
-files_owner (pid_t pid, uid_t *owner)
+live_thread (pid_t pid, char *dir, size_t len)
 {
   size_t n = 0;
   pid_t *tids = proc_list_tasks (pid, &n);
   int ret = -1;
+  snprintf (dir, len, "/proc/%d", (int) pid);
   for (size_t i = 0; tids != NULL && i < n && ret != 0; i++)
-    {
-      if (proc_state_dead (proc_task_state (pid, tids[i])))
-        continue;
-      char path[96];
-      struct stat st;
-      snprintf (path, sizeof path, "/proc/%d/task/%d/environ", (int) pid,
-                (int) tids[i]);
-      if (stat (path, &st) == 0)
-        {
-          *owner = st.st_uid;
-          ret = 0;
-        }
-    }
+    if (!proc_state_dead (proc_task_state (pid, tids[i])))
+      {
+        snprintf (dir, len, "/proc/%d/task/%d", (int) pid, (int) tids[i]);
+        ret = 0;
+      }
   free (tids);
   return ret;
+}
+
+/* PATH's first LEN bytes into BUF: their count, or -1.  A map has 340
+   lines at most, of 33 bytes each: 4096 hold those of every namespace
+   but the most crowded, which then compare by their first lines.  */
+static ssize_t
+read_small (const char *path, char *buf, size_t len)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  size_t got = 0;
+  ssize_t n;
+  while (got < len && ((n = read (fd, buf + got, len - got)) > 0
+                       || (n < 0 && errno == EINTR)))
+    if (n > 0)
+      got += n;
+  close (fd);
+  return n < 0 ? -1 : (ssize_t) got;
+}
+
+/* Whether the process at DIR is in our user namespace, as far as its
+   map of user IDs tells, which anyone may read (its ns/user link asks
+   for the very access that was refused): 1, 0 where it is another, -1
+   where either cannot be read.  Each map is shown relative to the
+   reader's namespace, so two differ where the namespaces do.  */
+static int
+same_user_ns (const char *dir)
+{
+  char path[128], mine[4096], its[4096];
+  snprintf (path, sizeof path, "%s/uid_map", dir);
+  ssize_t a = read_small ("/proc/self/uid_map", mine, sizeof mine);
+  ssize_t b = read_small (path, its, sizeof its);
+  if (a < 0 || b < 0)
+    return -1;
+  return a == b && memcmp (mine, its, a) == 0;
 }
 
 /* rseq-compat's users and groups.  */
@@ -150,8 +184,8 @@ mismatch (char *out, size_t outlen, const struct ids *c, int stop,
 int
 permission_hint (pid_t pid, int stop, char *out, size_t outlen)
 {
-  char dir[64], v[128];
-  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  char dir[96], v[128];
+  int alive = live_thread (pid, dir, sizeof dir) == 0;
   int cap = has_cap_sys_ptrace ();
 
   if (proc_status_field (dir, "TracerPid", v, sizeof v) == 0)
@@ -183,30 +217,52 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
                  && (!all_are (u, c.euid) || (stop && !all_are (u, c.uid)));
   int group_bad = !cap && have_gid
                   && (!all_are (g, c.egid) || (stop && !all_are (g, c.gid)));
+  /* Another user namespace (a container's): the kernel wants
+     CAP_SYS_PTRACE over it, which no user of the machine's has by its
+     IDs, only root and the user that made the namespace (who reads its
+     files only where they are its own: a process not dumpable there
+     has its files given to the namespace's root, which may be that
+     user).  Thirty-ninth review: a user, or the namespace's root, was
+     named where it was refused too.  */
+  struct stat st;
+  char env[128], who[260];
+  snprintf (env, sizeof env, "%s/environ", dir);
+  int owned = alive && stat (env, &st) == 0;
+  if (!cap && same_user_ns (dir) == 0)
+    {
+      char also[400] = "";
+      /* Not the overflow user, which stands for every user that our
+         namespace does not map.  */
+      char ov[16] = "";
+      read_small ("/proc/sys/kernel/overflowuid", ov, sizeof ov - 1);
+      if (owned && st.st_uid != 0 && st.st_uid != c.euid
+          && st.st_uid != (uid_t) strtoul (ov, NULL, 10))
+        snprintf (also, sizeof also, ", or as user %s, to whom its files "
+                  "belong, if that user made the namespace (a rootless "
+                  "container's)", user_name (st.st_uid, who, sizeof who));
+      snprintf (out, outlen, "it runs in another user namespace (a "
+                "container's, or rseq-compat runs in one), and the kernel "
+                "lets only a process with CAP_SYS_PTRACE over that "
+                "namespace read it; run rseq-compat as the machine's root, "
+                "outside any container%s", also);
+      return 0;
+    }
   /* Not dumpable: the kernel gives a process's files (not /proc/PID
      itself, which stays world-readable) to its effective user where it
      is dumpable, to the root of its user namespace where it is not
      (since Linux 4.11; twenty-ninth review: a process that called
      prctl (PR_SET_DUMPABLE, 0) was said to be refused by a security
-     module), and to root where a thread has no memory: a live
-     thread's file tells (thirty-eighth review: a process whose main
-     thread had exited was said to be not dumpable, and one whose real
-     user is not its effective one).  Before the users: a daemon that
-     dropped root is not dumpable, and following a hint about its user
-     fails (thirty-seventh review).  */
-  uid_t owner;
-  char who[260];
-  if (!cap && have_uid && files_owner (pid, &owner) == 0 && owner != u[1])
+     module), and to root where a thread has no memory: a live thread's
+     files tell, against that thread's effective user (thirty-eighth
+     review: a process whose main thread had exited was said to be not
+     dumpable, and one whose real user is not its effective one).
+     Before the users: a daemon that dropped root is not dumpable, and
+     following a hint about its user fails (thirty-seventh review).  */
+  if (!cap && have_uid && owned && st.st_uid != u[1])
     {
-      if (owner == 0)
-        snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
-                  "program, or one that called prctl (PR_SET_DUMPABLE, "
-                  "0)), so only root may read it; run rseq-compat as root");
-      else
-        snprintf (out, outlen, "it is not dumpable, and its files belong to "
-                  "user %s, the root of its user namespace (a container's): "
-                  "run rseq-compat as that user or as root",
-                  user_name (owner, who, sizeof who));
+      snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
+                "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
+                "so only root may read it; run rseq-compat as root");
       return 0;
     }
   /* A process whose own users differ (a set-user-ID program that

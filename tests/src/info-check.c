@@ -51,6 +51,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
@@ -1433,6 +1434,71 @@ scenario (const char *name, char **prefix, int nprefix)
               waitpid (o.pid, NULL, 0);
               fclose (o.in);
               fclose (o.out);
+            }
+          /* A process in a user namespace of its own (a container's,
+             its root mapped to 54385), read by nobody: the kernel wants
+             CAP_SYS_PTRACE over that namespace, and the hint named a
+             user that was refused too (thirty-ninth review).  In a
+             chroot (make check-matrix's) no user namespace can be made:
+             the kernel's refusal is what is checked there.  */
+          int up[2], down[2];
+          CHECK (pipe (up) == 0 && pipe (down) == 0, "pipes");
+          pid_t ns = fork ();
+          if (ns == 0)
+            {
+              close (up[0]);
+              close (down[1]);
+              char e = unshare (CLONE_NEWUSER) == 0 ? 0 : (char) errno;
+              char go;
+              if (write (up[1], &e, 1) != 1 || e != 0
+                  || read (down[0], &go, 1) != 1
+                  || write (up[1], "", 1) != 1)
+                _exit (1);
+              for (;;)
+                pause ();
+            }
+          close (up[1]);
+          close (down[0]);
+          char e = -1, go = 0;
+          CHECK (ns > 0 && read (up[0], &e, 1) == 1, "a child that makes a "
+                 "user namespace");
+          struct stat root, init_root;
+          int chrooted = stat ("/", &root) == 0
+                         && stat ("/proc/1/root/", &init_root) == 0
+                         && (root.st_dev != init_root.st_dev
+                             || root.st_ino != init_root.st_ino);
+          if (e != 0)
+            CHECK (e == EPERM && chrooted, "unshare (CLONE_NEWUSER): %s%s",
+                   strerror (e), chrooted ? "" : " outside a chroot");
+          else
+            {
+              char map[64], path[64];
+              snprintf (map, sizeof map, "0 54385 2\n");
+              snprintf (path, sizeof path, "/proc/%d/uid_map", (int) ns);
+              int fd = open (path, O_WRONLY | O_CLOEXEC);
+              CHECK (fd >= 0 && write (fd, map, strlen (map))
+                     == (ssize_t) strlen (map), "write %s", path);
+              if (fd >= 0)
+                close (fd);
+              CHECK (write (down[1], "", 1) == 1 && read (up[0], &go, 1) == 1,
+                     "the child in its user namespace");
+              char nspid[32];
+              snprintf (nspid, sizeof nspid, "%d", (int) ns);
+              char *argv4[] = { copy, "info", "-p", nspid, NULL };
+              r = run (argv4, NULL, AS_NOBODY);
+              want_error (&r, "another user namespace", "permission denied",
+                          "another user namespace",
+                          "as the machine's root", NULL);
+              CHECK (r.err == NULL || strstr (r.err, "as user") == NULL,
+                     "another user namespace: no user named: %s",
+                     r.err != NULL ? r.err : "");
+            }
+          close (up[0]);
+          close (down[1]);
+          if (ns > 0)
+            {
+              kill (ns, SIGKILL);
+              waitpid (ns, NULL, 0);
             }
           /* Nobody's process whose saved user is another (a
              set-user-ID program that dropped its privileges and kept
