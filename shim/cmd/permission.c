@@ -181,6 +181,18 @@ mismatch (char *out, size_t outlen, const struct ids *c, int stop,
                        "ones only), " : "");
 }
 
+/* The hint where the process's own IDS, its WHAT ("users" or
+   "groups"), differ among themselves: no ID of ours can match all
+   three.  */
+static void
+differ (char *out, size_t outlen, const char *what, const unsigned int ids[3])
+{
+  snprintf (out, outlen, "its real, effective and saved %s are %u, %u and "
+            "%u, and the kernel lets only a process with CAP_SYS_PTRACE "
+            "read a process whose %s differ; run rseq-compat as root",
+            what, ids[0], ids[1], ids[2], what);
+}
+
 int
 permission_hint (pid_t pid, int stop, char *out, size_t outlen)
 {
@@ -271,10 +283,7 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
      as its owner).  */
   if (user_bad && !all_are (u, u[0]))
     {
-      snprintf (out, outlen, "its real, effective and saved users are %u, "
-                "%u and %u, and the kernel lets only a process with "
-                "CAP_SYS_PTRACE read a process whose users differ; run "
-                "rseq-compat as root", u[0], u[1], u[2]);
+      differ (out, outlen, "users", u);
       return 0;
     }
   if (user_bad && !(group_bad && !all_are (g, g[0])))
@@ -289,10 +298,7 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
      dumpable is what refuses us there (thirty-first review).  */
   if (group_bad && !all_are (g, g[0]))
     {
-      snprintf (out, outlen, "its real, effective and saved groups are %u, "
-                "%u and %u, and the kernel lets only a process with "
-                "CAP_SYS_PTRACE read a process whose groups differ; run "
-                "rseq-compat as root", g[0], g[1], g[2]);
+      differ (out, outlen, "groups", g);
       return 0;
     }
   if (group_bad)
