@@ -55,7 +55,9 @@ static int
 denied (pid_t pid, int stop, char *err, size_t errlen)
 {
   char hint[1536];
-  permission_hint (pid, stop, hint, sizeof hint);
+  if (permission_hint (pid, stop, hint, sizeof hint) == ESRCH)
+    return fail (err, errlen, ESRCH, "process %d exited while it was being "
+                 "read; nothing to report", (int) pid);
   return fail (err, errlen, EPERM, "cannot read process %d: permission "
                "denied: %s", (int) pid, hint);
 }
@@ -79,11 +81,18 @@ info_pid_target (pid_t *pid, char *err, size_t errlen)
   char dir[64], v[64];
   struct stat st;
   snprintf (dir, sizeof dir, "/proc/%d", (int) *pid);
+  char hint[1024];
+  /* Fortieth review: with /proc mounted hidepid, a live process was
+     said to have exited.  */
+  if ((stat (dir, &st) != 0 || proc_identity (*pid, &(struct proc_identity)
+                                              { 0 }) != 0)
+      && hidden_hint (*pid, hint, sizeof hint) == 0)
+    return fail (err, errlen, EPERM, "cannot read process %d: %s", (int) *pid,
+                 hint);
   if (stat (dir, &st) != 0)
     return fail (err, errlen, ESRCH, "no process with PID %d: check the "
-                 "number with 'ps -p %d' (it may have exited%s)", (int) *pid,
-                 (int) *pid, errno == EACCES ? ", or /proc is mounted with "
-                 "hidepid" : "");
+                 "number with 'ps -p %d' (it may have exited)", (int) *pid,
+                 (int) *pid);
   /* A thread id: report its whole process.  */
   if (proc_status_field (dir, "Tgid", v, sizeof v) == 0 && atoi (v) > 0
       && atoi (v) != *pid)
@@ -113,9 +122,13 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
      that it ran no other (twenty-third review: an exec during the read
      reported one program's C library with the other's threads).  */
   struct proc_identity started, ended;
+  char hint[1024];
   if (proc_identity (pid, &started) != 0)
-    return fail (err, errlen, ESRCH, "no process with PID %d any more: "
-                 "it exited", (int) pid);
+    return hidden_hint (pid, hint, sizeof hint) == 0
+           ? fail (err, errlen, EPERM, "cannot read process %d: %s",
+                   (int) pid, hint)
+           : fail (err, errlen, ESRCH, "no process with PID %d any more: "
+                   "it exited", (int) pid);
   if (!proc_alive (pid))
     {
       char ppid[32] = "?";

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,58 +62,112 @@ all_are (const unsigned int ids[3], unsigned int id)
    /proc/PID/task/TID in DIR: its IDs, its files and its namespace are
    what the kernel compares (thirty-ninth review: the main thread gone,
    another thread that had set its own IDs was judged by the main
-   thread's).  0, or -1 where none lives (DIR is then /proc/PID).  */
+   thread's).  *MIXED is set where the live threads' users or groups
+   are not all the same (threads that set their own IDs by raw system
+   calls: fortieth review, the first alone was judged and its user
+   named, who then read one thread of two).  0, or -1 where none lives
+   (DIR is then /proc/PID).  */
 static int
-live_thread (pid_t pid, char *dir, size_t len)
+live_thread (pid_t pid, char *dir, size_t len, int *mixed)
 {
   size_t n = 0;
   pid_t *tids = proc_list_tasks (pid, &n);
   int ret = -1;
+  char first[2][128], v[128], tdir[96];
+  static const char *const keys[2] = { "Uid", "Gid" };
+  *mixed = 0;
   snprintf (dir, len, "/proc/%d", (int) pid);
-  for (size_t i = 0; tids != NULL && i < n && ret != 0; i++)
-    if (!proc_state_dead (proc_task_state (pid, tids[i])))
-      {
-        snprintf (dir, len, "/proc/%d/task/%d", (int) pid, (int) tids[i]);
-        ret = 0;
-      }
+  for (size_t i = 0; tids != NULL && i < n && !*mixed; i++)
+    {
+      if (proc_state_dead (proc_task_state (pid, tids[i])))
+        continue;
+      snprintf (tdir, sizeof tdir, "/proc/%d/task/%d", (int) pid,
+                (int) tids[i]);
+      for (int k = 0; k < 2; k++)
+        if (proc_status_field (tdir, keys[k], v, sizeof v) != 0)
+          ;
+        else if (ret != 0)
+          snprintf (first[k], sizeof first[k], "%s", v);
+        else if (strcmp (first[k], v) != 0)
+          *mixed = 1;
+      if (ret != 0)
+        {
+          snprintf (dir, len, "%s", tdir);
+          ret = 0;
+        }
+    }
   free (tids);
   return ret;
 }
 
-/* PATH's first LEN bytes into BUF: their count, or -1.  A map has 340
-   lines at most, of 33 bytes each: 4096 hold those of every namespace
-   but the most crowded, which then compare by their first lines.  */
-static ssize_t
-read_small (const char *path, char *buf, size_t len)
+/* Whether the files /proc/self/NAME and DIR/NAME differ: 1, 0, or -1
+   where either cannot be read.  Read whole: a map may have 340 lines
+   (fortieth review: maps that differed after 4096 bytes were taken for
+   one).  */
+static int
+differs (const char *dir, const char *name)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
-  size_t got = 0;
-  ssize_t n;
-  while (got < len && ((n = read (fd, buf + got, len - got)) > 0
-                       || (n < 0 && errno == EINTR)))
-    if (n > 0)
-      got += n;
-  close (fd);
-  return n < 0 ? -1 : (ssize_t) got;
+  char path[128], *mine = NULL, *its = NULL;
+  snprintf (path, sizeof path, "/proc/self/%s", name);
+  ssize_t a = proc_slurp (path, &mine, 1 << 20);
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  ssize_t b = a < 0 ? -1 : proc_slurp (path, &its, 1 << 20);
+  int ret = a < 0 || b < 0 ? -1 : a != b || memcmp (mine, its, a) != 0;
+  free (mine);
+  free (its);
+  return ret;
 }
 
-/* Whether the process at DIR is in our user namespace, as far as its
-   map of user IDs tells, which anyone may read (its ns/user link asks
-   for the very access that was refused): 1, 0 where it is another, -1
-   where either cannot be read.  Each map is shown relative to the
-   reader's namespace, so two differ where the namespaces do.  */
-static int
-same_user_ns (const char *dir)
+/* How the process at DIR stands to our user namespace.  */
+enum user_ns { NS_SAME, NS_OTHER, NS_UNTOLD };
+
+/* Its namespace's link tells where we may read it; where we may not
+   (it asks for the very access that was refused), the files that
+   anyone may read tell another namespace where they differ: each map
+   is shown relative to the reader's namespace, projid_map is empty
+   where its maker wrote none, and setgroups is "deny" where an
+   unprivileged maker wrote gid_map.  Where they are all alike the
+   namespace may still be another (fortieth review: one made by root
+   with the identity map was taken for ours): NS_UNTOLD.  */
+static enum user_ns
+user_ns_of (const char *dir)
 {
-  char path[128], mine[4096], its[4096];
+  char mine[64], its[64], path[128];
+  snprintf (path, sizeof path, "%s/ns/user", dir);
+  ssize_t a = readlink ("/proc/self/ns/user", mine, sizeof mine);
+  ssize_t b = readlink (path, its, sizeof its);
+  if (a > 0 && b > 0)
+    return a == b && memcmp (mine, its, a) == 0 ? NS_SAME : NS_OTHER;
+  static const char *const files[] = { "uid_map", "gid_map", "projid_map",
+                                       "setgroups" };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+    if (differs (dir, files[i]) == 1)
+      return NS_OTHER;
+  return NS_UNTOLD;
+}
+
+/* The user that ID 0 of the namespace at DIR is in ours, where a line
+   of its map gives it alone ("0 U 1"): the maker of a rootless
+   container's namespace maps itself so (newuidmap does, and a line of
+   one ID is the only map an unprivileged maker may write), where root
+   maps a range ("0 100000 65536", Docker's userns-remap).  -1 where no
+   such line.  */
+static long int
+ns_root (const char *dir)
+{
+  char path[128], *map = NULL;
   snprintf (path, sizeof path, "%s/uid_map", dir);
-  ssize_t a = read_small ("/proc/self/uid_map", mine, sizeof mine);
-  ssize_t b = read_small (path, its, sizeof its);
-  if (a < 0 || b < 0)
+  long int root = -1;
+  if (proc_slurp (path, &map, 1 << 20) < 0)
     return -1;
-  return a == b && memcmp (mine, its, a) == 0;
+  unsigned long int inside, outside, count;
+  for (char *line = map; line != NULL && *line != '\0' && root < 0;
+       line = strchr (line, '\n') != NULL ? strchr (line, '\n') + 1 : NULL)
+    if (sscanf (line, "%lu %lu %lu", &inside, &outside, &count) == 3
+        && inside == 0 && count == 1 && outside != 4294967295UL)
+      root = (long int) outside;
+  free (map);
+  return root;
 }
 
 /* rseq-compat's users and groups.  */
@@ -197,7 +252,10 @@ int
 permission_hint (pid_t pid, int stop, char *out, size_t outlen)
 {
   char dir[96], v[128];
-  int alive = live_thread (pid, dir, sizeof dir) == 0;
+  int mixed;
+  int alive = live_thread (pid, dir, sizeof dir, &mixed) == 0;
+  if (!alive)
+    return ESRCH;
   int cap = has_cap_sys_ptrace ();
 
   if (proc_status_field (dir, "TracerPid", v, sizeof v) == 0)
@@ -231,32 +289,50 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
                   && (!all_are (g, c.egid) || (stop && !all_are (g, c.gid)));
   /* Another user namespace (a container's): the kernel wants
      CAP_SYS_PTRACE over it, which no user of the machine's has by its
-     IDs, only root and the user that made the namespace (who reads its
-     files only where they are its own: a process not dumpable there
-     has its files given to the namespace's root, which may be that
-     user).  Thirty-ninth review: a user, or the namespace's root, was
-     named where it was refused too.  */
+     IDs, only root and the user that made the namespace, and /proc's
+     file modes let that user read only where the files are its own
+     (those of a process not dumpable there are the namespace's root's).
+     Thirty-ninth review: a user, or the namespace's root, was named
+     where it was refused too; fortieth: the files' owner was named
+     where it was a subordinate ID, or a sibling container's user.  */
   struct stat st;
   char env[128], who[260];
   snprintf (env, sizeof env, "%s/environ", dir);
   int owned = alive && stat (env, &st) == 0;
-  if (!cap && same_user_ns (dir) == 0)
+  enum user_ns ns = cap ? NS_SAME : user_ns_of (dir);
+  if (ns == NS_OTHER)
     {
       char also[400] = "";
       /* Not the overflow user, which stands for every user that our
          namespace does not map.  */
-      char ov[16] = "";
-      read_small ("/proc/sys/kernel/overflowuid", ov, sizeof ov - 1);
-      if (owned && st.st_uid != 0 && st.st_uid != c.euid
-          && st.st_uid != (uid_t) strtoul (ov, NULL, 10))
-        snprintf (also, sizeof also, ", or as user %s, to whom its files "
-                  "belong, if that user made the namespace (a rootless "
-                  "container's)", user_name (st.st_uid, who, sizeof who));
+      char *ov = NULL;
+      long int root = ns_root (dir);
+      unsigned long int overflow = 65534;
+      if (proc_slurp ("/proc/sys/kernel/overflowuid", &ov, 64) > 0)
+        overflow = strtoul (ov, NULL, 10);
+      free (ov);
+      if (owned && root > 0 && (uid_t) root == st.st_uid
+          && (uid_t) root != c.euid && (unsigned long int) root != overflow)
+        snprintf (also, sizeof also, ", or as user %s, its root and the "
+                  "owner of its files, if that user made the namespace (a "
+                  "rootless container's)", user_name (st.st_uid, who,
+                                                      sizeof who));
       snprintf (out, outlen, "it runs in another user namespace (a "
                 "container's, or rseq-compat runs in one), and the kernel "
                 "lets only a process with CAP_SYS_PTRACE over that "
                 "namespace read it; run rseq-compat as the machine's root, "
                 "outside any container%s", also);
+      return 0;
+    }
+  /* Threads that set their own IDs: no user but root is all of
+     theirs.  */
+  if (!cap && mixed)
+    {
+      snprintf (out, outlen, "its threads run as different users or "
+                "groups (a thread set its own IDs by a raw system call), "
+                "and the kernel lets a process without CAP_SYS_PTRACE read "
+                "only the threads that run as its own user and group; run "
+                "rseq-compat as root to read them all");
       return 0;
     }
   /* Not dumpable: the kernel gives a process's files (not /proc/PID
@@ -357,12 +433,86 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
     }
 
 
+  /* It may have exited while it was read, its files then refusing
+     everyone (fortieth review: 2 of 150 such runs blamed a security
+     module).  */
+  if (!proc_alive (pid))
+    return ESRCH;
   /* Also where the process is not dumpable inside a user namespace
      whose root is its user: its files stay that user's (thirtieth
      review).  */
-  snprintf (out, outlen, "a security module (SELinux, AppArmor), a "
+  snprintf (out, outlen, "%sa security module (SELinux, AppArmor), a "
             "container without CAP_SYS_PTRACE, or the process being not "
             "dumpable in a user namespace forbids reading it; run "
-            "rseq-compat as root outside the container");
+            "rseq-compat as root outside any container",
+            ns == NS_UNTOLD ? "it may run in another user namespace whose "
+                              "ID maps read as ours (one made by root with "
+                              "the identity map: only the machine's root "
+                              "reads it), or " : "");
+  return 0;
+}
+
+/* The value of OPTION ("hidepid=") among the comma-separated OPTS, into
+   OUT; empty where it is not there.  */
+static void
+mount_option (const char *opts, const char *option, char *out, size_t outlen)
+{
+  size_t len = strlen (option);
+  out[0] = '\0';
+  for (const char *o = opts; o != NULL; o = strchr (o, ','))
+    {
+      o += *o == ',';
+      if (strncmp (o, option, len) == 0)
+        snprintf (out, outlen, "%.*s", (int) strcspn (o + len, ", \n"),
+                  o + len);
+    }
+}
+
+int
+hidden_hint (pid_t pid, char *out, size_t outlen)
+{
+  if (kill (pid, 0) != 0 && errno == ESRCH)
+    return ESRCH;
+  /* The options of the proc mounted last on /proc, the one we see:
+     mountinfo's fifth field is the mount point, and its super-block
+     options follow " - proc SOURCE ".  */
+  char *info = NULL, hidepid[32] = "", gid[32] = "";
+  if (proc_slurp ("/proc/self/mountinfo", &info, 16u << 20) >= 0)
+    for (char *line = info; line != NULL && *line != '\0';
+         line = strchr (line, '\n') != NULL ? strchr (line, '\n') + 1 : NULL)
+      {
+        char point[16];
+        const char *sep = strstr (line, " - proc ");
+        const char *eol = strchr (line, '\n');
+        if (sscanf (line, "%*s %*s %*s %*s %15s", point) != 1
+            || strcmp (point, "/proc") != 0 || sep == NULL
+            || (eol != NULL && sep > eol))
+          continue;
+        const char *opts = strchr (sep + 8, ' ');
+        if (opts == NULL || (eol != NULL && opts > eol))
+          continue;
+        mount_option (opts + 1, "hidepid=", hidepid, sizeof hidepid);
+        mount_option (opts + 1, "gid=", gid, sizeof gid);
+      }
+  free (info);
+  char dir[64], who[260], owner[300] = "the process's user";
+  struct stat st;
+  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  /* hidepid=noaccess (1) still shows the directory, and its owner.  */
+  if (stat (dir, &st) == 0)
+    snprintf (owner, sizeof owner, "user %s, its owner",
+              user_name (st.st_uid, who, sizeof who));
+  if (hidepid[0] == '\0')
+    snprintf (out, outlen, "the kernel has a process %d, but /proc does not "
+              "show it to rseq-compat (a /proc of another PID namespace, or "
+              "one that hides other users' processes); run rseq-compat as "
+              "root, or as %s, where that /proc is mounted", (int) pid,
+              owner);
+  else
+    snprintf (out, outlen, "/proc is mounted with hidepid=%s, which hides "
+              "other users' processes from rseq-compat; run rseq-compat as "
+              "root, or as %s%s%s%s", hidepid, owner,
+              gid[0] != '\0' ? ", or as a member of group " : "", gid,
+              gid[0] != '\0' ? " (/proc's gid=)" : "");
   return 0;
 }

@@ -52,8 +52,8 @@
 /* Reads all of PATH into a malloc'ed buffer.  Returns its length, or
    -1 with errno set: EFBIG when it is longer than MAX bytes (a part of
    a file read as the whole gave wrong answers: twenty-third review).  */
-static ssize_t
-slurp (const char *path, char **out, size_t max)
+ssize_t
+proc_slurp (const char *path, char **out, size_t max)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -120,7 +120,7 @@ proc_status_field (const char *dir, const char *key, char *out,
 {
   char path[PATH_MAX], *buf;
   snprintf (path, sizeof path, "%s/status", dir);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return -1;
   size_t klen = strlen (key);
   int found = -1;
@@ -158,7 +158,7 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/maps", dir);
-  ssize_t len = slurp (path, &buf, 64u << 20);
+  ssize_t len = proc_slurp (path, &buf, 64u << 20);
   if (len < 0)
     return -1;
   size_t lines = 1;
@@ -299,7 +299,7 @@ proc_kernel_thread (const char *dir)
 {
   char path[PATH_MAX], *buf;
   snprintf (path, sizeof path, "%s/stat", dir);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return -1;
   /* The name, in parentheses, may hold anything: the fields go on
      after the last parenthesis.  The ninth is the flags.  */
@@ -318,7 +318,7 @@ proc_identity (pid_t pid, struct proc_identity *id)
 {
   char path[64], *buf;
   snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return -1;
   /* The name, in parentheses, may hold anything: the fields go on
      after the last parenthesis, the third field first.  Those of the
@@ -399,7 +399,7 @@ status_groups (const char *dir, gid_t **groups, size_t *count)
   char path[PATH_MAX], *buf;
   snprintf (path, sizeof path, "%s/status", dir);
   /* 65536 groups (NGROUPS_MAX) of 10 digits each fit.  */
-  ssize_t len = slurp (path, &buf, 1 << 20);
+  ssize_t len = proc_slurp (path, &buf, 1 << 20);
   if (len < 0)
     return -1;
   int ret = -1;
@@ -1020,7 +1020,7 @@ auxv_random (const char *dir)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
-  ssize_t len = slurp (path, &buf, 1 << 16);
+  ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return 0;
   uint64_t at = 0;
@@ -1046,7 +1046,7 @@ auxv_mid_exec (const char *dir)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
-  ssize_t len = slurp (path, &buf, 1 << 16);
+  ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return 0;
   /* Where the program's class is unknown (its file on FUSE, which is
@@ -1197,7 +1197,7 @@ proc_env_safe (struct proc *p)
      the environ file cannot be read either).  */
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/stat", p->dir);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return 0;
   unsigned long long int start = 0, end = 0;
   const char *f = strrchr (buf, ')');
@@ -1429,7 +1429,7 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/environ", dir);
-  ssize_t len = slurp (path, &buf, 16u << 20);
+  ssize_t len = proc_slurp (path, &buf, 16u << 20);
   if (len < 0)
     return -1;
   static const char key[] = "GLIBC_TUNABLES=";
@@ -1460,7 +1460,7 @@ read_auxv (const char *dir, unsigned long int *feature,
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
-  ssize_t len = slurp (path, &buf, 1 << 16);
+  ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return -1;
   uint64_t f = 0, a = 0;

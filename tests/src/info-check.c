@@ -54,6 +54,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -172,6 +173,13 @@ struct result
 };
 
 enum { AS_IS, AS_NOBODY };
+
+/* Where nobody's command runs, set for one run: a user namespace to
+   enter first (an open /proc/PID/ns/user, -1: ours), and a /proc to
+   mount in a mount namespace of its own (its hidepid= value, NULL:
+   none).  */
+static int nobody_userns = -1;
+static const char *nobody_hidepid;
 
 /* The TracerPid line of a status file in /proc: -1 if there is none.  */
 static int
@@ -326,6 +334,28 @@ run_watching (char **argv, char **env, int who, pid_t watch)
       close (err[0]);
       for (int i = 0; env != NULL && env[i] != NULL; i++)
         putenv (env[i]);
+      char opts[32];
+      snprintf (opts, sizeof opts, "hidepid=%s",
+                nobody_hidepid != NULL ? nobody_hidepid : "");
+      /* /proc made private first: a mount on a shared /proc would
+         reach the machine's.  */
+      if (who == AS_NOBODY && nobody_hidepid != NULL
+          && (unshare (CLONE_NEWNS) != 0
+              || mount (NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0
+              || mount ("proc", "/proc", "proc",
+                        MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) != 0))
+        {
+          fprintf (stderr, "cannot mount /proc with %s: %s\n", opts,
+                   strerror (errno));
+          _exit (124);
+        }
+      if (who == AS_NOBODY && nobody_userns >= 0
+          && setns (nobody_userns, CLONE_NEWUSER) != 0)
+        {
+          fprintf (stderr, "cannot enter the user namespace: %s\n",
+                   strerror (errno));
+          _exit (124);
+        }
       if (who == AS_NOBODY
           && (setgroups (0, NULL) != 0 || setgid (65534) != 0
               || setuid (65534) != 0))
@@ -1207,6 +1237,341 @@ nobody_reads (const char *command, const char *info_child, const char *gid,
   fclose (c.out);
 }
 
+/* Whether we run in a chroot (make check-matrix's), where the kernel
+   refuses to make a user namespace.  */
+static int
+in_chroot (void)
+{
+  struct stat root, init_root;
+  return stat ("/", &root) == 0 && stat ("/proc/1/root/", &init_root) == 0
+         && (root.st_dev != init_root.st_dev || root.st_ino != init_root.st_ino);
+}
+
+/* Writes TEXT to /proc/PID/NAME in one write, as the kernel wants a
+   map: 0, or an errno value.  */
+static int
+write_map (pid_t pid, const char *name, const char *text)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, name);
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return errno;
+  ssize_t n = write (fd, text, strlen (text));
+  int e = n == (ssize_t) strlen (text) ? 0 : n < 0 ? errno : EIO;
+  close (fd);
+  return e;
+}
+
+/* A child in a user namespace of its own, made by OWNER (0: root), with
+   MAP as its uid_map and gid_map and PROJID (where not NULL) as its
+   projid_map, then running as the namespace's user BECOME, dumpable.
+   Its pid; 0 where the kernel refuses the namespace or the map for a
+   reason checked here (a chroot; unprivileged namespaces turned off; a
+   kernel before 4.15, which takes 5 lines of map); -1 on failure.  */
+static pid_t
+ns_child (uid_t owner, const char *map, const char *projid,
+          unsigned int become)
+{
+  int up[2], down[2];
+  if (pipe (up) != 0 || pipe (down) != 0)
+    return -1;
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      close (up[0]);
+      close (down[1]);
+      if (owner != 0
+          && (setgroups (0, NULL) != 0 || setresgid (owner, owner, owner) != 0
+              || setresuid (owner, owner, owner) != 0))
+        _exit (1);
+      char e = unshare (CLONE_NEWUSER) == 0 ? 0 : (char) errno, go;
+      if (write (up[1], &e, 1) != 1 || e != 0 || read (down[0], &go, 1) != 1
+          || setresgid (become, become, become) != 0
+          || setresuid (become, become, become) != 0
+          || prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0
+          || write (up[1], "", 1) != 1)
+        _exit (1);
+      for (;;)
+        pause ();
+    }
+  close (up[1]);
+  close (down[0]);
+  char e = -1, go;
+  int ret = pid;
+  if (pid < 0 || read (up[0], &e, 1) != 1)
+    ret = -1;
+  else if (e != 0)
+    {
+      char v[16] = "";
+      int fd = open ("/proc/sys/kernel/unprivileged_userns_clone",
+                     O_RDONLY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          if (read (fd, v, sizeof v - 1) < 0)
+            v[0] = '\0';
+          close (fd);
+        }
+      CHECK ((e == EPERM && in_chroot ())
+             || (owner != 0 && (e == EPERM || e == ENOSPC) && v[0] == '0'),
+             "unshare (CLONE_NEWUSER)%s: %s%s", owner != 0 ? " as a user" : "",
+             strerror (e), in_chroot () ? "" : " outside a chroot");
+      ret = 0;
+    }
+  else
+    {
+      struct utsname u;
+      int e1 = write_map (pid, "uid_map", map);
+      int e2 = e1 != 0 ? e1 : write_map (pid, "gid_map", map);
+      int e3 = e2 != 0 || projid == NULL ? e2
+               : write_map (pid, "projid_map", projid);
+      unsigned int major = 0, minor = 0;
+      if (uname (&u) == 0)
+        sscanf (u.release, "%u.%u", &major, &minor);
+      if (e3 == EINVAL && strlen (map) > 5 * 34
+          && (major < 4 || (major == 4 && minor < 15)))
+        ret = 0;
+      else if (e3 != 0 || write (down[1], "", 1) != 1
+               || read (up[0], &go, 1) != 1)
+        {
+          CHECK (0, "the child in its user namespace (map: %s)",
+                 strerror (e3 != 0 ? e3 : EIO));
+          ret = -1;
+        }
+    }
+  if (ret <= 0 && pid > 0)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+    }
+  close (up[0]);
+  close (down[1]);
+  return ret;
+}
+
+static void
+end_child (pid_t pid)
+{
+  if (pid > 0)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+    }
+}
+
+/* The fortieth review's cases of the permission hint, read by nobody's
+   COPY of the command: namespaces that /proc shows nobody alike, a
+   rootless container's, threads of different users, /proc mounted
+   with hidepid, a target that exits while it is read.  KID is a copy
+   of info-child, ROOTS the pid of a process of root's.  */
+static void
+perm_fortieth (char *copy, char *kid, pid_t roots)
+{
+  struct result r;
+  char tpid[32];
+  /* Made by root with the identity map as ours, but no projid_map: the
+     uid maps alone took it for ours, and a security module was blamed
+     (nobody reads nobody's process there; the kernel wants
+     CAP_SYS_PTRACE over its namespace).  With every map the same, /proc
+     tells nothing: the hint must say so.  */
+  const char *identity = "0 0 4294967295\n";
+  for (int k = 0; k < 2; k++)
+    {
+      pid_t t = ns_child (0, identity, k == 0 ? NULL : identity, 65534);
+      if (t <= 0)
+        continue;
+      snprintf (tpid, sizeof tpid, "%d", (int) t);
+      char *argv[] = { copy, "info", "-p", tpid, NULL };
+      r = run (argv, NULL, AS_NOBODY);
+      if (k == 0)
+        want_error (&r, "a namespace with our uid and gid maps",
+                    "permission denied", "it runs in another user namespace",
+                    "as the machine's root", NULL);
+      else
+        want_error (&r, "a namespace with all our maps", "permission denied",
+                    "it may run in another user namespace whose ID maps "
+                    "read as ours", NULL);
+      end_child (t);
+    }
+
+  /* Two of root's namespaces whose maps (201 lines, 6,633 bytes) differ
+     after their first 4096 bytes, all that was compared: nobody in the
+     first reads nobody's process in the second.  */
+  char *map1 = malloc (8192), *map2 = malloc (8192);
+  size_t n1 = 0, n2 = 0;
+  for (unsigned int i = 0; map1 != NULL && map2 != NULL && i < 200; i++)
+    {
+      n1 += snprintf (map1 + n1, 8192 - n1, "%u %u 10\n", i * 10, i * 10);
+      n2 += snprintf (map2 + n2, 8192 - n2, "%u %u 10\n", i * 10,
+                      i < 150 ? i * 10 : i * 10 + 3000000);
+    }
+  if (map1 != NULL && map2 != NULL)
+    {
+      snprintf (map1 + n1, 8192 - n1, "2000 2000 64000\n");
+      snprintf (map2 + n2, 8192 - n2, "2000 2000 64000\n");
+      pid_t holder = ns_child (0, map1, NULL, 0);
+      pid_t t = holder > 0 ? ns_child (0, map2, NULL, 65534) : 0;
+      if (t > 0)
+        {
+          char path[64];
+          snprintf (path, sizeof path, "/proc/%d/ns/user", (int) holder);
+          nobody_userns = open (path, O_RDONLY | O_CLOEXEC);
+          CHECK (nobody_userns >= 0, "open %s", path);
+          snprintf (tpid, sizeof tpid, "%d", (int) t);
+          char *argv[] = { copy, "info", "-p", tpid, NULL };
+          r = run (argv, NULL, AS_NOBODY);
+          close (nobody_userns);
+          nobody_userns = -1;
+          want_error (&r, "a sibling namespace whose map differs after 4096 "
+                      "bytes", "permission denied",
+                      "it runs in another user namespace", NULL);
+        }
+      end_child (t);
+      end_child (holder);
+    }
+  free (map1);
+  free (map2);
+
+  /* A rootless container's namespace as newuidmap makes it: made by
+     54344, its root that user, its users 1 to 10 subordinate IDs
+     54386 to 54395.  Its process as user 5 (54390): the owner of its
+     files was named, a subordinate ID that cannot have made it (and
+     the maker is refused too: the files are not its).  As its root:
+     the maker is named, and following the hint reads it.  */
+  for (int k = 0; k < 2; k++)
+    {
+      pid_t t = ns_child (54344, "0 54344 1\n1 54386 10\n", NULL,
+                          k == 0 ? 5 : 0);
+      if (t <= 0)
+        continue;
+      snprintf (tpid, sizeof tpid, "%d", (int) t);
+      char *argv[] = { copy, "info", "-p", tpid, NULL };
+      r = run (argv, NULL, AS_NOBODY);
+      want_error (&r, k == 0 ? "a rootless container's user"
+                  : "a rootless container's root", "permission denied",
+                  "it runs in another user namespace",
+                  k == 0 ? "outside any container" : "or as user uid 54344, "
+                  "its root and the owner of its files, if that user made "
+                  "the namespace", NULL);
+      CHECK (k == 1 || r.err == NULL || strstr (r.err, "as user") == NULL,
+             "a rootless container's user: no user named: %s",
+             r.err != NULL ? r.err : "");
+      char *as_maker[] = { "setpriv", "--reuid=54344", "--regid=54344",
+                           "--clear-groups", copy, "info", "-p", tpid,
+                           NULL };
+      r = run (as_maker, NULL, AS_IS);
+      CHECK (k == 0 ? exited_with (&r, 1) : exited_with (&r, 0),
+             "the namespace's maker reads its %s: status %#x, %s",
+             k == 0 ? "user's process (the kernel refuses)"
+                    : "root's process (as the hint says)", r.status, r.err);
+      end_child (t);
+    }
+
+  /* Threads of different users (each set its own IDs), the main thread
+     gone: the first live thread's user was named, who then read one
+     thread of two.  */
+  char *as_root[] = { "env", "@" };
+  char *prog[] = { kid, "split-ids", NULL };
+  struct child s;
+  s.pid = start_prog (as_root, 2, prog, &s.in, &s.out);
+  CHECK (s.pid > 0 && read_report (s.out, &s.rep) == 0,
+         "start %s split-ids", kid);
+  if (s.pid > 0)
+    {
+      snprintf (tpid, sizeof tpid, "%d", (int) s.pid);
+      for (int nostop = 0; nostop < 2; nostop++)
+        {
+          char *argv[] = { copy, "info", "-p", tpid,
+                           nostop ? "--no-stop" : NULL, NULL };
+          r = run (argv, NULL, AS_NOBODY);
+          want_error (&r, nostop ? "threads of two users, --no-stop"
+                      : "threads of two users", "permission denied",
+                      "its threads run as different users or groups",
+                      "run rseq-compat as root", NULL);
+        }
+      end_child (s.pid);
+      fclose (s.in);
+      fclose (s.out);
+    }
+
+  /* /proc mounted with hidepid (1: other users' processes unreadable;
+     2: not shown): root's process was said to have exited.  */
+  snprintf (tpid, sizeof tpid, "%d", (int) roots);
+  for (int k = 1; k <= 2; k++)
+    {
+      nobody_hidepid = k == 1 ? "1" : "2";
+      char *argv[] = { copy, "info", "-p", tpid, NULL };
+      r = run (argv, NULL, AS_NOBODY);
+      nobody_hidepid = NULL;
+      want_error (&r, k == 1 ? "hidepid=1" : "hidepid=2",
+                  "cannot read process", "/proc is mounted with hidepid=",
+                  "hides other users' processes",
+                  k == 1 ? "or as user root, its owner"
+                         : "or as the process's user", NULL);
+    }
+
+}
+
+/* A process of 54343's, read by nobody's COPY, that exits between the
+   kernel's refusal and its explanation (HOOK's "refused", a copy that
+   nobody may load): the hint blamed a security module (fortieth
+   review: 2 runs of 150, where the target exited while it was read).
+   Its parent, a process of ours, collects it at once, so that nothing
+   of it is left in /proc.  */
+static void
+perm_exited_meanwhile (char *copy, const char *hook_copy)
+{
+  int go[2], up[2], ready[2];
+  CHECK (pipe (go) == 0 && pipe (up) == 0 && pipe (ready) == 0, "pipes");
+  pid_t parent = fork ();
+  if (parent == 0)
+    {
+      pid_t t = fork ();
+      if (t == 0)
+        {
+          char b;
+          close (go[1]);
+          if (setgroups (0, NULL) != 0 || setresgid (54343, 54343, 54343) != 0
+              || setresuid (54343, 54343, 54343) != 0
+              || prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0
+              || write (ready[1], "", 1) != 1)
+            _exit (1);
+          _exit (read (go[0], &b, 1) == 1 ? 0 : 1);
+        }
+      char b;
+      close (go[0]);
+      close (go[1]);
+      close (ready[1]);
+      if (t < 0 || read (ready[0], &b, 1) != 1
+          || write (up[1], &t, sizeof t) != sizeof t)
+        _exit (1);
+      _exit (waitpid (t, NULL, 0) == t ? 0 : 1);
+    }
+  close (up[1]);
+  close (ready[0]);
+  close (ready[1]);
+  close (go[0]);
+  pid_t t = 0;
+  CHECK (parent > 0 && read (up[0], &t, sizeof t) == sizeof t && t > 0,
+         "a process of 54343's to read");
+  close (up[0]);
+  if (t > 0)
+    {
+      char pre[PATH_MAX + 16], fd[32], tpid[16];
+      snprintf (pre, sizeof pre, "LD_PRELOAD=%s", hook_copy);
+      snprintf (fd, sizeof fd, "INFO_HOOK_FD=%d", go[1]);
+      snprintf (tpid, sizeof tpid, "%d", (int) t);
+      char *env[] = { pre, "INFO_HOOK=refused", fd, NULL };
+      char *argv[] = { copy, "info", "-p", tpid, NULL };
+      struct result r = run (argv, env, AS_NOBODY);
+      want_error (&r, "a process that exits between the refusal and its "
+                  "explanation", "exited while it was being read", NULL);
+    }
+  close (go[1]);
+  if (parent > 0)
+    waitpid (parent, NULL, 0);
+}
+
 static int
 scenario (const char *name, char **prefix, int nprefix)
 {
@@ -1441,47 +1806,9 @@ scenario (const char *name, char **prefix, int nprefix)
              user that was refused too (thirty-ninth review).  In a
              chroot (make check-matrix's) no user namespace can be made:
              the kernel's refusal is what is checked there.  */
-          int up[2], down[2];
-          CHECK (pipe (up) == 0 && pipe (down) == 0, "pipes");
-          pid_t ns = fork ();
-          if (ns == 0)
+          pid_t ns = ns_child (0, "0 54385 2\n", NULL, 0);
+          if (ns > 0)
             {
-              close (up[0]);
-              close (down[1]);
-              char e = unshare (CLONE_NEWUSER) == 0 ? 0 : (char) errno;
-              char go;
-              if (write (up[1], &e, 1) != 1 || e != 0
-                  || read (down[0], &go, 1) != 1
-                  || write (up[1], "", 1) != 1)
-                _exit (1);
-              for (;;)
-                pause ();
-            }
-          close (up[1]);
-          close (down[0]);
-          char e = -1, go = 0;
-          CHECK (ns > 0 && read (up[0], &e, 1) == 1, "a child that makes a "
-                 "user namespace");
-          struct stat root, init_root;
-          int chrooted = stat ("/", &root) == 0
-                         && stat ("/proc/1/root/", &init_root) == 0
-                         && (root.st_dev != init_root.st_dev
-                             || root.st_ino != init_root.st_ino);
-          if (e != 0)
-            CHECK (e == EPERM && chrooted, "unshare (CLONE_NEWUSER): %s%s",
-                   strerror (e), chrooted ? "" : " outside a chroot");
-          else
-            {
-              char map[64], path[64];
-              snprintf (map, sizeof map, "0 54385 2\n");
-              snprintf (path, sizeof path, "/proc/%d/uid_map", (int) ns);
-              int fd = open (path, O_WRONLY | O_CLOEXEC);
-              CHECK (fd >= 0 && write (fd, map, strlen (map))
-                     == (ssize_t) strlen (map), "write %s", path);
-              if (fd >= 0)
-                close (fd);
-              CHECK (write (down[1], "", 1) == 1 && read (up[0], &go, 1) == 1,
-                     "the child in its user namespace");
               char nspid[32];
               snprintf (nspid, sizeof nspid, "%d", (int) ns);
               char *argv4[] = { copy, "info", "-p", nspid, NULL };
@@ -1493,13 +1820,14 @@ scenario (const char *name, char **prefix, int nprefix)
                      "another user namespace: no user named: %s",
                      r.err != NULL ? r.err : "");
             }
-          close (up[0]);
-          close (down[1]);
-          if (ns > 0)
-            {
-              kill (ns, SIGKILL);
-              waitpid (ns, NULL, 0);
-            }
+          end_child (ns);
+          perm_fortieth (copy, kid, c.pid);
+          char hook_copy[80];
+          snprintf (hook_copy, sizeof hook_copy, "%s/libinfo-hook.so", dir);
+          char *cph[] = { "cp", (char *) hook, hook_copy, NULL };
+          cpr = run (cph, NULL, AS_IS);
+          CHECK (exited_with (&cpr, 0), "cp %s %s", hook, hook_copy);
+          perm_exited_meanwhile (copy, hook_copy);
           /* Nobody's process whose saved user is another (a
              set-user-ID program that dropped its privileges and kept
              the saved user), read by nobody: only root may, and the
@@ -1553,6 +1881,7 @@ scenario (const char *name, char **prefix, int nprefix)
           }
           unlink (kidsg);
           unlink (kid);
+          unlink (hook_copy);
           unlink (copy);
           rmdir (dir);
         }

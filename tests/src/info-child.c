@@ -32,13 +32,17 @@
               program's own (exported, as tcmalloc's is) and thread 2 a
               static area: rseq-compat must call both "other".
    exit-main  the main thread exits (pthread_exit) once ready.
-   nodump     prctl (PR_SET_DUMPABLE, 0): only root may attach.  */
+   nodump     prctl (PR_SET_DUMPABLE, 0): only root may attach.
+
+   info-child split-ids (as root): two threads that set their own IDs,
+   54342 and 54343, the main thread gone; prints pid= and ready.  */
 
 #include "rtest.h"
 
 #include <limits.h>
 #include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #ifdef __GLIBC__
 # include <gnu/libc-version.h>
 #endif
@@ -207,9 +211,56 @@ serve_stdin (void *arg)
   return NULL;
 }
 
+/* split-ids: threads that each set their own IDs by a raw system call
+   (glibc's setresuid would change every thread's), as a file server
+   that acts for several users does: the first 54342, the second
+   54343.  */
+static int switched;
+
+static void *
+split_main (void *arg)
+{
+  long int id = (long int) (intptr_t) arg;
+  CHECK (syscall (SYS_setresgid, id, id, id) == 0
+         && syscall (SYS_setresuid, id, id, id) == 0,
+         "setresuid (%ld) in one thread: %s", id, strerror (errno));
+  pthread_mutex_lock (&lock);
+  switched++;
+  pthread_cond_broadcast (&cond);
+  pthread_mutex_unlock (&lock);
+  for (;;)
+    pause ();
+  return NULL;
+}
+
+/* Started as root: two threads of different users, the main thread
+   gone, dumpable again (changing IDs made it not dumpable).  */
+static int
+split_ids (void)
+{
+  pthread_t t[2];
+  for (long int i = 0; i < 2; i++)
+    CHECK (pthread_create (&t[i], NULL, split_main,
+                           (void *) (intptr_t) (54342 + i)) == 0,
+           "pthread_create");
+  pthread_mutex_lock (&lock);
+  while (switched < 2)
+    pthread_cond_wait (&cond, &lock);
+  pthread_mutex_unlock (&lock);
+  CHECK (prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) == 0, "PR_SET_DUMPABLE: %s",
+         strerror (errno));
+  printf ("pid=%d\nready\n", (int) getpid ());
+  fflush (stdout);
+  if (rt_failures != 0)
+    return rt_exit_status ();
+  pthread_exit (NULL);
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc > 1 && strcmp (argv[1], "split-ids") == 0)
+    return split_ids ();
   int serve = argc > 1 && strcmp (argv[1], "serve") == 0;
   int exit_main = 0;
   for (int i = 2; i < argc; i++)
