@@ -55,6 +55,7 @@
 #endif
 
 #include "common.h"
+#include "renameat2.h"
 #include "report.h"
 #include "system.h"
 
@@ -930,17 +931,6 @@ still_as_read (const struct as_read *r)
   struct stat st;
   return fstat (r->fd, &st) == 0 && is_as_read (r, &st, 1);
 }
-
-/* Where the C library's headers predate it (glibc 2.17's list of
-   system calls may), the kernel's number.  */
-#if !defined SYS_renameat2 && defined __NR_renameat2
-# define SYS_renameat2 __NR_renameat2
-#endif
-#if !defined SYS_renameat2 && defined __x86_64__ && !defined __ILP32__
-# define SYS_renameat2 316
-#elif !defined SYS_renameat2 && defined __aarch64__
-# define SYS_renameat2 276
-#endif
 
 #ifndef RENAME_NOREPLACE
 # define RENAME_NOREPLACE (1 << 0)
