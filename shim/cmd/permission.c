@@ -73,7 +73,7 @@ live_thread (pid_t pid, char *dir, size_t len, int *mixed)
   size_t n = 0;
   pid_t *tids = proc_list_tasks (pid, &n);
   int ret = -1;
-  char first[2][128], v[128], tdir[96];
+  char first[2][128] = { "", "" }, v[128], tdir[96];
   static const char *const keys[2] = { "Uid", "Gid" };
   *mixed = 0;
   snprintf (dir, len, "/proc/%d", (int) pid);
@@ -83,13 +83,22 @@ live_thread (pid_t pid, char *dir, size_t len, int *mixed)
         continue;
       snprintf (tdir, sizeof tdir, "/proc/%d/task/%d", (int) pid,
                 (int) tids[i]);
+      /* The real, effective and saved IDs, which the kernel compares
+         (not the file-system one, which a file server sets per
+         thread).  A thread that exits meanwhile reads nothing, and is
+         left out.  */
+      unsigned int id[3];
       for (int k = 0; k < 2; k++)
-        if (proc_status_field (tdir, keys[k], v, sizeof v) != 0)
-          ;
-        else if (ret != 0)
-          snprintf (first[k], sizeof first[k], "%s", v);
-        else if (strcmp (first[k], v) != 0)
-          *mixed = 1;
+        {
+          if (proc_status_field (tdir, keys[k], v, sizeof v) != 0
+              || sscanf (v, "%u %u %u", &id[0], &id[1], &id[2]) != 3)
+            continue;
+          snprintf (v, sizeof v, "%u %u %u", id[0], id[1], id[2]);
+          if (first[k][0] == '\0')
+            snprintf (first[k], sizeof first[k], "%s", v);
+          else if (strcmp (first[k], v) != 0)
+            *mixed = 1;
+        }
       if (ret != 0)
         {
           snprintf (dir, len, "%s", tdir);

@@ -34,8 +34,9 @@
    exit-main  the main thread exits (pthread_exit) once ready.
    nodump     prctl (PR_SET_DUMPABLE, 0): only root may attach.
 
-   info-child split-ids (as root): two threads that set their own IDs,
-   54342 and 54343, the main thread gone; prints pid= and ready.  */
+   info-child split-ids [fs] (as root): two threads that set their own
+   IDs, 54342 and 54343 (with fs, their file-system IDs alone), the
+   main thread gone; prints pid= and ready.  */
 
 #include "rtest.h"
 
@@ -215,15 +216,24 @@ serve_stdin (void *arg)
    (glibc's setresuid would change every thread's), as a file server
    that acts for several users does: the first 54342, the second
    54343.  */
-static int switched;
+static int switched, split_fs;
 
 static void *
 split_main (void *arg)
 {
   long int id = (long int) (intptr_t) arg;
-  CHECK (syscall (SYS_setresgid, id, id, id) == 0
-         && syscall (SYS_setresuid, id, id, id) == 0,
-         "setresuid (%ld) in one thread: %s", id, strerror (errno));
+  /* setfsuid answers the previous ID, not an error.  */
+  if (split_fs)
+    {
+      syscall (SYS_setfsgid, id);
+      syscall (SYS_setfsuid, id);
+      CHECK ((long int) syscall (SYS_setfsuid, -1) == id,
+             "setfsuid (%ld) in one thread", id);
+    }
+  else
+    CHECK (syscall (SYS_setresgid, id, id, id) == 0
+           && syscall (SYS_setresuid, id, id, id) == 0,
+           "setresuid (%ld) in one thread: %s", id, strerror (errno));
   pthread_mutex_lock (&lock);
   switched++;
   pthread_cond_broadcast (&cond);
@@ -233,11 +243,13 @@ split_main (void *arg)
   return NULL;
 }
 
-/* Started as root: two threads of different users, the main thread
-   gone, dumpable again (changing IDs made it not dumpable).  */
+/* Started as root: two threads of different users (FS: of different
+   file-system users), the main thread gone, dumpable again (changing
+   IDs made it not dumpable).  */
 static int
-split_ids (void)
+split_ids (int fs)
 {
+  split_fs = fs;
   pthread_t t[2];
   for (long int i = 0; i < 2; i++)
     CHECK (pthread_create (&t[i], NULL, split_main,
@@ -260,7 +272,7 @@ int
 main (int argc, char **argv)
 {
   if (argc > 1 && strcmp (argv[1], "split-ids") == 0)
-    return split_ids ();
+    return split_ids (argc > 2 && strcmp (argv[2], "fs") == 0);
   int serve = argc > 1 && strcmp (argv[1], "serve") == 0;
   int exit_main = 0;
   for (int i = 2; i < argc; i++)
