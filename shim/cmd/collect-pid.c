@@ -82,6 +82,11 @@ info_pid_target (pid_t *pid, char *err, size_t errlen)
   struct stat st;
   snprintf (dir, sizeof dir, "/proc/%d", (int) *pid);
   char hint[1024];
+  /* Fortieth review: with another PID namespace's /proc, another
+     process's files were read and the kernel's own attached.  */
+  if (proc_mismatch_hint (hint, sizeof hint))
+    return fail (err, errlen, EINVAL, "cannot read process %d: %s",
+                 (int) *pid, hint);
   /* Fortieth review: with /proc mounted hidepid, a live process was
      said to have exited.  */
   if ((stat (dir, &st) != 0 || proc_identity (*pid, &(struct proc_identity)
@@ -179,8 +184,20 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
         }
 
       struct proc p;
-      ret = explain (proc_open (&p, pid, live, err, errlen), pid,
-                     method == METHOD_STOP, err, errlen);
+      ret = proc_open (&p, pid, live, err, errlen);
+      /* The live thread chosen may exit before its files are opened:
+         chosen again (fortieth review: "cannot open
+         /proc/PID/task/TID/mem: No such file or directory").  */
+      if (ret == ENOENT && strchr (live + 6, '/') != NULL)
+        ret = proc_alive (pid)
+              ? fail (err, errlen, ESRCH, "process %d: the thread chosen "
+                      "to read it exited each time (three tries), its "
+                      "threads come and go too fast; run info -p again",
+                      (int) pid)
+              : fail (err, errlen, ESRCH, "process %d exited while it was "
+                      "being read; nothing to report", (int) pid);
+      else
+        ret = explain (ret, pid, method == METHOD_STOP, err, errlen);
       if (ret == 0)
         {
           ret = explain (proc_describe (&p, r, err, errlen), pid,

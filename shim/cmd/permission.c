@@ -58,55 +58,115 @@ all_are (const unsigned int ids[3], unsigned int id)
   return ids[0] == id && ids[1] == id && ids[2] == id;
 }
 
-/* A live thread of process PID, the main one where it lives, as
-   /proc/PID/task/TID in DIR: its IDs, its files and its namespace are
-   what the kernel compares (thirty-ninth review: the main thread gone,
-   another thread that had set its own IDs was judged by the main
-   thread's).  *MIXED is set where the live threads' users or groups
-   are not all the same (threads that set their own IDs by raw system
-   calls: fortieth review, the first alone was judged and its user
-   named, who then read one thread of two).  0, or -1 where none lives
-   (DIR is then /proc/PID).  */
+/* The real, effective and saved user (U) and group (G) IDs of the
+   thread at DIR, from one read of its status: 0, or -1 where it cannot
+   be read.  *MEM tells whether the thread has its memory still: one
+   that is exiting gives it up first, and its files become root's
+   (fortieth review: such a process was said to be not dumpable).  */
 static int
-live_thread (pid_t pid, char *dir, size_t len, int *mixed)
+thread_ids (const char *dir, unsigned int u[3], unsigned int g[3], int *mem)
+{
+  char path[128], *status = NULL;
+  snprintf (path, sizeof path, "%s/status", dir);
+  if (proc_slurp (path, &status, 1 << 16) < 0)
+    return -1;
+  int got = 0;
+  *mem = 0;
+  for (char *line = status; line != NULL && *line != '\0';
+       line = strchr (line, '\n') != NULL ? strchr (line, '\n') + 1 : NULL)
+    if (sscanf (line, "Uid: %u %u %u", &u[0], &u[1], &u[2]) == 3)
+      got |= 1;
+    else if (sscanf (line, "Gid: %u %u %u", &g[0], &g[1], &g[2]) == 3)
+      got |= 2;
+    else if (strncmp (line, "VmSize:", 7) == 0)
+      *mem = 1;
+  free (status);
+  return got == 3 ? 0 : -1;
+}
+
+/* What the kernel compares of process PID, read from one live thread
+   of it, the main one where it lives: its IDs, its files and its
+   namespace (thirty-ninth review: the main thread gone, another thread
+   that had set its own IDs was judged by the main thread's).  */
+struct target
+{
+  char dir[96];			/* /proc/PID/task/TID.  */
+  unsigned int u[3], g[3];	/* Its users and groups.  */
+  int mixed;			/* Whether other live threads' differ.  */
+  int owned;			/* Whether FILES was read.  */
+  struct stat files;		/* Its environ file.  */
+};
+
+/* The first live thread of PID with its memory, read into T.  Threads
+   that set their own IDs by raw system calls differ (fortieth review:
+   the first alone was judged and its user named, who then read one
+   thread of two): T->mixed, told by the IDs the kernel compares (not
+   the file-system ones, which a file server sets per thread).  0; -1
+   where none lives; -2 where those that live have given up their
+   memory (the process is exiting).  */
+static int
+first_live (pid_t pid, struct target *t)
 {
   size_t n = 0;
   pid_t *tids = proc_list_tasks (pid, &n);
-  int ret = -1;
-  char first[2][128] = { "", "" }, v[128], tdir[96];
-  static const char *const keys[2] = { "Uid", "Gid" };
-  *mixed = 0;
-  snprintf (dir, len, "/proc/%d", (int) pid);
-  for (size_t i = 0; tids != NULL && i < n && !*mixed; i++)
+  int found = 0, exiting = 0, mem;
+  unsigned int u[3], g[3];
+  t->mixed = 0;
+  for (size_t i = 0; tids != NULL && i < n && !t->mixed; i++)
     {
-      if (proc_state_dead (proc_task_state (pid, tids[i])))
-        continue;
+      char tdir[96];
       snprintf (tdir, sizeof tdir, "/proc/%d/task/%d", (int) pid,
                 (int) tids[i]);
-      /* The real, effective and saved IDs, which the kernel compares
-         (not the file-system one, which a file server sets per
-         thread).  A thread that exits meanwhile reads nothing, and is
-         left out.  */
-      unsigned int id[3];
-      for (int k = 0; k < 2; k++)
+      /* A thread that exits meanwhile reads nothing, and is left out.  */
+      if (proc_state_dead (proc_task_state (pid, tids[i]))
+          || thread_ids (tdir, u, g, &mem) != 0)
+        continue;
+      if (!mem)
         {
-          if (proc_status_field (tdir, keys[k], v, sizeof v) != 0
-              || sscanf (v, "%u %u %u", &id[0], &id[1], &id[2]) != 3)
-            continue;
-          snprintf (v, sizeof v, "%u %u %u", id[0], id[1], id[2]);
-          if (first[k][0] == '\0')
-            snprintf (first[k], sizeof first[k], "%s", v);
-          else if (strcmp (first[k], v) != 0)
-            *mixed = 1;
+          exiting = 1;
+          continue;
         }
-      if (ret != 0)
+      if (!found)
         {
-          snprintf (dir, len, "%s", tdir);
-          ret = 0;
+          snprintf (t->dir, sizeof t->dir, "%s", tdir);
+          memcpy (t->u, u, sizeof u);
+          memcpy (t->g, g, sizeof g);
+          found = 1;
         }
+      else if (memcmp (t->u, u, sizeof u) != 0
+               || memcmp (t->g, g, sizeof g) != 0)
+        t->mixed = 1;
     }
   free (tids);
-  return ret;
+  return found ? 0 : exiting ? -2 : -1;
+}
+
+/* T, from a thread that kept its memory until its files were read too:
+   0; ESRCH where the process has exited (or is exiting); EAGAIN where
+   its threads came and went too fast for five tries.  */
+static int
+read_target (pid_t pid, struct target *t)
+{
+  for (int attempt = 0; attempt < 5; attempt++)
+    {
+      /* None found may be threads that all went while others started
+         (fortieth review: such a process was said to have exited).  */
+      int live = first_live (pid, t);
+      if (live == -2 || (live == -1 && !proc_alive (pid)))
+        return ESRCH;
+      if (live != 0)
+        continue;
+      char path[128];
+      unsigned int u[3], g[3];
+      int mem;
+      snprintf (path, sizeof path, "%s/environ", t->dir);
+      t->owned = stat (path, &t->files) == 0;
+      if (t->owned && thread_ids (t->dir, u, g, &mem) == 0 && mem
+          && memcmp (t->u, u, sizeof u) == 0
+          && memcmp (t->g, g, sizeof g) == 0)
+        return 0;
+    }
+  return proc_alive (pid) ? EAGAIN : ESRCH;
 }
 
 /* Whether the files /proc/self/NAME and DIR/NAME differ: 1, 0, or -1
@@ -260,11 +320,16 @@ differ (char *out, size_t outlen, const char *what, const unsigned int ids[3])
 int
 permission_hint (pid_t pid, int stop, char *out, size_t outlen)
 {
-  char dir[96], v[128];
-  int mixed;
-  int alive = live_thread (pid, dir, sizeof dir, &mixed) == 0;
-  if (!alive)
-    return ESRCH;
+  char v[128];
+  struct target t;
+  int ret = read_target (pid, &t);
+  if (ret == EAGAIN)
+    snprintf (out, outlen, "its threads came and went too fast to tell why "
+              "(five tries); run rseq-compat again, or as root");
+  if (ret != 0)
+    return ret == EAGAIN ? 0 : ESRCH;
+  const char *dir = t.dir;
+  const unsigned int *u = t.u, *g = t.g;
   int cap = has_cap_sys_ptrace ();
 
   if (proc_status_field (dir, "TracerPid", v, sizeof v) == 0)
@@ -287,14 +352,9 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
      are all its own: its effective ones for /proc's files (every run),
      and its real ones as well for ptrace's attach (--stop, STOP).  */
   struct ids c = { getuid (), geteuid (), getgid (), getegid () };
-  unsigned int u[3], g[3];
-  int have_uid = proc_status_field (dir, "Uid", v, sizeof v) == 0
-                 && sscanf (v, "%u %u %u", &u[0], &u[1], &u[2]) == 3;
-  int have_gid = proc_status_field (dir, "Gid", v, sizeof v) == 0
-                 && sscanf (v, "%u %u %u", &g[0], &g[1], &g[2]) == 3;
-  int user_bad = !cap && have_uid
+  int user_bad = !cap
                  && (!all_are (u, c.euid) || (stop && !all_are (u, c.uid)));
-  int group_bad = !cap && have_gid
+  int group_bad = !cap
                   && (!all_are (g, c.egid) || (stop && !all_are (g, c.gid)));
   /* Another user namespace (a container's): the kernel wants
      CAP_SYS_PTRACE over it, which no user of the machine's has by its
@@ -304,10 +364,9 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
      Thirty-ninth review: a user, or the namespace's root, was named
      where it was refused too; fortieth: the files' owner was named
      where it was a subordinate ID, or a sibling container's user.  */
-  struct stat st;
-  char env[128], who[260];
-  snprintf (env, sizeof env, "%s/environ", dir);
-  int owned = alive && stat (env, &st) == 0;
+  const struct stat st = t.files;
+  int owned = t.owned;
+  char who[260];
   enum user_ns ns = cap ? NS_SAME : user_ns_of (dir);
   if (ns == NS_OTHER)
     {
@@ -323,9 +382,9 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
       if (owned && root > 0 && (uid_t) root == st.st_uid
           && (uid_t) root != c.euid && (unsigned long int) root != overflow)
         snprintf (also, sizeof also, ", or as user %s, its root and the "
-                  "owner of its files, if that user made the namespace (a "
-                  "rootless container's)", user_name (st.st_uid, who,
-                                                      sizeof who));
+                  "owner of its files, if that user made the namespace in "
+                  "rseq-compat's own (a rootless container's)",
+                  user_name (st.st_uid, who, sizeof who));
       snprintf (out, outlen, "it runs in another user namespace (a "
                 "container's, or rseq-compat runs in one), and the kernel "
                 "lets only a process with CAP_SYS_PTRACE over that "
@@ -333,15 +392,33 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
                 "outside any container%s", also);
       return 0;
     }
-  /* Threads that set their own IDs: no user but root is all of
-     theirs.  */
-  if (!cap && mixed)
+  /* Threads that set their own IDs: only root stops every one.  But
+     --no-stop reads the memory they share through the first live
+     thread, which its own user may read (fortieth review: only root was
+     named).  */
+  if (!cap && t.mixed)
     {
+      char caps[64], also[400] = "";
+      int its_user = all_are (u, u[0]) && all_are (g, g[0])
+                     && owned && st.st_uid == u[1]
+                     && proc_status_field (dir, "CapPrm", caps,
+                                           sizeof caps) == 0
+                     && strtoull (caps, NULL, 16) == 0;
+      if (its_user && u[0] == c.euid && g[0] == c.egid && stop)
+        snprintf (also, sizeof also, ", or with --no-stop, which reads "
+                  "the memory they share through thread %s, one of "
+                  "yours", base_name (dir));
+      else if (its_user && (u[0] != c.euid || g[0] != c.egid))
+        snprintf (also, sizeof also, ", or as user %s and group %u with "
+                  "--no-stop, which reads the memory they share through "
+                  "thread %s, one of that user's", user_name (u[0], who,
+                                                              sizeof who),
+                  g[0], base_name (dir));
       snprintf (out, outlen, "its threads run as different users or "
                 "groups (a thread set its own IDs by a raw system call), "
-                "and the kernel lets a process without CAP_SYS_PTRACE read "
+                "and the kernel lets a process without CAP_SYS_PTRACE stop "
                 "only the threads that run as its own user and group; run "
-                "rseq-compat as root to read them all");
+                "rseq-compat as root to read them all%s", also);
       return 0;
     }
   /* Not dumpable: the kernel gives a process's files (not /proc/PID
@@ -355,7 +432,7 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
      dumpable, and one whose real user is not its effective one).
      Before the users: a daemon that dropped root is not dumpable, and
      following a hint about its user fails (thirty-seventh review).  */
-  if (!cap && have_uid && owned && st.st_uid != u[1])
+  if (!cap && owned && st.st_uid != u[1])
     {
       snprintf (out, outlen, "it is not dumpable (a setuid or setgid "
                 "program, or one that called prctl (PR_SET_DUMPABLE, 0)), "
@@ -477,51 +554,95 @@ mount_option (const char *opts, const char *option, char *out, size_t outlen)
     }
 }
 
+/* The hidepid= option of the proc mounted on /proc that we see, into
+   HIDEPID (empty where none): the mount whose ID the kernel gives for
+   an open /proc (fdinfo's mnt_id, since Linux 3.15), else the last one
+   mountinfo lists there (fortieth review: mounts stacked or moved).
+   Its super-block options follow " - proc SOURCE " in mountinfo.  */
+static void
+proc_hidepid (char *hidepid, size_t len)
+{
+  char *info = NULL, path[64], *fdinfo = NULL;
+  long int want = -1;
+  hidepid[0] = '\0';
+  int fd = open ("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
+      if (proc_slurp (path, &fdinfo, 4096) >= 0 && strstr (fdinfo, "mnt_id:"))
+        want = strtol (strstr (fdinfo, "mnt_id:") + 7, NULL, 10);
+      free (fdinfo);
+      close (fd);
+    }
+  if (proc_slurp ("/proc/self/mountinfo", &info, 16u << 20) < 0)
+    return;
+  for (char *line = info; line != NULL && *line != '\0';
+       line = strchr (line, '\n') != NULL ? strchr (line, '\n') + 1 : NULL)
+    {
+      char point[16];
+      long int id;
+      const char *sep = strstr (line, " - proc ");
+      const char *eol = strchr (line, '\n');
+      if (sscanf (line, "%ld %*s %*s %*s %15s", &id, point) != 2
+          || strcmp (point, "/proc") != 0 || sep == NULL
+          || (eol != NULL && sep > eol) || (want >= 0 && id != want))
+        continue;
+      const char *opts = strchr (sep + 8, ' ');
+      if (opts != NULL && (eol == NULL || opts < eol))
+        mount_option (opts + 1, "hidepid=", hidepid, len);
+    }
+  free (info);
+}
+
+int
+proc_mismatch_hint (char *out, size_t outlen)
+{
+  char self[32] = "";
+  ssize_t n = readlink ("/proc/self", self, sizeof self - 1);
+  struct stat st;
+  if (n < 0 && stat ("/proc/1", &st) != 0 && errno == ENOENT)
+    {
+      snprintf (out, outlen, "/proc is not mounted, and rseq-compat reads "
+                "every process through it; mount it (mount -t proc proc "
+                "/proc)");
+      return 1;
+    }
+  if (n <= 0 || (self[n] = '\0', atoi (self) != (int) getpid ()))
+    {
+      snprintf (out, outlen, "the /proc mounted here belongs to another PID "
+                "namespace (its /proc/self is %s, where rseq-compat is "
+                "process %d), so its numbers name other processes; run "
+                "rseq-compat where /proc is that of its own PID namespace "
+                "(mount -t proc proc /proc in it)",
+                n > 0 ? self : "missing", (int) getpid ());
+      return 1;
+    }
+  return 0;
+}
+
 int
 hidden_hint (pid_t pid, char *out, size_t outlen)
 {
   if (kill (pid, 0) != 0 && errno == ESRCH)
     return ESRCH;
-  /* The options of the proc mounted last on /proc, the one we see:
-     mountinfo's fifth field is the mount point, and its super-block
-     options follow " - proc SOURCE ".  */
-  char *info = NULL, hidepid[32] = "", gid[32] = "";
-  if (proc_slurp ("/proc/self/mountinfo", &info, 16u << 20) >= 0)
-    for (char *line = info; line != NULL && *line != '\0';
-         line = strchr (line, '\n') != NULL ? strchr (line, '\n') + 1 : NULL)
-      {
-        char point[16];
-        const char *sep = strstr (line, " - proc ");
-        const char *eol = strchr (line, '\n');
-        if (sscanf (line, "%*s %*s %*s %*s %15s", point) != 1
-            || strcmp (point, "/proc") != 0 || sep == NULL
-            || (eol != NULL && sep > eol))
-          continue;
-        const char *opts = strchr (sep + 8, ' ');
-        if (opts == NULL || (eol != NULL && opts > eol))
-          continue;
-        mount_option (opts + 1, "hidepid=", hidepid, sizeof hidepid);
-        mount_option (opts + 1, "gid=", gid, sizeof gid);
-      }
-  free (info);
-  char dir[64], who[260], owner[300] = "the process's user";
-  struct stat st;
-  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
-  /* hidepid=noaccess (1) still shows the directory, and its owner.  */
-  if (stat (dir, &st) == 0)
-    snprintf (owner, sizeof owner, "user %s, its owner",
-              user_name (st.st_uid, who, sizeof who));
-  if (hidepid[0] == '\0')
-    snprintf (out, outlen, "the kernel has a process %d, but /proc does not "
-              "show it to rseq-compat (a /proc of another PID namespace, or "
-              "one that hides other users' processes); run rseq-compat as "
-              "root, or as %s, where that /proc is mounted", (int) pid,
-              owner);
+  char hidepid[32];
+  proc_hidepid (hidepid, sizeof hidepid);
+  /* hidepid shows a process only to whoever may read it anyway (the
+     kernel's ptrace check, or /proc's gid= group, which sees it but is
+     then refused as anyone else): its user may be refused too (not
+     dumpable, another group or user namespace), and /proc then tells
+     nothing of why (fortieth review: the user named was refused the
+     same way).  */
+  if (hidepid[0] != '\0' && !has_cap_sys_ptrace ())
+    snprintf (out, outlen, "/proc is mounted with hidepid=%s, which shows "
+              "a process only to those who may read it, and rseq-compat may "
+              "not (another user's process, or one not dumpable, or in "
+              "another user namespace: /proc does not say which); run "
+              "rseq-compat as root", hidepid);
   else
-    snprintf (out, outlen, "/proc is mounted with hidepid=%s, which hides "
-              "other users' processes from rseq-compat; run rseq-compat as "
-              "root, or as %s%s%s%s", hidepid, owner,
-              gid[0] != '\0' ? ", or as a member of group " : "", gid,
-              gid[0] != '\0' ? " (/proc's gid=)" : "");
+    snprintf (out, outlen, "the kernel has a process %d, but /proc does not "
+              "show it (a /proc of another PID namespace, or a security "
+              "module that hides it); run rseq-compat as root where /proc "
+              "is that of its own PID namespace", (int) pid);
   return 0;
 }

@@ -36,4 +36,9 @@ int permission_hint (pid_t pid, int stop, char *out, size_t outlen);
    written).  */
 int hidden_hint (pid_t pid, char *out, size_t outlen);
 
+/* Where /proc is not mounted, or is another PID namespace's (its
+   numbers then name other processes than the kernel's calls do): 1,
+   with why and the remedy as a sentence in OUT; else 0.  */
+int proc_mismatch_hint (char *out, size_t outlen);
+
 #endif

@@ -1608,11 +1608,31 @@ proc_list_tasks (pid_t pid, size_t *count)
 int
 proc_alive (pid_t pid)
 {
-  size_t n = 0;
-  pid_t *tids = proc_list_tasks (pid, &n);
-  int alive = 0;
-  for (size_t i = 0; tids != NULL && i < n && !alive; i++)
-    alive = !proc_state_dead (proc_task_state (pid, tids[i]));
-  free (tids);
+  /* Threads listed may all have gone by the time each is looked at,
+     while others started meanwhile: the list is taken again then,
+     twice at most (fortieth review: a process whose threads come and
+     go was said to be a zombie).  */
+  int alive = 0, gone = 1;
+  for (int attempt = 0; attempt < 3 && !alive && gone; attempt++)
+    {
+      size_t n = 0;
+      pid_t *tids = proc_list_tasks (pid, &n);
+      gone = 0;
+      for (size_t i = 0; tids != NULL && i < n && !alive; i++)
+        {
+          char s = proc_task_state (pid, tids[i]);
+          alive = !proc_state_dead (s);
+          gone |= s == 0;
+        }
+      free (tids);
+    }
+  /* The kernel's count of the threads not yet gone, the main one's
+     among them even where it is a zombie: more than one is a live
+     thread that the lists missed.  */
+  char dir[32], v[32];
+  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  if (!alive && proc_status_field (dir, "Threads", v, sizeof v) == 0
+      && atoi (v) > 1)
+    alive = 1;
   return alive;
 }

@@ -175,11 +175,77 @@ struct result
 enum { AS_IS, AS_NOBODY };
 
 /* Where nobody's command runs, set for one run: a user namespace to
-   enter first (an open /proc/PID/ns/user, -1: ours), and a /proc to
-   mount in a mount namespace of its own (its hidepid= value, NULL:
-   none).  */
+   enter first (an open /proc/PID/ns/user, -1: ours).  */
 static int nobody_userns = -1;
-static const char *nobody_hidepid;
+
+/* The /proc that the command of one run sees, in a mount namespace of
+   its own: ours; mounted with hidepid=1 or 2; a hidepid=2 one moved on
+   top of a plain one (mountinfo then lists the one on top first); one
+   of another PID namespace; none.  */
+enum reader_proc { PROC_OURS, PROC_HIDEPID1, PROC_HIDEPID2, PROC_MOVED,
+                   PROC_OTHER_PIDNS, PROC_NONE };
+static enum reader_proc reader_proc;
+
+/* In the child that runs the command: the /proc reader_proc says.
+   0, or -1 with errno set.  */
+static int
+setup_proc (void)
+{
+  if (reader_proc == PROC_OURS)
+    return 0;
+  const unsigned long int flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+  /* /proc made private first: a mount on a shared /proc would reach
+     the machine's.  */
+  if (unshare (CLONE_NEWNS | (reader_proc == PROC_OTHER_PIDNS
+                              ? CLONE_NEWPID : 0)) != 0
+      || mount (NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+    return -1;
+  switch (reader_proc)
+    {
+    case PROC_HIDEPID1:
+    case PROC_HIDEPID2:
+      return mount ("proc", "/proc", "proc", flags,
+                    reader_proc == PROC_HIDEPID1 ? "hidepid=1"
+                                                 : "hidepid=2");
+    case PROC_MOVED:
+      {
+        char dir[] = "/tmp/info-check-proc-XXXXXX";
+        int ret = mkdtemp (dir) == NULL
+                  || mount ("proc", dir, "proc", flags, "hidepid=2") != 0
+                  || mount ("proc", "/proc", "proc", flags, NULL) != 0
+                  || mount (dir, "/proc", NULL, MS_MOVE, NULL) != 0 ? -1 : 0;
+        rmdir (dir);
+        return ret;
+      }
+    case PROC_OTHER_PIDNS:
+      {
+        /* The new namespace's first process mounts its /proc, and
+           lives as long as the command.  */
+        int ready[2];
+        char b;
+        if (pipe (ready) != 0)
+          return -1;
+        pid_t init = fork ();
+        if (init == 0)
+          {
+            if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0
+                || mount ("proc", "/proc", "proc", flags, NULL) != 0
+                || write (ready[1], "", 1) != 1)
+              _exit (1);
+            for (;;)
+              pause ();
+          }
+        close (ready[1]);
+        int ret = init > 0 && read (ready[0], &b, 1) == 1 ? 0 : -1;
+        close (ready[0]);
+        return ret;
+      }
+    case PROC_NONE:
+      return umount2 ("/proc", MNT_DETACH);
+    default:
+      return 0;
+    }
+}
 
 /* The TracerPid line of a status file in /proc: -1 if there is none.  */
 static int
@@ -334,19 +400,10 @@ run_watching (char **argv, char **env, int who, pid_t watch)
       close (err[0]);
       for (int i = 0; env != NULL && env[i] != NULL; i++)
         putenv (env[i]);
-      char opts[32];
-      snprintf (opts, sizeof opts, "hidepid=%s",
-                nobody_hidepid != NULL ? nobody_hidepid : "");
-      /* /proc made private first: a mount on a shared /proc would
-         reach the machine's.  */
-      if (who == AS_NOBODY && nobody_hidepid != NULL
-          && (unshare (CLONE_NEWNS) != 0
-              || mount (NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0
-              || mount ("proc", "/proc", "proc",
-                        MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) != 0))
+      if (setup_proc () != 0)
         {
-          fprintf (stderr, "cannot mount /proc with %s: %s\n", opts,
-                   strerror (errno));
+          fprintf (stderr, "cannot set up /proc (%d): %s\n",
+                   (int) reader_proc, strerror (errno));
           _exit (124);
         }
       if (who == AS_NOBODY && nobody_userns >= 0
@@ -1456,7 +1513,7 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
                   "it runs in another user namespace",
                   k == 0 ? "outside any container" : "or as user uid 54344, "
                   "its root and the owner of its files, if that user made "
-                  "the namespace", NULL);
+                  "the namespace in rseq-compat's own", NULL);
       CHECK (k == 1 || r.err == NULL || strstr (r.err, "as user") == NULL,
              "a rootless container's user: no user named: %s",
              r.err != NULL ? r.err : "");
@@ -1499,39 +1556,105 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
             want_error (&r, nostop ? "threads of two users, --no-stop"
                         : "threads of two users", "permission denied",
                         "its threads run as different users or groups",
-                        "run rseq-compat as root", NULL);
+                        "run rseq-compat as root", "or as user uid 54342 "
+                        "and group 54342 with --no-stop", NULL);
         }
+      /* The kernel's word on the hint: the first live thread's user
+         reads them all through its memory.  */
+      char *follow[] = { "setpriv", "--reuid=54342", "--regid=54342",
+                         "--clear-groups", copy, "info", "-p", tpid,
+                         "--no-stop", NULL };
+      r = run (follow, NULL, AS_IS);
+      CHECK (fs || exited_with (&r, 0), "threads of two users, read as the "
+             "first one's with --no-stop, as the hint says: status %#x, %s",
+             r.status, r.err);
       end_child (s.pid);
       fclose (s.in);
       fclose (s.out);
     }
 
   /* /proc mounted with hidepid (1: other users' processes unreadable;
-     2: not shown): root's process was said to have exited.  */
+     2: not shown): root's process was said to have exited; then its
+     user was named, who may be refused too (nobody's own process, not
+     dumpable, read by nobody: told to run as nobody); then, a hidepid
+     mount moved on top of a plain one, a /proc of another PID namespace
+     was blamed.  */
   snprintf (tpid, sizeof tpid, "%d", (int) roots);
-  for (int k = 1; k <= 2; k++)
+  char *as_nobody[] = { "setpriv", "--reuid=65534", "--regid=65534",
+                        "--clear-groups", "@" };
+  char *prog_nd[] = { kid, "serve", "nodump", NULL };
+  struct child nd;
+  nd.pid = start_prog (as_nobody, 5, prog_nd, &nd.in, &nd.out);
+  CHECK (nd.pid > 0 && read_report (nd.out, &nd.rep) == 0,
+         "start %s serve nodump as nobody", kid);
+  char ndpid[32];
+  snprintf (ndpid, sizeof ndpid, "%d", (int) nd.pid);
+  static const struct
+  {
+    enum reader_proc proc;
+    int own;
+    const char *what, *option;
+  } hidden[] = {
+    { PROC_HIDEPID1, 0, "hidepid=1", "hidepid=" },
+    { PROC_HIDEPID2, 0, "hidepid=2", "hidepid=" },
+    { PROC_HIDEPID1, 1, "hidepid=1, nobody's own process, not dumpable",
+      "hidepid=" },
+    { PROC_MOVED, 0, "hidepid=2 moved on top of a plain /proc", "hidepid=" },
+  };
+  for (size_t k = 0; k < sizeof hidden / sizeof hidden[0]; k++)
     {
-      nobody_hidepid = k == 1 ? "1" : "2";
-      char *argv[] = { copy, "info", "-p", tpid, NULL };
+      if (hidden[k].own && nd.pid <= 0)
+        continue;
+      reader_proc = hidden[k].proc;
+      char *argv[] = { copy, "info", "-p", hidden[k].own ? ndpid : tpid,
+                       NULL };
       r = run (argv, NULL, AS_NOBODY);
-      nobody_hidepid = NULL;
-      want_error (&r, k == 1 ? "hidepid=1" : "hidepid=2",
-                  "cannot read process", "/proc is mounted with hidepid=",
-                  "hides other users' processes",
-                  k == 1 ? "or as user root, its owner"
-                         : "or as the process's user", NULL);
+      reader_proc = PROC_OURS;
+      want_error (&r, hidden[k].what, "cannot read process",
+                  "/proc is mounted with hidepid=",
+                  "shows a process only to those who may read it",
+                  "run rseq-compat as root", NULL);
+      CHECK (r.err == NULL || strstr (r.err, "as user") == NULL,
+             "%s: no user named: %s", hidden[k].what,
+             r.err != NULL ? r.err : "");
+    }
+  if (nd.pid > 0)
+    {
+      end_child (nd.pid);
+      fclose (nd.in);
+      fclose (nd.out);
     }
 
+  /* Root, with a /proc of another PID namespace, or none: told to run
+     as root, and pid 2 of that /proc (not the kernel's) was read.  */
+  for (int k = 0; k < 2; k++)
+    {
+      reader_proc = k == 0 ? PROC_OTHER_PIDNS : PROC_NONE;
+      char *argv[] = { copy, "info", "-p", tpid, NULL };
+      r = run (argv, NULL, AS_IS);
+      reader_proc = PROC_OURS;
+      want_error (&r, k == 0 ? "a /proc of another PID namespace"
+                  : "no /proc", "cannot read process",
+                  k == 0 ? "belongs to another PID namespace"
+                         : "/proc is not mounted",
+                  "mount -t proc proc /proc", NULL);
+      CHECK (r.err == NULL || strstr (r.err, "as root") == NULL,
+             "%s: root not told to run as root: %s",
+             k == 0 ? "another PID namespace's /proc" : "no /proc",
+             r.err != NULL ? r.err : "");
+    }
 }
 
 /* A process of 54343's, read by nobody's COPY, that exits between the
    kernel's refusal and its explanation (HOOK's "refused", a copy that
    nobody may load): the hint blamed a security module (fortieth
    review: 2 runs of 150, where the target exited while it was read).
+   With MM, the explanation comes while it frees its memory ("refused-
+   mm"): it was said to be not dumpable (forty-first review).
    Its parent, a process of ours, collects it at once, so that nothing
    of it is left in /proc.  */
 static void
-perm_exited_meanwhile (char *copy, const char *hook_copy)
+perm_exited_meanwhile (char *copy, const char *hook_copy, int mm)
 {
   int go[2], up[2], ready[2];
   CHECK (pipe (go) == 0 && pipe (up) == 0 && pipe (ready) == 0, "pipes");
@@ -1543,7 +1666,16 @@ perm_exited_meanwhile (char *copy, const char *hook_copy)
         {
           char b;
           close (go[1]);
-          if (setgroups (0, NULL) != 0 || setresgid (54343, 54343, 54343) != 0
+          /* With MM, memory that takes a while to free: its files are
+             root's from the moment it gives it up, and were taken for
+             those of a process not dumpable.  */
+          size_t big = (size_t) 256 << 20;
+          char *mem = mm ? malloc (big) : NULL;
+          if (mem != NULL)
+            memset (mem, 1, big);
+          if ((mm && mem == NULL)
+              || setgroups (0, NULL) != 0
+              || setresgid (54343, 54343, 54343) != 0
               || setresuid (54343, 54343, 54343) != 0
               || prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0
               || write (ready[1], "", 1) != 1)
@@ -1573,11 +1705,14 @@ perm_exited_meanwhile (char *copy, const char *hook_copy)
       snprintf (pre, sizeof pre, "LD_PRELOAD=%s", hook_copy);
       snprintf (fd, sizeof fd, "INFO_HOOK_FD=%d", go[1]);
       snprintf (tpid, sizeof tpid, "%d", (int) t);
-      char *env[] = { pre, "INFO_HOOK=refused", fd, NULL };
+      char *env[] = { pre, mm ? "INFO_HOOK=refused-mm" : "INFO_HOOK=refused",
+                      fd, NULL };
       char *argv[] = { copy, "info", "-p", tpid, NULL };
       struct result r = run (argv, env, AS_NOBODY);
-      want_error (&r, "a process that exits between the refusal and its "
-                  "explanation", "exited while it was being read", NULL);
+      want_error (&r, mm ? "a process exiting (its memory given up) when "
+                  "its refusal is explained" : "a process that exits "
+                  "between the refusal and its explanation",
+                  "exited while it was being read", NULL);
     }
   close (go[1]);
   if (parent > 0)
@@ -1839,7 +1974,8 @@ scenario (const char *name, char **prefix, int nprefix)
           char *cph[] = { "cp", (char *) hook, hook_copy, NULL };
           cpr = run (cph, NULL, AS_IS);
           CHECK (exited_with (&cpr, 0), "cp %s %s", hook, hook_copy);
-          perm_exited_meanwhile (copy, hook_copy);
+          perm_exited_meanwhile (copy, hook_copy, 0);
+          perm_exited_meanwhile (copy, hook_copy, 1);
           /* Nobody's process whose saved user is another (a
              set-user-ID program that dropped its privileges and kept
              the saved user), read by nobody: only root may, and the
