@@ -30,6 +30,25 @@
 #include "permission.h"
 #include "procfs.h"
 
+/* Whether we run in the machine's user namespace, whose map is the
+   whole range: our capabilities hold over every process only there
+   (forty-first review: root of a user namespace was taken for the
+   machine's).  */
+static int
+in_initial_user_ns (void)
+{
+  char *map = NULL;
+  unsigned long int inside, outside, count;
+  int n = -1;
+  int ret = proc_slurp ("/proc/self/uid_map", &map, 1 << 20) > 0
+            && sscanf (map, "%lu %lu %lu %n", &inside, &outside, &count, &n)
+               == 3
+            && inside == 0 && outside == 0 && count == 4294967295UL
+            && n > 0 && map[n] == '\0';
+  free (map);
+  return ret;
+}
+
 static int
 has_cap_sys_ptrace (void)
 {
@@ -152,7 +171,13 @@ read_target (pid_t pid, struct target *t)
       /* None found may be threads that all went while others started
          (fortieth review: such a process was said to have exited).  */
       int live = first_live (pid, t);
-      if (live == -2 || (live == -1 && !proc_alive (pid)))
+      /* Threads that come and go may all have given up their memory
+         just then, while another starts (forty-first review: such a
+         process was said to have exited): only the last try's -2 says
+         the process is exiting.  */
+      if (live == -1 && !proc_alive (pid))
+        return ESRCH;
+      if (live == -2 && attempt == 4)
         return ESRCH;
       if (live != 0)
         continue;
@@ -367,7 +392,11 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
   const struct stat st = t.files;
   int owned = t.owned;
   char who[260];
-  enum user_ns ns = cap ? NS_SAME : user_ns_of (dir);
+  /* Even with CAP_SYS_PTRACE: it holds only over our namespace and
+     those below, and a refusal where the namespaces differ is theirs
+     (forty-first review: root of a container reading the machine's
+     process was told of a security module).  */
+  enum user_ns ns = user_ns_of (dir);
   if (ns == NS_OTHER)
     {
       char also[400] = "";
@@ -633,7 +662,7 @@ hidden_hint (pid_t pid, char *out, size_t outlen)
      dumpable, another group or user namespace), and /proc then tells
      nothing of why (fortieth review: the user named was refused the
      same way).  */
-  if (hidepid[0] != '\0' && !has_cap_sys_ptrace ())
+  if (hidepid[0] != '\0' && !(has_cap_sys_ptrace () && in_initial_user_ns ()))
     snprintf (out, outlen, "/proc is mounted with hidepid=%s, which shows "
               "a process only to those who may read it, and rseq-compat may "
               "not (another user's process, or one not dumpable, or in "

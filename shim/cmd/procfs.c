@@ -1612,7 +1612,7 @@ proc_alive (pid_t pid)
      while others started meanwhile: the list is taken again then,
      twice at most (fortieth review: a process whose threads come and
      go was said to be a zombie).  */
-  int alive = 0, gone = 1;
+  int alive = 0, gone = 1, churned = 0;
   for (int attempt = 0; attempt < 3 && !alive && gone; attempt++)
     {
       size_t n = 0;
@@ -1624,14 +1624,18 @@ proc_alive (pid_t pid)
           alive = !proc_state_dead (s);
           gone |= s == 0;
         }
+      churned |= gone;
       free (tids);
     }
-  /* The kernel's count of the threads not yet gone, the main one's
-     among them even where it is a zombie: more than one is a live
-     thread that the lists missed.  */
+  /* Where threads went while they were listed: the kernel's count of
+     the threads not yet collected, the main one's among them even where
+     it is a zombie; more than one is a live thread that the lists
+     missed.  Not where every thread listed is a zombie (one a tracer
+     has not collected counts too: forty-first review).  */
   char dir[32], v[32];
   snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
-  if (!alive && proc_status_field (dir, "Threads", v, sizeof v) == 0
+  if (!alive && churned
+      && proc_status_field (dir, "Threads", v, sizeof v) == 0
       && atoi (v) > 1)
     alive = 1;
   return alive;

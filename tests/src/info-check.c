@@ -172,7 +172,11 @@ struct result
   long int ms;
 };
 
-enum { AS_IS, AS_NOBODY };
+/* How the command of one run runs: as we do; as nobody; as the root
+   of a user namespace that nobody makes ("0 65534 1": root inside, its
+   capabilities only there; where the kernel refuses to make one in a
+   chroot, the run ends with status 125).  */
+enum { AS_IS, AS_NOBODY, AS_NS_ROOT };
 
 /* Where nobody's command runs, set for one run: a user namespace to
    enter first (an open /proc/PID/ns/user, -1: ours).  */
@@ -186,6 +190,20 @@ enum reader_proc { PROC_OURS, PROC_HIDEPID1, PROC_HIDEPID2, PROC_MOVED,
                    PROC_OTHER_PIDNS, PROC_NONE };
 static enum reader_proc reader_proc;
 
+/* Whether we run in a chroot (make check-matrix's), where the kernel
+   refuses to make a user namespace: our root is not process 1's, or
+   the kernel will not follow process 1's root from here (EACCES, as in
+   every chroot of the tiers, where root may follow it outside one).  */
+static int
+in_chroot (void)
+{
+  struct stat root, init_root;
+  if (stat ("/proc/1/root/", &init_root) != 0)
+    return errno == EACCES;
+  return stat ("/", &root) == 0
+         && (root.st_dev != init_root.st_dev || root.st_ino != init_root.st_ino);
+}
+
 /* In the child that runs the command: the /proc reader_proc says.
    0, or -1 with errno set.  */
 static int
@@ -194,12 +212,32 @@ setup_proc (void)
   if (reader_proc == PROC_OURS)
     return 0;
   const unsigned long int flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
-  /* /proc made private first: a mount on a shared /proc would reach
-     the machine's.  */
+  /* Every mount made private first: one made where a shared mount
+     holds it would reach the machine's (forty-first review: the moved
+     case's mount in /tmp did, where / is shared, as systemd makes it).
+     In a chroot whose root is no mount point, / cannot be: there the
+     tiers' chroots are in a namespace of their own, all private, which
+     mountinfo's lack of "shared:" shows; /proc, which the other cases
+     mount on, is made private itself.  */
   if (unshare (CLONE_NEWNS | (reader_proc == PROC_OTHER_PIDNS
-                              ? CLONE_NEWPID : 0)) != 0
-      || mount (NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+                              ? CLONE_NEWPID : 0)) != 0)
     return -1;
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+    {
+      int shared = 1;
+      FILE *f = fopen ("/proc/self/mountinfo", "r");
+      char line[4096];
+      if (f != NULL)
+        {
+          shared = 0;
+          while (fgets (line, sizeof line, f) != NULL)
+            shared |= strstr (line, " shared:") != NULL;
+          fclose (f);
+        }
+      if (mount (NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0
+          || (reader_proc == PROC_MOVED && shared))
+        return -1;
+    }
   switch (reader_proc)
     {
     case PROC_HIDEPID1:
@@ -405,6 +443,36 @@ run_watching (char **argv, char **env, int who, pid_t watch)
           fprintf (stderr, "cannot set up /proc (%d): %s\n",
                    (int) reader_proc, strerror (errno));
           _exit (124);
+        }
+      /* Made by nobody: root's group would see every process under
+         hidepid (its gid= is root's group by default).  */
+      if (who == AS_NS_ROOT
+          && (setgroups (0, NULL) != 0 || setgid (65534) != 0
+              || setuid (65534) != 0
+              || prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0))
+        _exit (124);
+      if (who == AS_NS_ROOT && unshare (CLONE_NEWUSER) != 0)
+        _exit (errno == EPERM && in_chroot () ? 125 : 124);
+      if (who == AS_NS_ROOT)
+        {
+          /* Its own maps, one ID each, as an unprivileged maker may
+             write them: setgroups refused first, for the group's.  */
+          static const char *const maps[] = { "/proc/self/uid_map",
+                                              "/proc/self/setgroups",
+                                              "/proc/self/gid_map" };
+          for (int k = 0; k < 3; k++)
+            {
+              const char *text = k == 1 ? "deny" : "0 65534 1\n";
+              int fd = open (maps[k], O_WRONLY | O_CLOEXEC);
+              if (fd < 0 || write (fd, text, strlen (text))
+                            != (ssize_t) strlen (text))
+                {
+                  fprintf (stderr, "cannot write %s: %s\n", maps[k],
+                           strerror (errno));
+                  _exit (124);
+                }
+              close (fd);
+            }
         }
       if (who == AS_NOBODY && nobody_userns >= 0
           && setns (nobody_userns, CLONE_NEWUSER) != 0)
@@ -1294,19 +1362,6 @@ nobody_reads (const char *command, const char *info_child, const char *gid,
   fclose (c.out);
 }
 
-/* Whether we run in a chroot (make check-matrix's), where the kernel
-   refuses to make a user namespace: our root is not process 1's, or
-   the kernel will not follow process 1's root from here (EACCES, as in
-   every chroot of the tiers, where root may follow it outside one).  */
-static int
-in_chroot (void)
-{
-  struct stat root, init_root;
-  if (stat ("/proc/1/root/", &init_root) != 0)
-    return errno == EACCES;
-  return stat ("/", &root) == 0
-         && (root.st_dev != init_root.st_dev || root.st_ino != init_root.st_ino);
-}
 
 /* Writes TEXT to /proc/PID/NAME in one write, as the kernel wants a
    map: 0, or an errno value.  */
@@ -1573,6 +1628,31 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
       fclose (s.out);
     }
 
+  /* Every thread a zombie, one kept by its tracer (the kernel counts
+     two threads): said to have exited (forty-first review: the count
+     was taken for a live thread, and root got "No such process").  */
+  char *prog_z[] = { kid, "traced-zombies", NULL };
+  char *as_is[] = { "env", "@" };
+  struct child z;
+  z.pid = start_prog (as_is, 2, prog_z, &z.in, &z.out);
+  CHECK (z.pid > 0 && read_report (z.out, &z.rep) == 0,
+         "start %s traced-zombies", kid);
+  if (z.pid > 0)
+    {
+      snprintf (tpid, sizeof tpid, "%d", (int) z.pid);
+      for (int nobody = 0; nobody < 2; nobody++)
+        {
+          char *argv[] = { copy, "info", "-p", tpid, NULL };
+          r = run (argv, NULL, nobody ? AS_NOBODY : AS_IS);
+          want_error (&r, nobody ? "every thread a zombie, read by nobody"
+                      : "every thread a zombie", "has exited (a zombie",
+                      NULL);
+        }
+      fclose (z.in);
+      fclose (z.out);
+      end_child (z.pid);
+    }
+
   /* /proc mounted with hidepid (1: other users' processes unreadable;
      2: not shown): root's process was said to have exited; then its
      user was named, who may be refused too (nobody's own process, not
@@ -1642,6 +1722,44 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
              "%s: root not told to run as root: %s",
              k == 0 ? "another PID namespace's /proc" : "no /proc",
              r.err != NULL ? r.err : "");
+    }
+
+  /* The root of a user namespace, its capabilities only there, reading
+     a process of 54343's, with /proc as it is and mounted hidepid=2: it
+     was told of a security module, then of another PID namespace's
+     /proc (forty-first review).  */
+  char *as_other[] = { "setpriv", "--reuid=54343", "--regid=54343",
+                       "--clear-groups", "@" };
+  char *prog_o[] = { kid, "serve", NULL };
+  struct child o;
+  o.pid = start_prog (as_other, 5, prog_o, &o.in, &o.out);
+  CHECK (o.pid > 0 && read_report (o.out, &o.rep) == 0,
+         "start %s serve as 54343", kid);
+  char opid[32];
+  snprintf (opid, sizeof opid, "%d", (int) o.pid);
+  for (int k = 0; k < 2 && o.pid > 0; k++)
+    {
+      reader_proc = k == 0 ? PROC_OURS : PROC_HIDEPID2;
+      char *argv[] = { copy, "info", "-p", opid, NULL };
+      r = run (argv, NULL, AS_NS_ROOT);
+      reader_proc = PROC_OURS;
+      if (exited_with (&r, 125))
+        {
+          CHECK (in_chroot (), "a user namespace refused outside a chroot");
+          continue;
+        }
+      if (k == 0)
+        want_error (&r, "root of a user namespace", "permission denied",
+                    "it runs in another user namespace", NULL);
+      else
+        want_error (&r, "root of a user namespace, hidepid=2",
+                    "/proc is mounted with hidepid=", NULL);
+    }
+  if (o.pid > 0)
+    {
+      end_child (o.pid);
+      fclose (o.in);
+      fclose (o.out);
     }
 }
 
