@@ -438,6 +438,9 @@ run_watching (char **argv, char **env, int who, pid_t watch)
       close (err[0]);
       for (int i = 0; env != NULL && env[i] != NULL; i++)
         putenv (env[i]);
+      /* Asked before /proc or the user changes: nobody may not follow
+         process 1's root, and a hidepid /proc does not show it.  */
+      int chrooted = who == AS_NS_ROOT && in_chroot ();
       if (setup_proc () != 0)
         {
           fprintf (stderr, "cannot set up /proc (%d): %s\n",
@@ -450,9 +453,18 @@ run_watching (char **argv, char **env, int who, pid_t watch)
           && (setgroups (0, NULL) != 0 || setgid (65534) != 0
               || setuid (65534) != 0
               || prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) != 0))
-        _exit (124);
+        {
+          fprintf (stderr, "cannot become nobody: %s\n", strerror (errno));
+          _exit (124);
+        }
       if (who == AS_NS_ROOT && unshare (CLONE_NEWUSER) != 0)
-        _exit (errno == EPERM && in_chroot () ? 125 : 124);
+        {
+          if (errno == EPERM && chrooted)
+            _exit (125);
+          fprintf (stderr, "unshare (CLONE_NEWUSER) as nobody: %s\n",
+                   strerror (errno));
+          _exit (124);
+        }
       if (who == AS_NS_ROOT)
         {
           /* Its own maps, one ID each, as an unprivileged maker may
