@@ -392,11 +392,15 @@ permission_hint (pid_t pid, int stop, char *out, size_t outlen)
   const struct stat st = t.files;
   int owned = t.owned;
   char who[260];
-  /* Even with CAP_SYS_PTRACE: it holds only over our namespace and
-     those below, and a refusal where the namespaces differ is theirs
-     (forty-first review: root of a container reading the machine's
-     process was told of a security module).  */
-  enum user_ns ns = user_ns_of (dir);
+  /* Even with CAP_SYS_PTRACE where we run in a namespace of our own:
+     it holds only over that one and those below, and a refusal where
+     the namespaces differ is theirs (forty-first review: root of a
+     container reading the machine's process was told of a security
+     module).  Not in the machine's, where it holds over every one, so
+     something else refused (forty-third review: the machine's root was
+     told to run as the machine's root).  */
+  enum user_ns ns = cap && in_initial_user_ns () ? NS_SAME
+                    : user_ns_of (dir);
   if (ns == NS_OTHER)
     {
       char also[400] = "";
