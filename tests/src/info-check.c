@@ -201,7 +201,8 @@ in_chroot (void)
   if (stat ("/proc/1/root/", &init_root) != 0)
     return errno == EACCES;
   return stat ("/", &root) == 0
-         && (root.st_dev != init_root.st_dev || root.st_ino != init_root.st_ino);
+         && (root.st_dev != init_root.st_dev
+             || root.st_ino != init_root.st_ino);
 }
 
 /* In the child that runs the command: the /proc reader_proc says.
