@@ -163,6 +163,9 @@ void proc_task_name (pid_t pid, pid_t tid, char *out, size_t outlen);
 pid_t *proc_list_tasks (pid_t pid, size_t *count);
 /* Whether some thread of PID has not exited.  */
 int proc_alive (pid_t pid);
+/* Reads all of PATH into a malloc'ed *OUT (NUL-terminated).  Returns its
+   length, or -1 with errno set: EFBIG where it is longer than MAX.  */
+ssize_t proc_slurp (const char *path, char **out, size_t max);
 /* The last component of PATH.  */
 const char *base_name (const char *path);
 
