@@ -328,14 +328,15 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       return e;
     }
 
-  int off = 0;
+  int off = 0, off_loose = 0;
   r->tunables_unread = !proc_env_safe (p);
   int t = !r->tunables_unread
           ? tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
-                                   &off)
+                                   &off, &off_loose)
           : -1;
   r->have_tunables = t > 0;
   r->tunable_off = t > 0 && off;
+  r->tunable_off_loose = t > 0 && off_loose;
 
   char v[64];
   r->seccomp = proc_status_field (dir, "Seccomp", v, sizeof v) == 0

@@ -217,18 +217,20 @@ info_self (struct info_report *r)
   r->at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN);
 
   /* The environment the loader saw, as the shim and glibc read it.  */
-  int off;
+  int off, off_loose;
   int t = tunables_from_environ ("/proc/self", r->tunables,
-                                 sizeof r->tunables, &off);
+                                 sizeof r->tunables, &off, &off_loose);
   if (t < 0 && getenv ("GLIBC_TUNABLES") != NULL)
     {
       snprintf (r->tunables, sizeof r->tunables, "%s",
                 getenv ("GLIBC_TUNABLES"));
       off = __rseq_compat_env_tunable_off (environ);
+      off_loose = __rseq_compat_env_tunable_off_loose (environ);
       t = 1;
     }
   r->have_tunables = t > 0;
   r->tunable_off = t > 0 && off;
+  r->tunable_off_loose = t > 0 && off_loose;
   char v[64];
   r->seccomp = proc_status_field ("/proc/self", "Seccomp", v, sizeof v) == 0
                ? atoi (v) : -1;

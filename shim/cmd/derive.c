@@ -67,6 +67,18 @@ thread_fast (const struct info_report *r, const struct info_thread *t)
   return t->owner != NULL && strcmp (t->owner, "other") != 0;
 }
 
+/* The minor version of a glibc 2.x, or -1.  */
+static int
+glibc_minor (const struct info_report *r)
+{
+  unsigned int major, minor;
+  if (strcmp (r->libc, "glibc") != 0
+      || sscanf (r->libc_version, "%u.%u", &major, &minor) != 2
+      || major != 2)
+    return -1;
+  return (int) minor;
+}
+
 static const char *
 derive_mode (const struct info_report *r)
 {
@@ -85,6 +97,12 @@ derive_mode (const struct info_report *r)
       if (r->tunables_unread)
         return "unknown";
       if (r->tunable_off)
+        return "disabled";
+      /* glibc 2.35 to 2.38 take spellings of the tunable as 0 that 2.41
+         does not (=0junk, =08, =0=1): registering nothing was their
+         choice then.  */
+      int minor = glibc_minor (r);
+      if (r->libc_abi && r->tunable_off_loose && minor >= 35 && minor <= 38)
         return "disabled";
       /* A shim that stepped aside for good marks cpu_id -2, as glibc
          does; a dlopened one leaves the -1 of its TLS image.  */
@@ -257,18 +275,6 @@ kernel_mode (const struct info_report *r, uint32_t len)
     return NULL;
   return rseq_layout_optimized (r->at_feature_size, len) ? "optimized"
                                                          : "legacy";
-}
-
-/* The minor version of a glibc 2.x, or -1.  */
-static int
-glibc_minor (const struct info_report *r)
-{
-  unsigned int major, minor;
-  if (strcmp (r->libc, "glibc") != 0
-      || sscanf (r->libc_version, "%u.%u", &major, &minor) != 2
-      || major != 2)
-    return -1;
-  return (int) minor;
 }
 
 /* Why a registration of OWNER (DETAIL: struct info_thread's

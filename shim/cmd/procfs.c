@@ -1424,8 +1424,24 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
     }
 }
 
+/* Whether the string S of an environment block continues the
+   GLIBC_TUNABLES before it (tunables_from_environ): it has no '=', or a
+   '.' or ':' before its first.  */
+static int
+tunables_rest (const char *s)
+{
+  const char *eq = strchr (s, '=');
+  if (eq == NULL)
+    return 1;
+  for (const char *p = s; p < eq; p++)
+    if (*p == '.' || *p == ':')
+      return 1;
+  return 0;
+}
+
 int
-tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
+tunables_from_environ (const char *dir, char *out, size_t outlen, int *off,
+                       int *off_loose)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/environ", dir);
@@ -1433,7 +1449,7 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
   if (len < 0)
     return -1;
   static const char key[] = "GLIBC_TUNABLES=";
-  int found = 0, rseq = 1;
+  int found = 0, rseq = 1, loose = 1;
   /* As glibc and the shim: every definition, in order, read in full
      (OUT may be too short for it); OUT shows the last one.  slurp ends
      the buffer with a NUL, so a cut-off last entry is a string too.  */
@@ -1442,15 +1458,30 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
       size_t n = strnlen (buf + i, len - i);
       if (strncmp (buf + i, key, sizeof key - 1) == 0)
         {
+          /* glibc before 2.39 ends each value of a tunable it knows with
+             a NUL where the ':' after it was, in the string the kernel
+             shows here (its own environ points to a copy): what follows
+             is the rest of the definition, not another variable.  A
+             variable's name has neither '.' nor ':', the items that
+             follow in the definition (glibc.NS.NAME=...) have; the ':'
+             is put back.  */
+          while ((ssize_t) (i + n + 1) < len
+                 && tunables_rest (buf + i + n + 1))
+            {
+              buf[i + n] = ':';
+              n = strnlen (buf + i, len - i);
+            }
           const char *value = buf + i + sizeof key - 1;
           snprintf (out, outlen, "%s", value);
           rseq = __rseq_compat_tunable_rseq (value, rseq);
+          loose = __rseq_compat_tunable_rseq_loose (value, loose);
           found = 1;
         }
       i += n + 1;
     }
   free (buf);
   *off = rseq == 0;
+  *off_loose = loose == 0;
   return found;
 }
 

@@ -131,10 +131,11 @@ int proc_status_field (const char *dir, const char *key, char *out,
 int read_auxv (const char *dir, unsigned long int *feature,
                unsigned long int *align);
 /* GLIBC_TUNABLES from DIR/environ: 1 and the last value in OUT, with
-   *OFF whether it turns registration off; 0 when unset; -1 when the
-   file cannot be read.  */
+   *OFF whether it turns registration off, and *OFF_LOOSE whether it
+   does as glibc 2.35 to 2.38 read it; 0 when unset; -1 when the file
+   cannot be read.  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
-                           int *off);
+                           int *off, int *off_loose);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16

@@ -25,5 +25,7 @@
 
 int __rseq_compat_tunable_rseq (const char *, int);
 int __rseq_compat_env_tunable_off (char *const *);
+int __rseq_compat_tunable_rseq_loose (const char *, int);
+int __rseq_compat_env_tunable_off_loose (char *const *);
 
 #endif
