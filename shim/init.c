@@ -180,10 +180,11 @@ say (const char *msg)
 }
 
 #if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
-/* glibc 2.35 to 2.38 take spellings of glibc.pthread.rseq as 0 that
+/* glibc before 2.39 takes spellings of glibc.pthread.rseq as 0 that
    tunables.c's reader, glibc 2.41's, does not (=0junk, =08, =0=1): where
-   such a glibc registered nothing and reads the value as 0, it chose not
-   to register, and the mode says "disabled" as glibc 2.41's own spelling
+   such a glibc with the rseq ABI (2.35 to 2.38, RHEL 9's 2.34, the
+   patched 2.31) registered nothing and reads the value as 0, it chose
+   not to register, and the mode says "disabled" as glibc 2.41's own spelling
    would, not "unavailable" (a kernel, emulator or filter refusing).  The
    decision itself (early.c) runs where no library call can be made, and
    read the environment; both modes behave the same, only the answer
@@ -201,7 +202,7 @@ refine_unavailable (void)
   int minor = 0;
   for (v += 2; *v >= '0' && *v <= '9' && minor < 1000; v++)
     minor = minor * 10 + (*v - '0');
-  if (minor >= 35 && minor <= 38)
+  if (minor <= 38)
     __rseq_compat_state.mode = RSEQ_COMPAT_MODE_DISABLED;
 }
 #endif

@@ -75,7 +75,7 @@ struct rseq_compat_boot
   /* GLIBC_TUNABLES sets glibc.pthread.rseq to 0 (and the program is
      not AT_SECURE, for which glibc ignores the variable).  */
   int tunable_off;
-  /* The same as glibc 2.35 to 2.38 read GLIBC_TUNABLES.  */
+  /* The same as glibc before 2.39 reads GLIBC_TUNABLES.  */
   int tunable_off_loose;
   unsigned long int at_feature_size;
   unsigned long int at_align;
@@ -94,7 +94,7 @@ struct rseq_compat_state
 {
   enum rseq_compat_mode mode;
   /* glibc registered nothing, and GLIBC_TUNABLES turns registration off
-     as glibc 2.35 to 2.38 read it (init.c tells the mode from that).  */
+     as glibc before 2.39 reads it (init.c tells the mode from that).  */
   int libc_loose_off;
   /* The registration the shim performs in shim-owned mode.  */
   struct rseq_layout layout;
@@ -153,7 +153,7 @@ void __rseq_compat_boot_from_stack (struct rseq_compat_boot *,
 int __rseq_compat_tunable_rseq (const char *s, int current) attribute_hidden;
 int __rseq_compat_tunable_off (const char *s) attribute_hidden;
 int __rseq_compat_env_tunable_off (char *const *envp) attribute_hidden;
-/* The same as glibc 2.35 to 2.38 read it, more loosely.  */
+/* The same as glibc before 2.39 reads it, more loosely.  */
 int __rseq_compat_tunable_rseq_loose (const char *s, int current)
   attribute_hidden;
 int __rseq_compat_env_tunable_off_loose (char *const *envp)

@@ -82,8 +82,11 @@ on_thread_exit (void *value)
      says registered, where glibc keeps the registration to the end.  So
      the key asks for every one of musl's rounds, which costs a pass over
      the keys each, and the thread unregisters only in the last: what
-     still runs after it then is a destructor of a later key that has
-     set its own value again in every round before.  */
+     still runs after it then is a destructor of a later key whose value
+     a destructor of the third round set again.  A filter that refuses
+     rseq, installed by a destructor of a detached thread, now parks
+     that thread (below) where an unregistration in the first round
+     came before it.  */
   if (++exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS)
     {
       pthread_setspecific (exit_key, (void *) 1);

@@ -36,11 +36,12 @@
      it is truncated to 32 bits and must then be 0 or 1.
    - Programs started with AT_SECURE ignore GLIBC_TUNABLES (early.c).
 
-   Older glibc (2.35 to 2.38) parse more loosely: trailing garbage after
+   Older glibc (2.26 to 2.38) parse more loosely: trailing garbage after
    a number is ignored and a malformed item does not void the value.  The
    shim follows the current rule, under which a malformed value never
    turns registration off, for what it does itself; the loose reader
-   below only tells why glibc 2.35 to 2.38 registered nothing (the mode
+   below only tells why such a glibc with the rseq ABI (2.35 to 2.38,
+   RHEL 9's 2.34, the patched 2.31) registered nothing (the mode
    "disabled" rather than "unavailable").
 
    This runs inside an IFUNC resolver: no library calls.  */
@@ -66,7 +67,7 @@ is_name (const char *begin, const char *end, const char *name,
 /* _dl_strtoul on [BEGIN, END): blanks, a sign, then decimal, 0x
    hexadecimal or 0 octal digits.  Returns where it stopped and sets
    *VALUE, or NULL on overflow.  STRICT is glibc 2.41's overflow test,
-   otherwise 2.35 to 2.38's (one value apart).  */
+   otherwise that of glibc before 2.39 (one value apart).  */
 static const char *
 scan_number (const char *begin, const char *end, int strict,
              uint64_t *value)
@@ -177,7 +178,7 @@ __rseq_compat_tunable_rseq (const char *s, int current)
   return narrow == 0 || narrow == 1 ? narrow : current;
 }
 
-/* What glibc 2.35 to 2.38 make of [BEGIN, END): the longest prefix
+/* What glibc before 2.39 makes of [BEGIN, END): the longest prefix
    that reads as a number, UINT64_MAX on overflow.  */
 static uint64_t
 loose_number (const char *begin, const char *end)
@@ -186,8 +187,8 @@ loose_number (const char *begin, const char *end)
   return scan_number (begin, end, 0, &v) != NULL ? v : UINT64_MAX;
 }
 
-/* glibc 2.35 to 2.38's reading (measured against Debian bookworm's
-   2.36, unit-tunables.c): each NAME=VALUE item is applied as it comes,
+/* The reading of glibc before 2.39 (measured against Debian bookworm's
+   2.36 and the patched 2.31, host-glibc.exp): each NAME=VALUE item is applied as it comes,
    up to an item without '=' at the end of the string; the value runs to
    the next ':' (a second '=' is part of it); the number is what
    _dl_strtoul makes of its longest prefix (UINT64_MAX on overflow), and

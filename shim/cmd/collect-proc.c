@@ -328,10 +328,15 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       return e;
     }
 
+  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
+                 r->libc_version, sizeof r->libc_version);
+
   int off = 0, off_loose = 0;
   r->tunables_unread = !proc_env_safe (p);
   int t = !r->tunables_unread
           ? tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
+                                   glibc_cuts_tunables (r->libc,
+                                                        r->libc_version),
                                    &off, &off_loose)
           : -1;
   r->have_tunables = t > 0;
@@ -341,9 +346,6 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   char v[64];
   r->seccomp = proc_status_field (dir, "Seccomp", v, sizeof v) == 0
                ? atoi (v) : -1;
-
-  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
-                 r->libc_version, sizeof r->libc_version);
 
   /* Each mapped file is asked once (by device and inode), and at most
      LIBC_CANDIDATES of each kind: a process that mapped two files named like the

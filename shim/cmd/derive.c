@@ -98,11 +98,11 @@ derive_mode (const struct info_report *r)
         return "unknown";
       if (r->tunable_off)
         return "disabled";
-      /* glibc 2.35 to 2.38 take spellings of the tunable as 0 that 2.41
-         does not (=0junk, =08, =0=1): registering nothing was their
-         choice then.  */
+      /* glibc before 2.39 takes spellings of the tunable as 0 that 2.41
+         does not (=0junk, =08, =0=1): registering nothing was its choice
+         then (2.35 to 2.38, RHEL 9's 2.34, the patched 2.31).  */
       int minor = glibc_minor (r);
-      if (r->libc_abi && r->tunable_off_loose && minor >= 35 && minor <= 38)
+      if (r->libc_abi && r->tunable_off_loose && minor >= 0 && minor <= 38)
         return "disabled";
       /* A shim that stepped aside for good marks cpu_id -2, as glibc
          does; a dlopened one leaves the -1 of its TLS image.  */

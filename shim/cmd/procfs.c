@@ -1424,24 +1424,41 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
     }
 }
 
-/* Whether the string S of an environment block continues the
-   GLIBC_TUNABLES before it (tunables_from_environ): it has no '=', or a
-   '.' or ':' before its first.  */
+/* Whether glibc before 2.39 may have cut the GLIBC_TUNABLES value that
+   ends at END (starting at VALUE) before the string NEXT of the
+   environment block (tunables_from_environ): the value's last item sets
+   a tunable of glibc's ("glibc." names), after whose value glibc wrote
+   a NUL over the ':', and NEXT starts with another, or with what no
+   variable starts with (':', '=', or nothing: the value ended with
+   ':').  A variable of the environment named "glibc..." right after
+   GLIBC_TUNABLES would be taken for the rest of it; the rest of a
+   definition whose next item is not glibc's (a typo, a distribution's
+   own tunable) is missed.  */
 static int
-tunables_rest (const char *s)
+tunables_rest (const char *value, const char *end, const char *next)
 {
-  const char *eq = strchr (s, '=');
-  if (eq == NULL)
-    return 1;
-  for (const char *p = s; p < eq; p++)
-    if (*p == '.' || *p == ':')
-      return 1;
-  return 0;
+  static const char ns[] = "glibc.";
+  const char *item = end;
+  while (item > value && item[-1] != ':')
+    item--;
+  return strncmp (item, ns, sizeof ns - 1) == 0
+         && memchr (item, '=', end - item) != NULL
+         && (strncmp (next, ns, sizeof ns - 1) == 0 || next[0] == ':'
+             || next[0] == '=' || next[0] == '\0');
 }
 
 int
-tunables_from_environ (const char *dir, char *out, size_t outlen, int *off,
-                       int *off_loose)
+glibc_cuts_tunables (const char *libc, const char *version)
+{
+  unsigned int major, minor;
+  return strcmp (libc, "glibc") == 0
+         && sscanf (version, "%u.%u", &major, &minor) == 2
+         && major == 2 && minor < 39;
+}
+
+int
+tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
+                       int *off, int *off_loose)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/environ", dir);
@@ -1460,13 +1477,12 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int *off,
         {
           /* glibc before 2.39 ends each value of a tunable it knows with
              a NUL where the ':' after it was, in the string the kernel
-             shows here (its own environ points to a copy): what follows
-             is the rest of the definition, not another variable.  A
-             variable's name has neither '.' nor ':', the items that
-             follow in the definition (glibc.NS.NAME=...) have; the ':'
-             is put back.  */
-          while ((ssize_t) (i + n + 1) < len
-                 && tunables_rest (buf + i + n + 1))
+             shows here (its own environ points to a copy): the ':' is
+             put back where what follows is the rest of the definition
+             (tunables_rest).  */
+          while (cut && (ssize_t) (i + n + 1) < len
+                 && tunables_rest (buf + i + sizeof key - 1, buf + i + n,
+                                   buf + i + n + 1))
             {
               buf[i + n] = ':';
               n = strnlen (buf + i, len - i);

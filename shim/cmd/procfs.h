@@ -132,10 +132,14 @@ int read_auxv (const char *dir, unsigned long int *feature,
                unsigned long int *align);
 /* GLIBC_TUNABLES from DIR/environ: 1 and the last value in OUT, with
    *OFF whether it turns registration off, and *OFF_LOOSE whether it
-   does as glibc 2.35 to 2.38 read it; 0 when unset; -1 when the file
-   cannot be read.  */
+   does as glibc before 2.39 reads it; 0 when unset; -1 when the file
+   cannot be read.  CUT: the process's C library is a glibc before 2.39,
+   which cuts the string the file shows.  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
-                           int *off, int *off_loose);
+                           int cut, int *off, int *off_loose);
+/* Whether the C library LIBC of VERSION (libc_identify's words) is a
+   glibc before 2.39, which cuts GLIBC_TUNABLES in /proc/PID/environ.  */
+int glibc_cuts_tunables (const char *libc, const char *version);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16

@@ -91,7 +91,7 @@ struct info_report
   char tunables[256];		/* GLIBC_TUNABLES, or empty.  */
   int have_tunables;
   int tunable_off;
-  int tunable_off_loose;	/* As glibc 2.35 to 2.38 read it.  */
+  int tunable_off_loose;	/* As glibc before 2.39 reads it.  */
   /* The environment lies in a file on FUSE and was not read
      (procfs.h, proc_env_safe): GLIBC_TUNABLES is not known.  */
   int tunables_unread;
