@@ -184,12 +184,12 @@ say (const char *msg)
    tunables.c's reader, glibc 2.41's, does not (=0junk, =08, =0=1): where
    such a glibc with the rseq ABI (2.35 to 2.38, RHEL 9's 2.34, the
    patched 2.31) registered nothing and reads the value as 0, it chose
-   not to register, and the mode says "disabled" as glibc 2.41's own spelling
-   would, not "unavailable" (a kernel, emulator or filter refusing).  The
-   decision itself (early.c) runs where no library call can be made, and
-   read the environment; both modes behave the same, only the answer
-   changes.  The static
-   archive asks the kernel instead (early.c, libc_declined).  */
+   not to register, and the mode says "disabled" as glibc 2.41's own
+   spelling would, not "unavailable" (a kernel, emulator or filter
+   refusing).  The decision (early.c) runs where no library call can be
+   made, and read the environment then; both modes behave the same, only
+   the answer changes.  The static archive asks the kernel instead
+   (early.c, libc_declined).  */
 static void
 refine_unavailable (void)
 {

@@ -187,13 +187,13 @@ loose_number (const char *begin, const char *end)
   return scan_number (begin, end, 0, &v) != NULL ? v : UINT64_MAX;
 }
 
-/* The reading of glibc before 2.39 (measured against Debian bookworm's
-   2.36 and the patched 2.31, host-glibc.exp): each NAME=VALUE item is applied as it comes,
-   up to an item without '=' at the end of the string; the value runs to
-   the next ':' (a second '=' is part of it); the number is what
-   _dl_strtoul makes of its longest prefix (UINT64_MAX on overflow), and
-   it is taken if it is 0 or 1 as a 64-bit signed number.  There is no
-   glibc.rtld.enable_secure yet.  */
+/* The reading of glibc before 2.39 (checked against Debian bookworm's
+   2.36 and the patched 2.31 by host-glibc.exp): each NAME=VALUE item is
+   applied as it comes, up to an item without '=' at the end of the
+   string; the value runs to the next ':' (a second '=' is part of it);
+   the number is what _dl_strtoul makes of its longest prefix
+   (UINT64_MAX on overflow), and it is taken if it is 0 or 1 as a 64-bit
+   signed number.  There is no glibc.rtld.enable_secure yet.  */
 int
 __rseq_compat_tunable_rseq_loose (const char *s, int current)
 {
@@ -229,30 +229,15 @@ __rseq_compat_tunable_rseq_loose (const char *s, int current)
 }
 
 int
-__rseq_compat_env_tunable_off_loose (char *const *envp)
-{
-  static const char key[] = "GLIBC_TUNABLES=";
-  int rseq = 1;
-
-  for (; envp != NULL && *envp != NULL; envp++)
-    {
-      size_t i;
-      for (i = 0; i < sizeof key - 1 && (*envp)[i] == key[i]; i++)
-        ;
-      if (i == sizeof key - 1)
-        rseq = __rseq_compat_tunable_rseq_loose (*envp + i, rseq);
-    }
-  return rseq == 0;
-}
-
-int
 __rseq_compat_tunable_off (const char *s)
 {
   return __rseq_compat_tunable_rseq (s, 1) == 0;
 }
 
-int
-__rseq_compat_env_tunable_off (char *const *envp)
+/* glibc.pthread.rseq after every GLIBC_TUNABLES definition of ENVP, in
+   order, as READ applies each.  */
+static int
+env_rseq (char *const *envp, int (*read) (const char *, int))
 {
   static const char key[] = "GLIBC_TUNABLES=";
   int rseq = 1;
@@ -263,7 +248,19 @@ __rseq_compat_env_tunable_off (char *const *envp)
       for (i = 0; i < sizeof key - 1 && (*envp)[i] == key[i]; i++)
         ;
       if (i == sizeof key - 1)
-        rseq = __rseq_compat_tunable_rseq (*envp + i, rseq);
+        rseq = read (*envp + i, rseq);
     }
-  return rseq == 0;
+  return rseq;
+}
+
+int
+__rseq_compat_env_tunable_off (char *const *envp)
+{
+  return env_rseq (envp, __rseq_compat_tunable_rseq) == 0;
+}
+
+int
+__rseq_compat_env_tunable_off_loose (char *const *envp)
+{
+  return env_rseq (envp, __rseq_compat_tunable_rseq_loose) == 0;
 }

@@ -332,12 +332,12 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
                  r->libc_version, sizeof r->libc_version);
 
   int off = 0, off_loose = 0;
+  int minor = info_glibc_minor (r);
   r->tunables_unread = !proc_env_safe (p);
   int t = !r->tunables_unread
           ? tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
-                                   glibc_cuts_tunables (r->libc,
-                                                        r->libc_version),
-                                   &off, &off_loose)
+                                   minor >= 0 && minor < 39, &off,
+                                   &off_loose)
           : -1;
   r->have_tunables = t > 0;
   r->tunable_off = t > 0 && off;

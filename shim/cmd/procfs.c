@@ -1448,15 +1448,6 @@ tunables_rest (const char *value, const char *end, const char *next)
 }
 
 int
-glibc_cuts_tunables (const char *libc, const char *version)
-{
-  unsigned int major, minor;
-  return strcmp (libc, "glibc") == 0
-         && sscanf (version, "%u.%u", &major, &minor) == 2
-         && major == 2 && minor < 39;
-}
-
-int
 tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
                        int *off, int *off_loose)
 {

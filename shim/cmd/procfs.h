@@ -137,9 +137,6 @@ int read_auxv (const char *dir, unsigned long int *feature,
    which cuts the string the file shows.  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
                            int cut, int *off, int *off_loose);
-/* Whether the C library LIBC of VERSION (libc_identify's words) is a
-   glibc before 2.39, which cuts GLIBC_TUNABLES in /proc/PID/environ.  */
-int glibc_cuts_tunables (const char *libc, const char *version);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16

@@ -165,6 +165,9 @@ void info_pick_abi (struct info_report *);
    it is listed already.  Returns 1 when added, 0 when listed, -1 when
    out of memory.  */
 int info_add_thread (struct info_report *, size_t *cap, pid_t tid);
+/* The minor version of R's C library where it is a glibc 2.x, else -1
+   (a static glibc's version is not known).  */
+int info_glibc_minor (const struct info_report *r);
 /* "registered", "unregistered", "exited" or "unknown".  */
 const char *info_state_name (enum thread_state);
 
