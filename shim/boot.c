@@ -67,6 +67,8 @@ __rseq_compat_boot_from_vectors (struct rseq_compat_boot *boot, char **envp,
   /* glibc ignores GLIBC_TUNABLES in set-user-ID and similar programs, so
      that their invoker cannot reconfigure them.  */
   boot->tunable_off = !secure && __rseq_compat_env_tunable_off (envp);
+  boot->tunable_off_loose = !secure
+                            && __rseq_compat_env_tunable_off_loose (envp);
 }
 
 void

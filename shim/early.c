@@ -274,8 +274,11 @@ adopt_libc (const struct rseq_compat_boot *boot, int tunable_off)
        cannot take over either.  */
     st->mode = RSEQ_COMPAT_MODE_REFUSED;
   else
-    st->mode = tunable_off || libc_declined ()
-               ? RSEQ_COMPAT_MODE_DISABLED : RSEQ_COMPAT_MODE_UNAVAILABLE;
+    {
+      st->libc_loose_off = boot->tunable_off_loose;
+      st->mode = tunable_off || libc_declined ()
+                 ? RSEQ_COMPAT_MODE_DISABLED : RSEQ_COMPAT_MODE_UNAVAILABLE;
+    }
   return 1;
 }
 

@@ -18,6 +18,9 @@
 
 #define _GNU_SOURCE 1
 #include <errno.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
 #include <limits.h>
 #include <link.h>
 #include <sched.h>
@@ -176,6 +179,34 @@ say (const char *msg)
     }
 }
 
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+/* glibc before 2.39 takes spellings of glibc.pthread.rseq as 0 that
+   tunables.c's reader, glibc 2.41's, does not (=0junk, =08, =0=1): where
+   such a glibc with the rseq ABI (2.35 to 2.38, RHEL 9's 2.34, the
+   patched 2.31) registered nothing and reads the value as 0, it chose
+   not to register, and the mode says "disabled" as glibc 2.41's own
+   spelling would, not "unavailable" (a kernel, emulator or filter
+   refusing).  The decision (early.c) runs where no library call can be
+   made, and read the environment then; both modes behave the same, only
+   the answer changes.  The static archive asks the kernel instead
+   (early.c, libc_declined).  */
+static void
+refine_unavailable (void)
+{
+  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_UNAVAILABLE
+      || !__rseq_compat_state.libc_loose_off)
+    return;
+  const char *v = gnu_get_libc_version ();
+  if (v[0] != '2' || v[1] != '.')
+    return;
+  int minor = 0;
+  for (v += 2; *v >= '0' && *v <= '9' && minor < 1000; v++)
+    minor = minor * 10 + (*v - '0');
+  if (minor <= 38)
+    __rseq_compat_state.mode = RSEQ_COMPAT_MODE_DISABLED;
+}
+#endif
+
 /* INITFIRST (see Makefile) and priority 101 put this before every other
    constructor glibc allows; glibc runs first only the last object loaded
    with the flag, which before 2.34 is libpthread in every threaded
@@ -206,6 +237,7 @@ rseq_compat_init (void)
   int saved_errno = errno;
   __rseq_compat_init_once ();
 #if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  refine_unavailable ();
   /* Not when dlopened (refused): RTLD_NEXT from a library loaded after
      the C library finds nothing, and what that failure leaves is the
      program's to see (LeakSanitizer reported glibc 2.31's message

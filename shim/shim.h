@@ -75,6 +75,8 @@ struct rseq_compat_boot
   /* GLIBC_TUNABLES sets glibc.pthread.rseq to 0 (and the program is
      not AT_SECURE, for which glibc ignores the variable).  */
   int tunable_off;
+  /* The same as glibc before 2.39 reads GLIBC_TUNABLES.  */
+  int tunable_off_loose;
   unsigned long int at_feature_size;
   unsigned long int at_align;
   /* The dynamic loader's ELF header: AT_BASE, 0 when the kernel gave
@@ -91,6 +93,9 @@ struct rseq_compat_boot
 struct rseq_compat_state
 {
   enum rseq_compat_mode mode;
+  /* glibc registered nothing, and GLIBC_TUNABLES turns registration off
+     as glibc before 2.39 reads it (init.c tells the mode from that).  */
+  int libc_loose_off;
   /* The registration the shim performs in shim-owned mode.  */
   struct rseq_layout layout;
   /* Set when the shim's own symbols must answer dlsym (RTLD_NEXT):
@@ -148,6 +153,11 @@ void __rseq_compat_boot_from_stack (struct rseq_compat_boot *,
 int __rseq_compat_tunable_rseq (const char *s, int current) attribute_hidden;
 int __rseq_compat_tunable_off (const char *s) attribute_hidden;
 int __rseq_compat_env_tunable_off (char *const *envp) attribute_hidden;
+/* The same as glibc before 2.39 reads it, more loosely.  */
+int __rseq_compat_tunable_rseq_loose (const char *s, int current)
+  attribute_hidden;
+int __rseq_compat_env_tunable_off_loose (char *const *envp)
+  attribute_hidden;
 
 /* elf-sym.c: the address of NAME defined by the ELF image whose header
    is mapped at BASE, or NULL; the same for the image with load bias

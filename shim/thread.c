@@ -68,13 +68,30 @@ self_detached (void)
   return state == PTHREAD_CREATE_DETACHED;
 }
 
-/* Destructor rounds this thread has been given back (see below).  */
+/* Destructor rounds this thread has run in so far (see below).  */
 static __thread int exit_rounds;
 
 static void
 on_thread_exit (void *value)
 {
   (void) value;
+  /* musl runs the destructors in key order, and this key is made by the
+     constructor, before the program's own: unregistering here, in the
+     first round, would leave every destructor of the program running
+     unregistered (cpu_id -1, cpu_id_start 0) while __rseq_size still
+     says registered, where glibc keeps the registration to the end.  So
+     the key asks for every one of musl's rounds, which costs a pass over
+     the keys each, and the thread unregisters only in the last: what
+     still runs after it then is a destructor of a later key whose value
+     a destructor of the third round set again.  A filter that refuses
+     rseq, installed by a destructor of a detached thread, now parks
+     that thread (below) where an unregistration in the first round
+     came before it.  */
+  if (++exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS)
+    {
+      pthread_setspecific (exit_key, (void *) 1);
+      return;
+    }
   int err = __rseq_compat_unregister_self ();
   /* EINVAL: the kernel has not this area registered (the program
      unregistered it itself, and the kernel then wrote cpu_id -1) --
@@ -89,15 +106,9 @@ on_thread_exit (void *value)
      errno it was written to give).  A joinable thread's memory is freed
      by its joiner once the kernel has cleared its TID, when the
      registration has gone with the thread; a detached one would unmap
-     the live area itself.  Another key's destructor may still detach
-     it, so a joinable thread asks for the next round of destructors,
-     up to musl's last, and looks again there.  */
+     the live area itself.  */
   if (!self_detached ())
-    {
-      if (++exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS)
-        pthread_setspecific (exit_key, (void *) 1);
-      return;
-    }
+    return;
   /* Kept instead, parked for the rest of the process's life: a thread
      and its stack per refusal, and its thread-specific data destructors
      after this one do not run; a process whose last other thread calls

@@ -36,10 +36,13 @@
      it is truncated to 32 bits and must then be 0 or 1.
    - Programs started with AT_SECURE ignore GLIBC_TUNABLES (early.c).
 
-   Older glibc (2.35 to 2.38) parse more loosely: trailing garbage after
+   Older glibc (2.26 to 2.38) parse more loosely: trailing garbage after
    a number is ignored and a malformed item does not void the value.  The
    shim follows the current rule, under which a malformed value never
-   turns registration off.
+   turns registration off, for what it does itself; the loose reader
+   below only tells why such a glibc with the rseq ABI (2.35 to 2.38,
+   RHEL 9's 2.34, the patched 2.31) registered nothing (the mode
+   "disabled" rather than "unavailable").
 
    This runs inside an IFUNC resolver: no library calls.  */
 
@@ -61,10 +64,13 @@ is_name (const char *begin, const char *end, const char *name,
   return 1;
 }
 
-/* Read [BEGIN, END) as glibc reads a number tunable.  Returns 0 and sets
-   *VALUE, or -1 when glibc rejects it.  */
-static int
-parse_number (const char *begin, const char *end, uint64_t *value)
+/* _dl_strtoul on [BEGIN, END): blanks, a sign, then decimal, 0x
+   hexadecimal or 0 octal digits.  Returns where it stopped and sets
+   *VALUE, or NULL on overflow.  STRICT is glibc 2.41's overflow test,
+   otherwise that of glibc before 2.39 (one value apart).  */
+static const char *
+scan_number (const char *begin, const char *end, int strict,
+             uint64_t *value)
 {
   const char *p = begin;
   int negative = 0;
@@ -100,15 +106,23 @@ parse_number (const char *begin, const char *end, uint64_t *value)
             break;
           if (digit >= base)
             break;
-          if (result > (UINT64_MAX - digit) / base)
-            return -1;
+          if (strict ? result > (UINT64_MAX - digit) / base
+                     : result >= (UINT64_MAX - digit) / base)
+            return NULL;
           result = result * base + digit;
         }
     }
-  if (p != end)
-    return -1;
   *value = negative ? -result : result;
-  return 0;
+  return p;
+}
+
+/* Read [BEGIN, END) as glibc 2.41 reads a number tunable.  Returns 0 and
+   sets *VALUE, or -1 when glibc rejects it: the number must run to the
+   end of the item.  */
+static int
+parse_number (const char *begin, const char *end, uint64_t *value)
+{
+  return scan_number (begin, end, 1, value) == end ? 0 : -1;
 }
 
 int
@@ -164,14 +178,66 @@ __rseq_compat_tunable_rseq (const char *s, int current)
   return narrow == 0 || narrow == 1 ? narrow : current;
 }
 
+/* What glibc before 2.39 makes of [BEGIN, END): the longest prefix
+   that reads as a number, UINT64_MAX on overflow.  */
+static uint64_t
+loose_number (const char *begin, const char *end)
+{
+  uint64_t v;
+  return scan_number (begin, end, 0, &v) != NULL ? v : UINT64_MAX;
+}
+
+/* The reading of glibc before 2.39 (checked against Debian bookworm's
+   2.36 and the patched 2.31 by host-glibc.exp): each NAME=VALUE item is
+   applied as it comes, up to an item without '=' at the end of the
+   string; the value runs to the next ':' (a second '=' is part of it);
+   the number is what _dl_strtoul makes of its longest prefix
+   (UINT64_MAX on overflow), and it is taken if it is 0 or 1 as a 64-bit
+   signed number.  There is no glibc.rtld.enable_secure yet.  */
+int
+__rseq_compat_tunable_rseq_loose (const char *s, int current)
+{
+  if (s == NULL)
+    return current;
+  const char *p = s;
+  while (*p != '\0')
+    {
+      const char *name = p;
+      while (*p != '=' && *p != ':' && *p != '\0')
+        p++;
+      if (*p == '\0')
+        break;
+      if (*p == ':')
+        {
+          p++;
+          continue;
+        }
+      const char *name_end = p++;
+      const char *value = p;
+      while (*p != ':' && *p != '\0')
+        p++;
+      if (is_name (name, name_end, rseq_tunable, sizeof rseq_tunable - 1))
+        {
+          uint64_t v = loose_number (value, p);
+          if ((int64_t) v == 0 || (int64_t) v == 1)
+            current = (int) v;
+        }
+      if (*p == ':')
+        p++;
+    }
+  return current;
+}
+
 int
 __rseq_compat_tunable_off (const char *s)
 {
   return __rseq_compat_tunable_rseq (s, 1) == 0;
 }
 
-int
-__rseq_compat_env_tunable_off (char *const *envp)
+/* glibc.pthread.rseq after every GLIBC_TUNABLES definition of ENVP, in
+   order, as READ applies each.  */
+static int
+env_rseq (char *const *envp, int (*read) (const char *, int))
 {
   static const char key[] = "GLIBC_TUNABLES=";
   int rseq = 1;
@@ -182,7 +248,19 @@ __rseq_compat_env_tunable_off (char *const *envp)
       for (i = 0; i < sizeof key - 1 && (*envp)[i] == key[i]; i++)
         ;
       if (i == sizeof key - 1)
-        rseq = __rseq_compat_tunable_rseq (*envp + i, rseq);
+        rseq = read (*envp + i, rseq);
     }
-  return rseq == 0;
+  return rseq;
+}
+
+int
+__rseq_compat_env_tunable_off (char *const *envp)
+{
+  return env_rseq (envp, __rseq_compat_tunable_rseq) == 0;
+}
+
+int
+__rseq_compat_env_tunable_off_loose (char *const *envp)
+{
+  return env_rseq (envp, __rseq_compat_tunable_rseq_loose) == 0;
 }

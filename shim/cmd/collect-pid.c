@@ -55,7 +55,9 @@ static int
 denied (pid_t pid, int stop, char *err, size_t errlen)
 {
   char hint[1536];
-  permission_hint (pid, stop, hint, sizeof hint);
+  if (permission_hint (pid, stop, hint, sizeof hint) == ESRCH)
+    return fail (err, errlen, ESRCH, "process %d exited while it was being "
+                 "read; nothing to report", (int) pid);
   return fail (err, errlen, EPERM, "cannot read process %d: permission "
                "denied: %s", (int) pid, hint);
 }
@@ -79,11 +81,23 @@ info_pid_target (pid_t *pid, char *err, size_t errlen)
   char dir[64], v[64];
   struct stat st;
   snprintf (dir, sizeof dir, "/proc/%d", (int) *pid);
+  char hint[1024];
+  /* Fortieth review: with another PID namespace's /proc, another
+     process's files were read and the kernel's own attached.  */
+  if (proc_mismatch_hint (hint, sizeof hint))
+    return fail (err, errlen, EINVAL, "cannot read process %d: %s",
+                 (int) *pid, hint);
+  /* Fortieth review: with /proc mounted hidepid, a live process was
+     said to have exited.  */
+  if ((stat (dir, &st) != 0 || proc_identity (*pid, &(struct proc_identity)
+                                              { 0 }) != 0)
+      && hidden_hint (*pid, hint, sizeof hint) == 0)
+    return fail (err, errlen, EPERM, "cannot read process %d: %s", (int) *pid,
+                 hint);
   if (stat (dir, &st) != 0)
     return fail (err, errlen, ESRCH, "no process with PID %d: check the "
-                 "number with 'ps -p %d' (it may have exited%s)", (int) *pid,
-                 (int) *pid, errno == EACCES ? ", or /proc is mounted with "
-                 "hidepid" : "");
+                 "number with 'ps -p %d' (it may have exited)", (int) *pid,
+                 (int) *pid);
   /* A thread id: report its whole process.  */
   if (proc_status_field (dir, "Tgid", v, sizeof v) == 0 && atoi (v) > 0
       && atoi (v) != *pid)
@@ -113,9 +127,13 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
      that it ran no other (twenty-third review: an exec during the read
      reported one program's C library with the other's threads).  */
   struct proc_identity started, ended;
+  char hint[1024];
   if (proc_identity (pid, &started) != 0)
-    return fail (err, errlen, ESRCH, "no process with PID %d any more: "
-                 "it exited", (int) pid);
+    return hidden_hint (pid, hint, sizeof hint) == 0
+           ? fail (err, errlen, EPERM, "cannot read process %d: %s",
+                   (int) pid, hint)
+           : fail (err, errlen, ESRCH, "no process with PID %d any more: "
+                   "it exited", (int) pid);
   if (!proc_alive (pid))
     {
       char ppid[32] = "?";
@@ -166,8 +184,20 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
         }
 
       struct proc p;
-      ret = explain (proc_open (&p, pid, live, err, errlen), pid,
-                     method == METHOD_STOP, err, errlen);
+      ret = proc_open (&p, pid, live, err, errlen);
+      /* The live thread chosen may exit before its files are opened:
+         chosen again (fortieth review: "cannot open
+         /proc/PID/task/TID/mem: No such file or directory").  */
+      if (ret == ENOENT && strchr (live + 6, '/') != NULL)
+        ret = proc_alive (pid)
+              ? fail (err, errlen, ESRCH, "process %d: the thread chosen "
+                      "to read it exited each time (three tries), its "
+                      "threads come and go too fast; run info -p again",
+                      (int) pid)
+              : fail (err, errlen, ESRCH, "process %d exited while it was "
+                      "being read; nothing to report", (int) pid);
+      else
+        ret = explain (ret, pid, method == METHOD_STOP, err, errlen);
       if (ret == 0)
         {
           ret = explain (proc_describe (&p, r, err, errlen), pid,

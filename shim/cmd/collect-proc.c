@@ -328,21 +328,24 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       return e;
     }
 
-  int off = 0;
+  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
+                 r->libc_version, sizeof r->libc_version);
+
+  int off = 0, off_loose = 0;
+  int minor = info_glibc_minor (r);
   r->tunables_unread = !proc_env_safe (p);
   int t = !r->tunables_unread
           ? tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
-                                   &off)
+                                   minor >= 0 && minor < 39, &off,
+                                   &off_loose)
           : -1;
   r->have_tunables = t > 0;
   r->tunable_off = t > 0 && off;
+  r->tunable_off_loose = t > 0 && off_loose;
 
   char v[64];
   r->seccomp = proc_status_field (dir, "Seccomp", v, sizeof v) == 0
                ? atoi (v) : -1;
-
-  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
-                 r->libc_version, sizeof r->libc_version);
 
   /* Each mapped file is asked once (by device and inode), and at most
      LIBC_CANDIDATES of each kind: a process that mapped two files named like the

@@ -481,7 +481,13 @@ read_pass (struct proc *p, struct info_report *r, size_t first,
       if (o == READ_DENIED && !*read_any)
         {
           char hint[1536];
-          permission_hint (r->pid, 1, hint, sizeof hint);
+          if (permission_hint (r->pid, 1, hint, sizeof hint) == ESRCH)
+            {
+              snprintf (err, errlen, "process %d exited while it was being "
+                        "read; nothing to report", (int) r->pid);
+              ret = ESRCH;
+              break;
+            }
           snprintf (err, errlen, "cannot read process %d: permission "
                     "denied: %s", (int) r->pid, hint);
           ret = EPERM;

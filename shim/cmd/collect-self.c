@@ -216,19 +216,41 @@ info_self (struct info_report *r)
   r->at_feature_size = getauxval (RSEQ_LAYOUT_AT_FEATURE_SIZE);
   r->at_align = getauxval (RSEQ_LAYOUT_AT_ALIGN);
 
-  /* The environment the loader saw, as the shim and glibc read it.  */
-  int off;
-  int t = tunables_from_environ ("/proc/self", r->tunables,
-                                 sizeof r->tunables, &off);
+  /* The environment the loader saw, as the shim and glibc read it.
+     glibc's environ holds a whole copy of each GLIBC_TUNABLES (glibc
+     before 2.39 cuts the string /proc/self/environ shows), and the
+     command has changed none of it yet; musl leaves the strings as they
+     are.  */
+  int off, off_loose;
+  int t = -1;
+#ifdef __GLIBC__
+  static const char key[] = "GLIBC_TUNABLES=";
+  for (char **e = environ; e != NULL && *e != NULL; e++)
+    if (strncmp (*e, key, sizeof key - 1) == 0)
+      {
+        snprintf (r->tunables, sizeof r->tunables, "%s",
+                  *e + sizeof key - 1);
+        t = 1;
+      }
+  if (t < 0)
+    t = 0;
+  off = __rseq_compat_env_tunable_off (environ);
+  off_loose = __rseq_compat_env_tunable_off_loose (environ);
+#else
+  t = tunables_from_environ ("/proc/self", r->tunables, sizeof r->tunables,
+                             0, &off, &off_loose);
+#endif
   if (t < 0 && getenv ("GLIBC_TUNABLES") != NULL)
     {
       snprintf (r->tunables, sizeof r->tunables, "%s",
                 getenv ("GLIBC_TUNABLES"));
       off = __rseq_compat_env_tunable_off (environ);
+      off_loose = __rseq_compat_env_tunable_off_loose (environ);
       t = 1;
     }
   r->have_tunables = t > 0;
   r->tunable_off = t > 0 && off;
+  r->tunable_off_loose = t > 0 && off_loose;
   char v[64];
   r->seccomp = proc_status_field ("/proc/self", "Seccomp", v, sizeof v) == 0
                ? atoi (v) : -1;

@@ -86,6 +86,12 @@ derive_mode (const struct info_report *r)
         return "unknown";
       if (r->tunable_off)
         return "disabled";
+      /* glibc before 2.39 takes spellings of the tunable as 0 that 2.41
+         does not (=0junk, =08, =0=1): registering nothing was its choice
+         then (2.35 to 2.38, RHEL 9's 2.34, the patched 2.31).  */
+      int minor = info_glibc_minor (r);
+      if (r->libc_abi && r->tunable_off_loose && minor >= 0 && minor <= 38)
+        return "disabled";
       /* A shim that stepped aside for good marks cpu_id -2, as glibc
          does; a dlopened one leaves the -1 of its TLS image.  */
       if (!r->self && shim && !r->libc_abi && r->nthreads > 0
@@ -259,18 +265,6 @@ kernel_mode (const struct info_report *r, uint32_t len)
                                                          : "legacy";
 }
 
-/* The minor version of a glibc 2.x, or -1.  */
-static int
-glibc_minor (const struct info_report *r)
-{
-  unsigned int major, minor;
-  if (strcmp (r->libc, "glibc") != 0
-      || sscanf (r->libc_version, "%u.%u", &major, &minor) != 2
-      || major != 2)
-    return -1;
-  return (int) minor;
-}
-
 /* Why a registration of OWNER (DETAIL: struct info_thread's
    owner_detail, or empty) is not in the optimized mode on a kernel that
    has it (lengths of 32 or less keep the legacy mode there), and what
@@ -284,7 +278,7 @@ legacy_advice (const struct info_report *r, const char *owner,
     {
       char libc[64];
       describe_libc (r, libc, sizeof libc);
-      int minor = glibc_minor (r);
+      int minor = info_glibc_minor (r);
       if (minor >= 35 && minor <= 40)
         {
           snprintf (cause, cause_len, "%s registers 32 bytes (glibc 2.35 "

@@ -26,7 +26,19 @@
    the remedy, as a sentence in OUT: STOP nonzero where rseq-compat
    attaches (--stop: the kernel compares the real user and group too),
    zero where it only reads /proc/PID's files (--no-stop: the effective
-   ones).  Returns 0.  */
+   ones).  Returns 0, or ESRCH where the process has exited meanwhile
+   (OUT is then not written).  */
 int permission_hint (pid_t pid, int stop, char *out, size_t outlen);
+
+/* Where /proc shows nothing of PID although the kernel has it (/proc
+   mounted with hidepid): why and the remedy, as a sentence in OUT.
+   Returns 0, or ESRCH where there is no process PID (OUT is then not
+   written).  */
+int hidden_hint (pid_t pid, char *out, size_t outlen);
+
+/* Where /proc is not mounted, or is another PID namespace's (its
+   numbers then name other processes than the kernel's calls do): 1,
+   with why and the remedy as a sentence in OUT; else 0.  */
+int proc_mismatch_hint (char *out, size_t outlen);
 
 #endif

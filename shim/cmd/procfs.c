@@ -52,8 +52,8 @@
 /* Reads all of PATH into a malloc'ed buffer.  Returns its length, or
    -1 with errno set: EFBIG when it is longer than MAX bytes (a part of
    a file read as the whole gave wrong answers: twenty-third review).  */
-static ssize_t
-slurp (const char *path, char **out, size_t max)
+ssize_t
+proc_slurp (const char *path, char **out, size_t max)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -120,7 +120,7 @@ proc_status_field (const char *dir, const char *key, char *out,
 {
   char path[PATH_MAX], *buf;
   snprintf (path, sizeof path, "%s/status", dir);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return -1;
   size_t klen = strlen (key);
   int found = -1;
@@ -158,7 +158,7 @@ read_maps (const char *dir, struct proc_map **maps, size_t *nmaps)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/maps", dir);
-  ssize_t len = slurp (path, &buf, 64u << 20);
+  ssize_t len = proc_slurp (path, &buf, 64u << 20);
   if (len < 0)
     return -1;
   size_t lines = 1;
@@ -299,7 +299,7 @@ proc_kernel_thread (const char *dir)
 {
   char path[PATH_MAX], *buf;
   snprintf (path, sizeof path, "%s/stat", dir);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return -1;
   /* The name, in parentheses, may hold anything: the fields go on
      after the last parenthesis.  The ninth is the flags.  */
@@ -318,7 +318,7 @@ proc_identity (pid_t pid, struct proc_identity *id)
 {
   char path[64], *buf;
   snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return -1;
   /* The name, in parentheses, may hold anything: the fields go on
      after the last parenthesis, the third field first.  Those of the
@@ -399,7 +399,7 @@ status_groups (const char *dir, gid_t **groups, size_t *count)
   char path[PATH_MAX], *buf;
   snprintf (path, sizeof path, "%s/status", dir);
   /* 65536 groups (NGROUPS_MAX) of 10 digits each fit.  */
-  ssize_t len = slurp (path, &buf, 1 << 20);
+  ssize_t len = proc_slurp (path, &buf, 1 << 20);
   if (len < 0)
     return -1;
   int ret = -1;
@@ -1020,7 +1020,7 @@ auxv_random (const char *dir)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
-  ssize_t len = slurp (path, &buf, 1 << 16);
+  ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return 0;
   uint64_t at = 0;
@@ -1046,7 +1046,7 @@ auxv_mid_exec (const char *dir)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
-  ssize_t len = slurp (path, &buf, 1 << 16);
+  ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return 0;
   /* Where the program's class is unknown (its file on FUSE, which is
@@ -1197,7 +1197,7 @@ proc_env_safe (struct proc *p)
      the environ file cannot be read either).  */
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/stat", p->dir);
-  if (slurp (path, &buf, 1 << 16) < 0)
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
     return 0;
   unsigned long long int start = 0, end = 0;
   const char *f = strrchr (buf, ')');
@@ -1424,16 +1424,40 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
     }
 }
 
+/* Whether glibc before 2.39 may have cut the GLIBC_TUNABLES value that
+   ends at END (starting at VALUE) before the string NEXT of the
+   environment block (tunables_from_environ): the value's last item sets
+   a tunable of glibc's ("glibc." names), after whose value glibc wrote
+   a NUL over the ':', and NEXT starts with another, or with what no
+   variable starts with (':', '=', or nothing: the value ended with
+   ':').  A variable of the environment named "glibc..." right after
+   GLIBC_TUNABLES would be taken for the rest of it; the rest of a
+   definition whose next item is not glibc's (a typo, a distribution's
+   own tunable) is missed.  */
+static int
+tunables_rest (const char *value, const char *end, const char *next)
+{
+  static const char ns[] = "glibc.";
+  const char *item = end;
+  while (item > value && item[-1] != ':')
+    item--;
+  return strncmp (item, ns, sizeof ns - 1) == 0
+         && memchr (item, '=', end - item) != NULL
+         && (strncmp (next, ns, sizeof ns - 1) == 0 || next[0] == ':'
+             || next[0] == '=' || next[0] == '\0');
+}
+
 int
-tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
+tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
+                       int *off, int *off_loose)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/environ", dir);
-  ssize_t len = slurp (path, &buf, 16u << 20);
+  ssize_t len = proc_slurp (path, &buf, 16u << 20);
   if (len < 0)
     return -1;
   static const char key[] = "GLIBC_TUNABLES=";
-  int found = 0, rseq = 1;
+  int found = 0, rseq = 1, loose = 1;
   /* As glibc and the shim: every definition, in order, read in full
      (OUT may be too short for it); OUT shows the last one.  slurp ends
      the buffer with a NUL, so a cut-off last entry is a string too.  */
@@ -1442,15 +1466,29 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int *off)
       size_t n = strnlen (buf + i, len - i);
       if (strncmp (buf + i, key, sizeof key - 1) == 0)
         {
+          /* glibc before 2.39 ends each value of a tunable it knows with
+             a NUL where the ':' after it was, in the string the kernel
+             shows here (its own environ points to a copy): the ':' is
+             put back where what follows is the rest of the definition
+             (tunables_rest).  */
+          while (cut && (ssize_t) (i + n + 1) < len
+                 && tunables_rest (buf + i + sizeof key - 1, buf + i + n,
+                                   buf + i + n + 1))
+            {
+              buf[i + n] = ':';
+              n = strnlen (buf + i, len - i);
+            }
           const char *value = buf + i + sizeof key - 1;
           snprintf (out, outlen, "%s", value);
           rseq = __rseq_compat_tunable_rseq (value, rseq);
+          loose = __rseq_compat_tunable_rseq_loose (value, loose);
           found = 1;
         }
       i += n + 1;
     }
   free (buf);
   *off = rseq == 0;
+  *off_loose = loose == 0;
   return found;
 }
 
@@ -1460,7 +1498,7 @@ read_auxv (const char *dir, unsigned long int *feature,
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
-  ssize_t len = slurp (path, &buf, 1 << 16);
+  ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return -1;
   uint64_t f = 0, a = 0;
@@ -1608,11 +1646,35 @@ proc_list_tasks (pid_t pid, size_t *count)
 int
 proc_alive (pid_t pid)
 {
-  size_t n = 0;
-  pid_t *tids = proc_list_tasks (pid, &n);
-  int alive = 0;
-  for (size_t i = 0; tids != NULL && i < n && !alive; i++)
-    alive = !proc_state_dead (proc_task_state (pid, tids[i]));
-  free (tids);
+  /* Threads listed may all have gone by the time each is looked at,
+     while others started meanwhile: the list is taken again then,
+     twice at most (fortieth review: a process whose threads come and
+     go was said to be a zombie).  */
+  int alive = 0, gone = 1, churned = 0;
+  for (int attempt = 0; attempt < 3 && !alive && gone; attempt++)
+    {
+      size_t n = 0;
+      pid_t *tids = proc_list_tasks (pid, &n);
+      gone = 0;
+      for (size_t i = 0; tids != NULL && i < n && !alive; i++)
+        {
+          char s = proc_task_state (pid, tids[i]);
+          alive = !proc_state_dead (s);
+          gone |= s == 0;
+        }
+      churned |= gone;
+      free (tids);
+    }
+  /* Where threads went while they were listed: the kernel's count of
+     the threads not yet collected, the main one's among them even where
+     it is a zombie; more than one is a live thread that the lists
+     missed.  Not where every thread listed is a zombie (one a tracer
+     has not collected counts too: forty-first review).  */
+  char dir[32], v[32];
+  snprintf (dir, sizeof dir, "/proc/%d", (int) pid);
+  if (!alive && churned
+      && proc_status_field (dir, "Threads", v, sizeof v) == 0
+      && atoi (v) > 1)
+    alive = 1;
   return alive;
 }

@@ -131,10 +131,12 @@ int proc_status_field (const char *dir, const char *key, char *out,
 int read_auxv (const char *dir, unsigned long int *feature,
                unsigned long int *align);
 /* GLIBC_TUNABLES from DIR/environ: 1 and the last value in OUT, with
-   *OFF whether it turns registration off; 0 when unset; -1 when the
-   file cannot be read.  */
+   *OFF whether it turns registration off, and *OFF_LOOSE whether it
+   does as glibc before 2.39 reads it; 0 when unset; -1 when the file
+   cannot be read.  CUT: the process's C library is a glibc before 2.39,
+   which cuts the string the file shows.  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
-                           int *off);
+                           int cut, int *off, int *off_loose);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16
@@ -163,6 +165,9 @@ void proc_task_name (pid_t pid, pid_t tid, char *out, size_t outlen);
 pid_t *proc_list_tasks (pid_t pid, size_t *count);
 /* Whether some thread of PID has not exited.  */
 int proc_alive (pid_t pid);
+/* Reads all of PATH into a malloc'ed *OUT (NUL-terminated).  Returns its
+   length, or -1 with errno set: EFBIG where it is longer than MAX.  */
+ssize_t proc_slurp (const char *path, char **out, size_t max);
 /* The last component of PATH.  */
 const char *base_name (const char *path);
 

@@ -44,6 +44,17 @@ info_pick_abi (struct info_report *r)
     }
 }
 
+int
+info_glibc_minor (const struct info_report *r)
+{
+  unsigned int major, minor;
+  if (strcmp (r->libc, "glibc") != 0
+      || sscanf (r->libc_version, "%u.%u", &major, &minor) != 2
+      || major != 2)
+    return -1;
+  return (int) minor;
+}
+
 const char *
 info_state_name (enum thread_state s)
 {

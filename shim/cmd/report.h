@@ -91,6 +91,7 @@ struct info_report
   char tunables[256];		/* GLIBC_TUNABLES, or empty.  */
   int have_tunables;
   int tunable_off;
+  int tunable_off_loose;	/* As glibc before 2.39 reads it.  */
   /* The environment lies in a file on FUSE and was not read
      (procfs.h, proc_env_safe): GLIBC_TUNABLES is not known.  */
   int tunables_unread;
@@ -164,6 +165,9 @@ void info_pick_abi (struct info_report *);
    it is listed already.  Returns 1 when added, 0 when listed, -1 when
    out of memory.  */
 int info_add_thread (struct info_report *, size_t *cap, pid_t tid);
+/* The minor version of R's C library where it is a glibc 2.x, else -1
+   (a static glibc's version is not known).  */
+int info_glibc_minor (const struct info_report *r);
 /* "registered", "unregistered", "exited" or "unknown".  */
 const char *info_state_name (enum thread_state);
 

@@ -55,6 +55,7 @@
 #endif
 
 #include "common.h"
+#include "renameat2.h"
 #include "report.h"
 #include "system.h"
 
@@ -81,14 +82,31 @@ static const char *verb;
    loadable and stays named).  */
 static int this_installation;
 
+/* A line on standard error, after the command's name and KIND ("" or
+   "warning: ").  */
+static void
+say (const char *kind, const char *fmt, va_list ap)
+{
+  fprintf (stderr, "rseq-compat: %s --system: %s", verb, kind);
+  vfprintf (stderr, fmt, ap);
+  fputc ('\n', stderr);
+}
+
 static void __attribute__ ((format (printf, 1, 2)))
 complain (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  fprintf (stderr, "rseq-compat: %s --system: ", verb);
-  vfprintf (stderr, fmt, ap);
-  fputc ('\n', stderr);
+  say ("", fmt, ap);
+  va_end (ap);
+}
+
+static void __attribute__ ((format (printf, 1, 2)))
+warn (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  say ("warning: ", fmt, ap);
   va_end (ap);
 }
 
@@ -914,17 +932,6 @@ still_as_read (const struct as_read *r)
   return fstat (r->fd, &st) == 0 && is_as_read (r, &st, 1);
 }
 
-/* Where the C library's headers predate it (glibc 2.17's list of
-   system calls may), the kernel's number.  */
-#if !defined SYS_renameat2 && defined __NR_renameat2
-# define SYS_renameat2 __NR_renameat2
-#endif
-#if !defined SYS_renameat2 && defined __x86_64__ && !defined __ILP32__
-# define SYS_renameat2 316
-#elif !defined SYS_renameat2 && defined __aarch64__
-# define SYS_renameat2 276
-#endif
-
 #ifndef RENAME_NOREPLACE
 # define RENAME_NOREPLACE (1 << 0)
 #endif
@@ -985,18 +992,19 @@ put_where_none (const char *from)
 }
 
 /* Puts TMP, written and synced, in place of /etc/ld.so.preload if that
-   is still R's file as read (none where R's mode is 0).  Returns 0 (TMP is then gone, or names the old file: the caller
-   removes it), 1 where another program wrote or replaced the file
-   meanwhile, which stays as that program made it, 2 where such a file
-   could not be put back (it is then TMP, ours in place), or -1 with
-   errno.  The file is checked, then the two are swapped, then the one
-   swapped out is compared with OLD and swapped back where it is
-   another (thirty-second review: a check before the fsync and the
-   rename left a window in which another writer's file, 19 times in
-   200, was lost without a word).  A program that writes the file in
-   place, which no editor that renames can keep from losing its text
-   (it may write on after the swap), is seen up to the check just
-   before the swap, and after it where it moves the mtime.  */
+   is still R's file as read (none where R's mode is 0).  Returns 0
+   (TMP is then gone, or names the old file: the caller removes it), 1
+   where another program wrote or replaced the file meanwhile, which
+   stays as that program made it, 2 where such a file could not be put
+   back (it is then TMP, ours in place), or -1 with errno.  The file is
+   checked, then the two are swapped, then the one swapped out is
+   compared with R's and swapped back where it is another
+   (thirty-second review: a check before the fsync and the rename left
+   a window in which another writer's file, 19 times in 200, was lost
+   without a word).  A program that writes the file in place, which no
+   editor that renames can keep from losing its text (it may write on
+   after the swap), is seen up to the swap: the file swapped out is
+   compared by its text and attributes too.  */
 static int
 commit_preload (const char *tmp, const struct as_read *r,
                 const struct stat *ours)
@@ -1041,17 +1049,6 @@ commit_preload (const char *tmp, const struct as_read *r,
   if (lstat (PRELOAD_FILE, &st) != 0 || !is_as_read (r, &st, 1))
     return 1;
   return rename (tmp, PRELOAD_FILE);
-}
-
-static void __attribute__ ((format (printf, 1, 2)))
-warn (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  fprintf (stderr, "rseq-compat: %s --system: warning: ", verb);
-  vfprintf (stderr, fmt, ap);
-  fputc ('\n', stderr);
-  va_end (ap);
 }
 
 /* Removes PATH, a file of this run's in /etc that the loader does not
@@ -1136,8 +1133,7 @@ remove_preload (const struct as_read *r, char *left, size_t leftlen)
 static void
 xattr_warning (const char *what, const char *why)
 {
-  fprintf (stderr, "rseq-compat: %s --system: warning: %s: %s\n", verb,
-           what, why);
+  warn ("%s: %s", what, why);
 }
 
 /* The value of FROM's attribute NAME, malloc'd, its size in *LEN; NULL

@@ -25,5 +25,8 @@
 
 int __rseq_compat_tunable_rseq (const char *, int);
 int __rseq_compat_env_tunable_off (char *const *);
+/* As glibc before 2.39 reads it.  */
+int __rseq_compat_tunable_rseq_loose (const char *, int);
+int __rseq_compat_env_tunable_off_loose (char *const *);
 
 #endif

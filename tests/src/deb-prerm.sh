@@ -169,8 +169,24 @@ silent_root() {
   else echo "PASS: $1"; fi
 }
 silent_root "DPKG_ROOT without the file: this machine's file stays, nothing said"
-printf '# none\n\n  # here\n' > "$r$pf"
+printf '# none\n\n \t: \n' > "$r$pf"
 silent_root "DPKG_ROOT, its file without entries: both stay, nothing said"
+# The loader's comment loop searches a window that shrinks by each
+# comment's offset from the start of the file: a later '#' and what
+# follows it are read as names (glibc 2.31 and 2.36 print "cannot be
+# preloaded" for 'here' and for the shim's path here).
+printf '# none\n\n  # here\n' > "$r$pf"
+stops "DPKG_ROOT, a comment the loader reads as names: the removal stops" "cannot resolve or edit them from outside" "$pf" "$r$pf"
+{ printf '# first comment, long enough to use up the window..............\n'
+  printf '#xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n'
+  printf '#\t%s\n' "$ours"; } > "$r$pf"
+stops "DPKG_ROOT, the shim behind a '#' the loader does not take for a comment: the removal stops" "cannot resolve or edit them from outside" "$pf" "$r$pf"
+printf '#\n#\n' > "$r$pf"
+silent_root "DPKG_ROOT, comments the loader blanks whole: both stay, nothing said"
+printf '\r\n' > "$r$pf"
+stops "DPKG_ROOT, a carriage return (a name to the loader): the removal stops" "cannot resolve or edit them from outside" "$pf" "$r$pf"
+printf '#x\000%s\n' "$ours" > "$r$pf"
+stops "DPKG_ROOT, a NUL byte: the removal stops" "cannot resolve or edit them from outside" "$pf" "$r$pf"
 printf '/lib/a.so\n%s\n' "$ours" > "$r$pf"
 stops "DPKG_ROOT, its file naming the shim: the removal stops" "cannot resolve or edit them from outside" "$pf" "$r$pf"
 mkdir -p "$r/usr/local/lib" && ln -sf /usr/lib/x86_64-linux-gnu/librseq-compat.so.1 "$r/usr/local/lib/rseq.so"

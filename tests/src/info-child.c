@@ -32,13 +32,23 @@
               program's own (exported, as tcmalloc's is) and thread 2 a
               static area: rseq-compat must call both "other".
    exit-main  the main thread exits (pthread_exit) once ready.
-   nodump     prctl (PR_SET_DUMPABLE, 0): only root may attach.  */
+   nodump     prctl (PR_SET_DUMPABLE, 0): only root may attach.
+
+   info-child traced-zombies: every thread a zombie, one kept by a
+   tracer (a child that never waits, until end of file on stdin);
+   prints pid= and ready.
+
+   info-child split-ids [fs] (as root): two threads that set their own
+   IDs, 54342 and 54343 (with fs, their file-system IDs alone), the
+   main thread gone; prints pid= and ready.  */
 
 #include "rtest.h"
 
 #include <limits.h>
 #include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
 #ifdef __GLIBC__
 # include <gnu/libc-version.h>
 #endif
@@ -207,9 +217,145 @@ serve_stdin (void *arg)
   return NULL;
 }
 
+/* split-ids: threads that each set their own IDs by a raw system call
+   (glibc's setresuid would change every thread's), as a file server
+   that acts for several users does: the first 54342, the second
+   54343.  */
+static int switched, split_fs;
+
+static void *
+split_main (void *arg)
+{
+  long int id = (long int) (intptr_t) arg;
+  /* setfsuid answers the previous ID, not an error.  */
+  if (split_fs)
+    {
+      syscall (SYS_setfsgid, id);
+      syscall (SYS_setfsuid, id);
+      CHECK ((long int) syscall (SYS_setfsuid, -1) == id,
+             "setfsuid (%ld) in one thread", id);
+    }
+  else
+    CHECK (syscall (SYS_setresgid, id, id, id) == 0
+           && syscall (SYS_setresuid, id, id, id) == 0,
+           "setresuid (%ld) in one thread: %s", id, strerror (errno));
+  pthread_mutex_lock (&lock);
+  switched++;
+  pthread_cond_broadcast (&cond);
+  pthread_mutex_unlock (&lock);
+  for (;;)
+    pause ();
+  return NULL;
+}
+
+/* Started as root: two threads of different users (FS: of different
+   file-system users), the main thread gone, dumpable again (changing
+   IDs made it not dumpable).  */
+static int
+split_ids (int fs)
+{
+  split_fs = fs;
+  pthread_t t[2];
+  for (long int i = 0; i < 2; i++)
+    CHECK (pthread_create (&t[i], NULL, split_main,
+                           (void *) (intptr_t) (54342 + i)) == 0,
+           "pthread_create");
+  pthread_mutex_lock (&lock);
+  while (switched < 2)
+    pthread_cond_wait (&cond, &lock);
+  pthread_mutex_unlock (&lock);
+  CHECK (prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) == 0, "PR_SET_DUMPABLE: %s",
+         strerror (errno));
+  printf ("pid=%d\nready\n", (int) getpid ());
+  fflush (stdout);
+  if (rt_failures != 0)
+    return rt_exit_status ();
+  pthread_exit (NULL);
+}
+
+/* traced-zombies: every thread a zombie, one of them not collected
+   because its tracer, a child, never waits for it: the kernel still
+   counts two threads.  The tracer ends at end of file on stdin.  */
+#ifndef PTRACE_SEIZE
+# define PTRACE_SEIZE 0x4206
+#endif
+static int zombie_tid[2], zombie_go[2];
+
+static void *
+zombie_main (void *arg)
+{
+  (void) arg;
+  pid_t tid = (pid_t) syscall (SYS_gettid);
+  char b;
+  if (write (zombie_tid[1], &tid, sizeof tid) != sizeof tid
+      || read (zombie_go[0], &b, 1) != 1)
+    _exit (1);
+  syscall (SYS_exit, 0);
+  return NULL;
+}
+
+/* The state letter of thread TID of PID, 0 where gone.  */
+static char
+task_state (pid_t pid, pid_t tid)
+{
+  char path[64], buf[512];
+  snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) pid, (int) tid);
+  FILE *f = fopen (path, "r");
+  char *p = f != NULL && fgets (buf, sizeof buf, f) != NULL
+            ? strrchr (buf, ')') : NULL;
+  if (f != NULL)
+    fclose (f);
+  return p != NULL && p[1] == ' ' ? p[2] : 0;
+}
+
+static int
+traced_zombies (void)
+{
+  pid_t me = getpid ();
+  int to_tracer[2];
+  if (pipe (to_tracer) != 0 || pipe (zombie_tid) != 0 || pipe (zombie_go) != 0)
+    return 1;
+  pid_t tracer = fork ();
+  if (tracer == 0)
+    {
+      pid_t tid;
+      char b;
+      if (read (to_tracer[0], &tid, sizeof tid) != sizeof tid
+          || ptrace (PTRACE_SEIZE, tid, NULL, NULL) != 0
+          || write (zombie_go[1], "", 1) != 1)
+        _exit (1);
+      for (int i = 0; i < 10000; i++)
+        {
+          if (task_state (me, me) == 'Z' && task_state (me, tid) == 'Z')
+            {
+              printf ("pid=%d\nready\n", (int) me);
+              fflush (stdout);
+              while (read (0, &b, 1) > 0)
+                ;
+              _exit (0);
+            }
+          usleep (1000);
+        }
+      _exit (1);
+    }
+  /* Where Yama asks for it: the tracer is no ancestor.  */
+  prctl (PR_SET_PTRACER, (unsigned long int) tracer, 0, 0, 0);
+  pthread_t t;
+  pid_t tid;
+  if (tracer < 0 || pthread_create (&t, NULL, zombie_main, NULL) != 0
+      || read (zombie_tid[0], &tid, sizeof tid) != sizeof tid
+      || write (to_tracer[1], &tid, sizeof tid) != sizeof tid)
+    return 1;
+  pthread_exit (NULL);
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc > 1 && strcmp (argv[1], "traced-zombies") == 0)
+    return traced_zombies ();
+  if (argc > 1 && strcmp (argv[1], "split-ids") == 0)
+    return split_ids (argc > 2 && strcmp (argv[2], "fs") == 0);
   int serve = argc > 1 && strcmp (argv[1], "serve") == 0;
   int exit_main = 0;
   for (int i = 2; i < argc; i++)

@@ -55,16 +55,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-/* Where the C library's headers predate it (glibc 2.17's list of
-   system calls may), the kernel's number.  */
-#if !defined SYS_renameat2 && defined __NR_renameat2
-# define SYS_renameat2 __NR_renameat2
-#endif
-#if !defined SYS_renameat2 && defined __x86_64__ && !defined __ILP32__
-# define SYS_renameat2 316
-#elif !defined SYS_renameat2 && defined __aarch64__
-# define SYS_renameat2 276
-#endif
+#include "cmd/renameat2.h"
 
 #define PF "/etc/ld.so.preload"
 
