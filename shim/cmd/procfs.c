@@ -1494,18 +1494,20 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
 
 int
 read_auxv (const char *dir, unsigned long int *feature,
-           unsigned long int *align)
+           unsigned long int *align, int *secure)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
   ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return -1;
-  uint64_t f = 0, a = 0;
+  uint64_t f = 0, a = 0, s = 0;
   auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
   auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_ALIGN, &a);
+  auxv_find (buf, len, 8, AT_SECURE, &s);
   *feature = f;
   *align = a;
+  *secure = s != 0;
   free (buf);
   return 0;
 }

@@ -593,14 +593,30 @@ names_this_installation (const char *tok, size_t len)
   return ours;
 }
 
-/* Whether this run takes the entry out: any shim entry, or with
-   --this-installation any entry that resolves to this installation's
-   file, whatever its own name (a link of the administrator's).  */
+/* Whether an entry leads to a copy of the shim through links of other
+   names: the loader follows them, so every process loads the shim
+   through it as through the shim's own name (forty-sixth review: a
+   plain disable left /usr/local/lib/libmine.so, a link to the shim,
+   and said "not enabled").  */
+static int
+resolves_to_shim (const char *tok, size_t len)
+{
+  char *file = entry_file (tok, len);
+  int shim = file != NULL && is_shim_entry (file, strlen (file));
+  free (file);
+  return shim || names_this_installation (tok, len);
+}
+
+/* Whether this run takes the entry out: any entry that names or leads
+   to a copy of the shim, or with --this-installation any entry that
+   resolves to this installation's file, whatever its own name (a link
+   of the administrator's), and no other copy.  */
 static int
 is_target_entry (const char *tok, size_t len)
 {
   return this_installation ? names_this_installation (tok, len)
-                           : is_shim_entry (tok, len);
+                           : is_shim_entry (tok, len)
+                             || resolves_to_shim (tok, len);
 }
 
 /* A word glibc's loader takes from /etc/ld.so.preload as an entry:

@@ -98,6 +98,17 @@ run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
   is_file "disable: nothing to do" "$other\n$other\n" && pass "disable: nothing to do"
 rm -f "$pf"
 
+# An entry that is a link of another name to a copy of the shim: the
+# loader follows it, so it goes too (forty-sixth review: it stayed, and
+# disable said "not enabled"); a link of another name to any other
+# library stays.
+n="disable: an entry that links to the shim under another name"
+ln -sf "$shim" "$scratch/libmine.so" && ln -sf "$other" "$scratch/libown.so" &&
+  printf '%s\n%s\n%s\n' "$scratch/libmine.so" "$other" "$scratch/libown.so" > "$pf" &&
+  run "$n" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+  is_file "$n" "$other\n$scratch/libown.so\n" && no_litter "$n" && pass "$n"
+rm -f "$pf" "$scratch/libmine.so" "$scratch/libown.so"
+
 # The file's extended attributes stay, an ACL, one of the admin's own
 # and a file capability, which a write takes away (twenty-ninth review:
 # the new file that replaces it had none; thirtieth: the capability).
