@@ -161,7 +161,7 @@ print_text (FILE *f, const struct info_report *r)
   row (f, "GLIBC_TUNABLES", "%s%s", r->have_tunables ? r->tunables
        : r->tunables_unread ? "not read: the environment lies in a file on "
        "FUSE (see the warning)" : "(unset)",
-       r->have_tunables && r->secure
+       (r->have_tunables || r->tunables_unread) && r->secure
        ? " (ignored: the process runs in secure mode, AT_SECURE: "
          "set-user-ID, set-group-ID or file capabilities)" : "");
 

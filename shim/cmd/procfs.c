@@ -787,6 +787,23 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
+int
+elf_file_defines (const char *path, const char *name)
+{
+  /* Non-blocking: a FIFO put where a library was must not hold the
+     caller.  */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  uint64_t value, first;
+  unsigned char type;
+  int found = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+              && elf_symbol (fd, name, 0, &value, &type, &first) == 0;
+  close (fd);
+  return found;
+}
+
 /* The allocated section NAME of the ELF file FD (found by the section
    header string table, which strip keeps): its address, size and the
    virtual address of the file's first PT_LOAD.  */
@@ -1501,10 +1518,21 @@ read_auxv (const char *dir, unsigned long int *feature,
   ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return -1;
+  /* A 32-bit program's vector has 32-bit words (forty-seventh review:
+     read as 64-bit ones, an i386 process's AT_SECURE was another
+     entry's value, and its AT_RSEQ_* 0).  Where the program's class is
+     unknown (its file on FUSE), the word size that finds AT_RANDOM,
+     whose value is never 0, tells it.  */
+  Elf64_Ehdr eh;
+  uint64_t at;
+  size_t w = exe_header (dir, &eh) == 0
+             ? (eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8)
+             : (!auxv_find (buf, len, 8, AT_RANDOM, &at)
+                && auxv_find (buf, len, 4, AT_RANDOM, &at)) ? 4 : 8;
   uint64_t f = 0, a = 0, s = 0;
-  auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
-  auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_ALIGN, &a);
-  auxv_find (buf, len, 8, AT_SECURE, &s);
+  auxv_find (buf, len, w, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
+  auxv_find (buf, len, w, RSEQ_LAYOUT_AT_ALIGN, &a);
+  auxv_find (buf, len, w, AT_SECURE, &s);
   *feature = f;
   *align = a;
   *secure = s != 0;

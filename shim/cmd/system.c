@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -55,6 +56,7 @@
 #endif
 
 #include "common.h"
+#include "procfs.h"
 #include "renameat2.h"
 #include "report.h"
 #include "system.h"
@@ -525,30 +527,48 @@ is_shim_entry (const char *tok, size_t len)
   return 0;
 }
 
+/* The length of the dynamic string token NAME ("LIB", "PLATFORM") at
+   P, which has LEFT bytes, as $NAME or ${NAME}; 0 where there is none.
+   elf/dl-load.c: after $NAME the name must not go on with a letter, a
+   digit or '_'.  */
+static size_t
+dst_at (const char *p, size_t left, const char *name)
+{
+  size_t n = strlen (name);
+  if (left >= n + 3 && p[0] == '$' && p[1] == '{'
+      && memcmp (p + 2, name, n) == 0 && p[n + 2] == '}')
+    return n + 3;
+  if (left >= n + 1 && p[0] == '$' && memcmp (p + 1, name, n) == 0
+      && (left == n + 1
+          || !(p[n + 1] == '_' || (p[n + 1] >= '0' && p[n + 1] <= '9')
+               || ((p[n + 1] | 0x20) >= 'a' && (p[n + 1] | 0x20) <= 'z'))))
+    return n + 1;
+  return 0;
+}
+
 /* The file an entry names, as this architecture's glibc loader opens
-   it: $LIB and ${LIB} expanded (elf/dl-load.c: the name must not go on
-   with a letter, digit or '_'), symbolic links resolved.  NULL where
-   it names nothing.  */
+   it: $LIB and $PLATFORM expanded (PLATFORM: the loader's platform
+   name, NULL for the kernel's AT_PLATFORM), symbolic links resolved.
+   NULL where it names nothing.  */
 static char *
-entry_file (const char *tok, size_t len)
+entry_file_on (const char *tok, size_t len, const char *platform)
 {
   const char *lib = RSEQ_COMPAT_GLIBC_LIB;
+  if (platform == NULL)
+    platform = (const char *) getauxval (AT_PLATFORM);
   char buf[PATH_MAX];
   size_t o = 0;
   for (size_t i = 0; i < len;)
     {
-      size_t skip = 0;
-      if (len - i >= 6 && memcmp (tok + i, "${LIB}", 6) == 0)
-        skip = 6;
-      else if (len - i >= 4 && memcmp (tok + i, "$LIB", 4) == 0
-               && (len - i == 4
-                   || !(tok[i + 4] == '_'
-                        || (tok[i + 4] >= '0' && tok[i + 4] <= '9')
-                        || ((tok[i + 4] | 0x20) >= 'a'
-                            && (tok[i + 4] | 0x20) <= 'z'))))
-        skip = 4;
-      const char *piece = skip > 0 ? lib : tok + i;
-      size_t n = skip > 0 ? strlen (lib) : 1;
+      size_t skip = dst_at (tok + i, len - i, "LIB");
+      const char *value = lib;
+      if (skip == 0 && platform != NULL)
+        {
+          skip = dst_at (tok + i, len - i, "PLATFORM");
+          value = platform;
+        }
+      const char *piece = skip > 0 ? value : tok + i;
+      size_t n = skip > 0 ? strlen (value) : 1;
       if (o + n >= sizeof buf)
         return NULL;
       memcpy (buf + o, piece, n);
@@ -567,6 +587,12 @@ entry_file (const char *tok, size_t len)
       return realpath (path, NULL);
     }
   return realpath (buf, NULL);
+}
+
+static char *
+entry_file (const char *tok, size_t len)
+{
+  return entry_file_on (tok, len, NULL);
 }
 
 /* Whether an entry names this installation's copy of the shim (its
@@ -593,18 +619,38 @@ names_this_installation (const char *tok, size_t len)
   return ours;
 }
 
-/* Whether an entry leads to a copy of the shim through links of other
-   names: the loader follows them, so every process loads the shim
-   through it as through the shim's own name (forty-sixth review: a
-   plain disable left /usr/local/lib/libmine.so, a link to the shim,
-   and said "not enabled").  */
+/* Whether an absolute entry leads to a copy of the shim under another
+   name: a symbolic link, a hard link or a copy, which the loader loads
+   as the shim all the same (forty-sixth review: a plain disable left
+   /usr/local/lib/libmine.so, a link to the shim, and said "not
+   enabled"; forty-seventh: a hard link, a copy, a link reached through
+   $PLATFORM).  A copy is told by the symbol only the shim defines.  A
+   bare name is left to its own name: the loader finds it through
+   ld.so.cache and its default directories, which this command does not
+   search (forty-seventh review: looked for in the installation's
+   library directory, an entry the loader took elsewhere was taken
+   out), and so is a relative one, which each process resolves from
+   its own working directory.  */
 static int
 resolves_to_shim (const char *tok, size_t len)
 {
-  char *file = entry_file (tok, len);
-  int shim = file != NULL && is_shim_entry (file, strlen (file));
-  free (file);
-  return shim || names_this_installation (tok, len);
+  if (len == 0 || tok[0] != '/')
+    return 0;
+  /* glibc before 2.37 names an x86-64 Intel CPU's platform "haswell"
+     or "xeon_phi" where the kernel says "x86_64": an entry with
+     $PLATFORM is the shim's if one of them leads there.  */
+  static const char *const platforms[] = { NULL, "haswell", "xeon_phi" };
+  int dst = memmem (tok, len, "PLATFORM", 8) != NULL;
+  int shim = 0;
+  for (size_t i = 0; i < (dst ? 3 : 1) && !shim; i++)
+    {
+      char *file = entry_file_on (tok, len, platforms[i]);
+      shim = file != NULL
+             && (is_shim_entry (file, strlen (file))
+                 || elf_file_defines (file, "rseq_compat_query") == 1);
+      free (file);
+    }
+  return shim;
 }
 
 /* Whether this run takes the entry out: any entry that names or leads

@@ -109,6 +109,51 @@ ln -sf "$shim" "$scratch/libmine.so" && ln -sf "$other" "$scratch/libown.so" &&
   is_file "$n" "$other\n$scratch/libown.so\n" && no_litter "$n" && pass "$n"
 rm -f "$pf" "$scratch/libmine.so" "$scratch/libown.so"
 
+# A hard link and a copy of the shim under other names, and a link
+# reached through $PLATFORM, which the loader expands as it does $LIB
+# (forty-seventh review: all three stayed).  The platform is the
+# kernel's AT_PLATFORM, as the loader shows it (glibc before 2.37 names
+# some Intel CPUs haswell or xeon_phi instead: the command tries those
+# too, so the link is made under each).
+n="disable: a hard link, a copy and a \$PLATFORM link to the shim"
+plat=$(LD_SHOW_AUXV=1 /bin/true 2>/dev/null | sed -n 's/^AT_PLATFORM: *//p')
+if [ -z "$plat" ]; then
+  fail "$n" "the loader does not show AT_PLATFORM (LD_SHOW_AUXV=1 /bin/true)"
+else
+  mkdir -p "$scratch/plat/$plat" && cp "$shim" "$scratch/copy.so" &&
+    ln "$scratch/copy.so" "$scratch/hard.so" && cp "$shim" "$scratch/dup.so" &&
+    rm "$scratch/copy.so" && ln -sf "$shim" "$scratch/plat/$plat/libmine.so" &&
+    printf '%s\n%s %s\n%s\n' "$scratch/hard.so" "$scratch/dup.so" "$other" \
+      "$scratch/plat/\$PLATFORM/libmine.so" > "$pf" &&
+    run "$n" 0 "disabled: 3 shim entries" "$cmd" disable --system &&
+    is_file "$n" "$other\n" && no_litter "$n" && pass "$n"
+fi
+rm -rf "$pf" "$scratch/hard.so" "$scratch/dup.so" "$scratch/plat"
+
+# A bare name is found by the loader through ld.so.cache and its
+# default directories, which the command does not search; a relative
+# name from each process's working directory: both are judged by their
+# own names (forty-seventh review: a bare name was looked for in LIBDIR,
+# where a link to the shim made disable take out an entry the loader
+# took from elsewhere).  LIBDIR's link is made in a namespace of its
+# own, on an overlay.
+n="disable: a bare or relative name is judged by its name alone"
+mkdir "$scratch/bare" &&
+  printf '%s\nlibmine-bare.so\nlib/libmine.so\n' "$other" > "$pf" &&
+  mkdir -p "$scratch/bare/lib" && ln -s "$shim" "$scratch/bare/lib/libmine.so" &&
+  out=$(unshare -m --propagation private sh -c '
+    mkdir "$1/u" "$1/w" &&
+      mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" &&
+      ln -s "$3" "$2/libmine-bare.so" || exit 125
+    cd "$1" && exec "$4" disable --system' sh "$scratch/bare" "$libdir" "$shim" "$cmd" 2>&1)
+st=$?
+if [ $st -ne 0 ] || ! printf '%s\n' "$out" | grep -q "not enabled"; then
+  fail "$n" "status $st: $out"
+else
+  is_file "$n" "$other\nlibmine-bare.so\nlib/libmine.so\n" && pass "$n"
+fi
+rm -rf "$pf" "$scratch/bare"
+
 # The file's extended attributes stay, an ACL, one of the admin's own
 # and a file capability, which a write takes away (twenty-ninth review:
 # the new file that replaces it had none; thirtieth: the capability).
