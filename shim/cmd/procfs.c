@@ -788,7 +788,7 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
 }
 
 int
-elf_file_defines (const char *path, const char *name)
+elf_file_soname (const char *path, char *out, size_t outlen)
 {
   /* Non-blocking: a FIFO put where a library was must not hold the
      caller.  */
@@ -796,12 +796,52 @@ elf_file_defines (const char *path, const char *name)
   if (fd < 0)
     return -1;
   struct stat st;
-  uint64_t value, first;
-  unsigned char type;
-  int found = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
-              && elf_symbol (fd, name, 0, &value, &type, &first) == 0;
+  Elf64_Ehdr eh;
+  Elf64_Shdr *sh = NULL;
+  uint64_t first;
+  int ret = -1;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+      || elf_headers (fd, &eh, &first, &sh) != 0)
+    {
+      close (fd);
+      return -1;
+    }
+  /* The first SHT_DYNAMIC section, its string table by sh_link; an
+     object has one, of a few hundred bytes: a larger one is no
+     library's.  */
+  for (int i = 0; i < eh.e_shnum && ret != 0; i++)
+    {
+      if (sh[i].sh_type != SHT_DYNAMIC)
+        continue;
+      if (sh[i].sh_link >= eh.e_shnum || sh[i].sh_size > (64u << 10)
+          || sh[i].sh_entsize != sizeof (Elf64_Dyn))
+        break;
+      const Elf64_Shdr *str = &sh[sh[i].sh_link];
+      size_t n = sh[i].sh_size / sizeof (Elf64_Dyn);
+      Elf64_Dyn *dyn = malloc (n * sizeof *dyn + 1);
+      if (dyn != NULL
+          && pread_full (fd, dyn, n * sizeof *dyn, sh[i].sh_offset) == 0)
+        for (size_t k = 0; k < n && dyn[k].d_tag != DT_NULL; k++)
+          if (dyn[k].d_tag == DT_SONAME && dyn[k].d_un.d_val < str->sh_size)
+            {
+              size_t want = str->sh_size - dyn[k].d_un.d_val;
+              if (want > outlen - 1)
+                want = outlen - 1;
+              if (pread_full (fd, out, want,
+                              str->sh_offset + dyn[k].d_un.d_val) == 0)
+                {
+                  out[want] = '\0';
+                  /* A name longer than OUT is no match for any.  */
+                  ret = strlen (out) < outlen - 1 ? 0 : -1;
+                }
+              break;
+            }
+      free (dyn);
+      break;
+    }
+  free (sh);
   close (fd);
-  return found;
+  return ret;
 }
 
 /* The allocated section NAME of the ELF file FD (found by the section

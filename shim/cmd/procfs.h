@@ -137,9 +137,10 @@ int read_auxv (const char *dir, unsigned long int *feature,
    which cuts the string the file shows.  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
                            int cut, int *off, int *off_loose);
-/* Whether the regular ELF file PATH (64-bit) defines NAME in its
-   dynamic symbol table: 1 or 0, or -1 where it cannot be opened.  */
-int elf_file_defines (const char *path, const char *name);
+/* The DT_SONAME of the regular 64-bit ELF file PATH in OUT (OUTLEN
+   bytes): 0, or -1 where it has none, or one that does not fit, or
+   cannot be read.  */
+int elf_file_soname (const char *path, char *out, size_t outlen);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16

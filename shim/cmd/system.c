@@ -43,7 +43,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -527,10 +526,31 @@ is_shim_entry (const char *tok, size_t len)
   return 0;
 }
 
-/* The length of the dynamic string token NAME ("LIB", "PLATFORM") at
-   P, which has LEFT bytes, as $NAME or ${NAME}; 0 where there is none.
-   elf/dl-load.c: after $NAME the name must not go on with a letter, a
-   digit or '_'.  */
+/* Whether this machine's glibc loader reads dynamic string tokens as
+   glibc before 2.28 did: $NAME only where '/' or the end follows
+   (elf/dl-load.c, is_dst; since 2.28 anything but a letter, a digit or
+   '_' ends it).  forty-seventh review: read the newer way, an entry
+   "$PLATFORM-x" that glibc 2.17 opens as it stands was expanded.  */
+static int
+old_dst_rule (void)
+{
+#ifdef __GLIBC__
+  static int old = -1;
+  if (old < 0)
+    {
+      unsigned int major = 0, minor = 0;
+      old = sscanf (gnu_get_libc_version (), "%u.%u", &major, &minor) == 2
+            && major == 2 && minor < 28;
+    }
+  return old;
+#else
+  return 0;
+#endif
+}
+
+/* The length of the dynamic string token NAME ("LIB") at P, which has
+   LEFT bytes, as $NAME or ${NAME}, by this machine's loader's rule
+   (old_dst_rule); 0 where there is none.  */
 static size_t
 dst_at (const char *p, size_t left, const char *name)
 {
@@ -538,37 +558,31 @@ dst_at (const char *p, size_t left, const char *name)
   if (left >= n + 3 && p[0] == '$' && p[1] == '{'
       && memcmp (p + 2, name, n) == 0 && p[n + 2] == '}')
     return n + 3;
-  if (left >= n + 1 && p[0] == '$' && memcmp (p + 1, name, n) == 0
-      && (left == n + 1
-          || !(p[n + 1] == '_' || (p[n + 1] >= '0' && p[n + 1] <= '9')
-               || ((p[n + 1] | 0x20) >= 'a' && (p[n + 1] | 0x20) <= 'z'))))
+  if (left < n + 1 || p[0] != '$' || memcmp (p + 1, name, n) != 0)
+    return 0;
+  if (left == n + 1)
     return n + 1;
-  return 0;
+  char next = p[n + 1];
+  if (old_dst_rule ())
+    return next == '/' ? n + 1 : 0;
+  return next == '_' || (next >= '0' && next <= '9')
+         || ((next | 0x20) >= 'a' && (next | 0x20) <= 'z') ? 0 : n + 1;
 }
 
 /* The file an entry names, as this architecture's glibc loader opens
-   it: $LIB and $PLATFORM expanded (PLATFORM: the loader's platform
-   name, NULL for the kernel's AT_PLATFORM), symbolic links resolved.
-   NULL where it names nothing.  */
+   it: $LIB and ${LIB} expanded, symbolic links resolved.  NULL where
+   it names nothing.  */
 static char *
-entry_file_on (const char *tok, size_t len, const char *platform)
+entry_file (const char *tok, size_t len)
 {
   const char *lib = RSEQ_COMPAT_GLIBC_LIB;
-  if (platform == NULL)
-    platform = (const char *) getauxval (AT_PLATFORM);
   char buf[PATH_MAX];
   size_t o = 0;
   for (size_t i = 0; i < len;)
     {
       size_t skip = dst_at (tok + i, len - i, "LIB");
-      const char *value = lib;
-      if (skip == 0 && platform != NULL)
-        {
-          skip = dst_at (tok + i, len - i, "PLATFORM");
-          value = platform;
-        }
-      const char *piece = skip > 0 ? value : tok + i;
-      size_t n = skip > 0 ? strlen (value) : 1;
+      const char *piece = skip > 0 ? lib : tok + i;
+      size_t n = skip > 0 ? strlen (lib) : 1;
       if (o + n >= sizeof buf)
         return NULL;
       memcpy (buf + o, piece, n);
@@ -587,12 +601,6 @@ entry_file_on (const char *tok, size_t len, const char *platform)
       return realpath (path, NULL);
     }
   return realpath (buf, NULL);
-}
-
-static char *
-entry_file (const char *tok, size_t len)
-{
-  return entry_file_on (tok, len, NULL);
 }
 
 /* Whether an entry names this installation's copy of the shim (its
@@ -623,33 +631,40 @@ names_this_installation (const char *tok, size_t len)
    name: a symbolic link, a hard link or a copy, which the loader loads
    as the shim all the same (forty-sixth review: a plain disable left
    /usr/local/lib/libmine.so, a link to the shim, and said "not
-   enabled"; forty-seventh: a hard link, a copy, a link reached through
-   $PLATFORM).  A copy is told by the symbol only the shim defines.  A
-   bare name is left to its own name: the loader finds it through
-   ld.so.cache and its default directories, which this command does not
-   search (forty-seventh review: looked for in the installation's
-   library directory, an entry the loader took elsewhere was taken
-   out), and so is a relative one, which each process resolves from
-   its own working directory.  */
+   enabled"; forty-seventh: a hard link, a copy).  A copy is told by its
+   DT_SONAME, the name the loader knows it by (forty-eighth review: by a
+   symbol of the shim's, a library of the administrator's that carries
+   the shim's archive was taken out).  Judged by their own names alone,
+   as the loader's search cannot be followed from here: a bare name,
+   found through ld.so.cache and the default directories (forty-seventh
+   review: looked for in the installation's library directory, an entry
+   the loader took elsewhere was taken out), a relative one, resolved
+   from each process's working directory, one under /proc, which each
+   process resolves as itself (/proc/self/cwd/...: forty-eighth
+   review), and one with another dynamic
+   string token than $LIB ($PLATFORM, whose value the loader may take
+   from the CPU rather than the kernel: forty-eighth review).  */
 static int
 resolves_to_shim (const char *tok, size_t len)
 {
-  if (len == 0 || tok[0] != '/')
+  if (len == 0 || tok[0] != '/'
+      || (len >= 6 && memcmp (tok, "/proc/", 6) == 0))
     return 0;
-  /* glibc before 2.37 names an x86-64 Intel CPU's platform "haswell"
-     or "xeon_phi" where the kernel says "x86_64": an entry with
-     $PLATFORM is the shim's if one of them leads there.  */
-  static const char *const platforms[] = { NULL, "haswell", "xeon_phi" };
-  int dst = memmem (tok, len, "PLATFORM", 8) != NULL;
-  int shim = 0;
-  for (size_t i = 0; i < (dst ? 3 : 1) && !shim; i++)
-    {
-      char *file = entry_file_on (tok, len, platforms[i]);
-      shim = file != NULL
+  for (size_t i = 0; i < len; i++)
+    if (tok[i] == '$')
+      {
+        size_t skip = dst_at (tok + i, len - i, "LIB");
+        if (skip == 0)
+          return 0;
+        i += skip - 1;
+      }
+  char *file = entry_file (tok, len);
+  char soname[sizeof SONAME + 1];
+  int shim = file != NULL
              && (is_shim_entry (file, strlen (file))
-                 || elf_file_defines (file, "rseq_compat_query") == 1);
-      free (file);
-    }
+                 || (elf_file_soname (file, soname, sizeof soname) == 0
+                     && strcmp (soname, SONAME) == 0));
+  free (file);
   return shim;
 }
 

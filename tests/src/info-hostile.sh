@@ -157,6 +157,12 @@ trap 'kill -KILL $servers 2>/dev/null
       grep -o " $d[^ ]*" /proc/self/mountinfo | sort -r | while read -r m; do umount -l "$m"; done
       rm -rf "$d" 2>/dev/null' EXIT
 
+# suid_dir: a directory in $d where set-user-ID bits count: a tmpfs of
+# the namespace's own, since /tmp may be mounted nosuid (systemd's
+# tmp.mount: forty-eighth review).  The trap unmounts it.
+suid_dir() {
+  [ -d "$d/suid" ] || { mkdir "$d/suid" && mount -t tmpfs -o mode=755 tmpfs "$d/suid"; }
+}
 # wait_for FILE WORD: until FILE has WORD, 30 s at most (a loaded
 # machine).
 # wait_for_file FILE: until FILE exists, 30 s at most.
@@ -700,10 +706,11 @@ case $scenario in
     # refused, not turned off (forty-seventh review: "unknown").  A C
     # library without __rseq_offset, whose shim the loader does not
     # preload in secure mode, has mode "none".
-    cp "$fusepage" "$d/fuse-page-suid" && chmod 4755 "$d/fuse-page-suid"
+    suid_dir && cp "$fusepage" "$d/suid/fuse-page-suid" &&
+      chmod 4755 "$d/suid/fuse-page-suid"
     want=none
     "$fusepage" - - has-rseq-offset > /dev/null 2>&1 && want=unavailable
-    page_wrap="$seccomp --keep-privs ENOSYS" page_prog=$d/fuse-page-suid
+    page_wrap="$seccomp --keep-privs ENOSYS" page_prog=$d/suid/fuse-page-suid
     fuse_page env root --no-stop
     why=
     awk '$1 == 23 { s = $2 } END { exit s == 1 ? 0 : 1 }' "$d/auxv-env-root--no-stop.out" ||
@@ -986,8 +993,9 @@ case $scenario in
     # vector itself.)
     copies=$prog
     if [ -z "$on" ]; then
-      cp "$prog" "$d/info-i386-suid" && chmod 4755 "$d/info-i386-suid"
-      copies="$prog $d/info-i386-suid"
+      suid_dir && cp "$prog" "$d/suid/info-i386-suid" &&
+        chmod 4755 "$d/suid/info-i386-suid"
+      copies="$prog $d/suid/info-i386-suid"
     fi
     for copy in $copies; do
       if [ "$copy" = "$prog" ]; then

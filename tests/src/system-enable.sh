@@ -1,5 +1,5 @@
 #!/bin/sh
-# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR REPLACE:
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR REPLACE AGENT:
 # rseq-compat enable --system and disable --system against a private
 # /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
 # (an overlay) that the scenarios install the shim SHIM into with the
@@ -15,7 +15,7 @@
 # names (the Makefile's preloaddir); make install adds the glibc names
 # there where it is not LIBDIR/rseq-compat, and so do the scenarios.
 # XATTR is tests/src/xattr-tool.c, built; REPLACE system-replace.c's
-# preload.
+# preload; AGENT system-agent.c's library.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -27,7 +27,7 @@
 set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
-preloaddir=${10} xattr=${11} replace=${12}
+preloaddir=${10} xattr=${11} replace=${12} agent=${13}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -109,48 +109,94 @@ ln -sf "$shim" "$scratch/libmine.so" && ln -sf "$other" "$scratch/libown.so" &&
   is_file "$n" "$other\n$scratch/libown.so\n" && no_litter "$n" && pass "$n"
 rm -f "$pf" "$scratch/libmine.so" "$scratch/libown.so"
 
-# A hard link and a copy of the shim under other names, and a link
-# reached through $PLATFORM, which the loader expands as it does $LIB
-# (forty-seventh review: all three stayed).  The platform is the
-# kernel's AT_PLATFORM, as the loader shows it (glibc before 2.37 names
-# some Intel CPUs haswell or xeon_phi instead: the command tries those
-# too, so the link is made under each).
-n="disable: a hard link, a copy and a \$PLATFORM link to the shim"
+# Entries that reach a copy of the shim under other names, each with
+# the other entry: the oracle is the loader itself, the one the command
+# runs on (a musl command: the system's), which LD_TRACE_LOADED_OBJECTS
+# makes list what it loads for /etc/ld.so.preload; cmp tells the shim.
+# An entry the loader loads the shim through must go, any other stay
+# (forty-seventh review: a hard link and a copy stayed; forty-eighth: a
+# library of another DT_SONAME that defines the shim's function names
+# went, and so did "$PLATFORM-x", which glibc before 2.28 opens as it
+# stands).  $PLATFORM is the documented exception: the loader may take
+# it from the CPU rather than the kernel, so the entry is judged by its
+# name and stays.
+oracle=$cmd
+[ "$expect" != refuse-musl ] || oracle=/bin/true
+loads_shim() {
+  LD_TRACE_LOADED_OBJECTS=1 "$oracle" 2>/dev/null |
+    awk -v e="$1" '$1 == e { print ($2 == "=>") ? $3 : $1 }' |
+    { read -r _f && [ -n "$_f" ] && cmp -s "$_f" "$shim"; }
+}
+# entry_case NAME ENTRY RULE: RULE "loader" (out where the loader loads
+# the shim through ENTRY, else kept), "out" (and the loader must load
+# the shim through it), "keep" (kept, whatever the loader does).
+entry_case() {
+  _n=$1 _e=$2 _rule=$3
+  printf '%s\n%s\n' "$other" "$_e" > "$pf"
+  _loads=no
+  loads_shim "$_e" && _loads=yes
+  case $_rule in
+    out) _want=out ;;
+    keep) _want=keep ;;
+    *) if [ $_loads = yes ]; then _want=out; else _want=keep; fi ;;
+  esac
+  if [ "$_rule" = out ] && [ $_loads = no ]; then
+    fail "$_n" "the loader does not load the shim through $_e (the test's setup)"
+  elif [ $_want = out ]; then
+    run "$_n" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+      is_file "$_n" "$other\n" && no_litter "$_n" && pass "$_n"
+  else
+    run "$_n" 0 "not enabled" "$cmd" disable --system &&
+      is_file "$_n" "$other\n$_e\n" && pass "$_n"
+  fi
+  rm -f "$pf"
+}
+cp "$shim" "$scratch/copy.so" && ln "$scratch/copy.so" "$scratch/hard.so" &&
+  rm "$scratch/copy.so" && cp "$shim" "$scratch/dup.so" &&
+  cp "$agent" "$scratch/agent.so" || fail "setup" "cannot copy the shim into $scratch"
+entry_case "disable: a hard link to the shim under another name" "$scratch/hard.so" out
+entry_case "disable: a copy of the shim under another name" "$scratch/dup.so" out
+entry_case "disable: another library with the shim's function names stays" \
+  "$scratch/agent.so" keep
+# "$LIB-x": glibc 2.28 and later expand $LIB there, earlier ones do not.
+# Under each $LIB name: the command's and its loader's.
+for _l in $names; do
+  mkdir -p "$scratch/ld/$_l-x" && ln -sf "$shim" "$scratch/ld/$_l-x/libmine.so"
+done
+entry_case "disable: a link reached through \$LIB, by the loader's rule" \
+    "$scratch/ld/\$LIB-x/libmine.so" loader
 plat=$(LD_SHOW_AUXV=1 /bin/true 2>/dev/null | sed -n 's/^AT_PLATFORM: *//p')
-if [ -z "$plat" ]; then
-  fail "$n" "the loader does not show AT_PLATFORM (LD_SHOW_AUXV=1 /bin/true)"
-else
-  mkdir -p "$scratch/plat/$plat" && cp "$shim" "$scratch/copy.so" &&
-    ln "$scratch/copy.so" "$scratch/hard.so" && cp "$shim" "$scratch/dup.so" &&
-    rm "$scratch/copy.so" && ln -sf "$shim" "$scratch/plat/$plat/libmine.so" &&
-    printf '%s\n%s %s\n%s\n' "$scratch/hard.so" "$scratch/dup.so" "$other" \
-      "$scratch/plat/\$PLATFORM/libmine.so" > "$pf" &&
-    run "$n" 0 "disabled: 3 shim entries" "$cmd" disable --system &&
-    is_file "$n" "$other\n" && no_litter "$n" && pass "$n"
-fi
-rm -rf "$pf" "$scratch/hard.so" "$scratch/dup.so" "$scratch/plat"
+mkdir -p "$scratch/plat/${plat:-x86_64}" &&
+  ln -s "$shim" "$scratch/plat/${plat:-x86_64}/libmine.so" &&
+  entry_case "disable: a \$PLATFORM entry is judged by its name alone" \
+    "$scratch/plat/\$PLATFORM/libmine.so" keep
+rm -rf "$scratch/hard.so" "$scratch/dup.so" "$scratch/agent.so" "$scratch/ld" "$scratch/plat"
 
 # A bare name is found by the loader through ld.so.cache and its
 # default directories, which the command does not search; a relative
-# name from each process's working directory: both are judged by their
-# own names (forty-seventh review: a bare name was looked for in LIBDIR,
-# where a link to the shim made disable take out an entry the loader
-# took from elsewhere).  LIBDIR's link is made in a namespace of its
-# own, on an overlay.
-n="disable: a bare or relative name is judged by its name alone"
+# name, or one under /proc/self, from each process's working directory:
+# all are judged by their own names (forty-seventh review: a bare name
+# was looked for in LIBDIR, where a link to the shim made disable take
+# out an entry the loader took from elsewhere; forty-eighth:
+# /proc/self/cwd/... was resolved as the command's).  LIBDIR's link is
+# made in a namespace of its own, on an overlay.
+n="disable: a bare, relative or /proc/self name is judged by its name alone"
 mkdir "$scratch/bare" &&
-  printf '%s\nlibmine-bare.so\nlib/libmine.so\n' "$other" > "$pf" &&
+  printf '%s\nlibmine-bare.so\nlib/libmine.so\n/proc/self/cwd/lib/libmine.so\n' "$other" > "$pf" &&
   mkdir -p "$scratch/bare/lib" && ln -s "$shim" "$scratch/bare/lib/libmine.so" &&
   out=$(unshare -m --propagation private sh -c '
-    mkdir "$1/u" "$1/w" &&
-      mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" &&
-      ln -s "$3" "$2/libmine-bare.so" || exit 125
+    # (No LIBDIR, no link: the loader would not search it either.)
+    if [ -d "$2" ]; then
+      mkdir "$1/u" "$1/w" &&
+        mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" &&
+        ln -s "$3" "$2/libmine-bare.so" || exit 125
+    fi
     cd "$1" && exec "$4" disable --system' sh "$scratch/bare" "$libdir" "$shim" "$cmd" 2>&1)
 st=$?
 if [ $st -ne 0 ] || ! printf '%s\n' "$out" | grep -q "not enabled"; then
   fail "$n" "status $st: $out"
 else
-  is_file "$n" "$other\nlibmine-bare.so\nlib/libmine.so\n" && pass "$n"
+  is_file "$n" "$other\nlibmine-bare.so\nlib/libmine.so\n/proc/self/cwd/lib/libmine.so\n" && pass "$n"
 fi
 rm -rf "$pf" "$scratch/bare"
 
