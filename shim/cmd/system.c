@@ -639,26 +639,41 @@ names_this_installation (const char *tok, size_t len)
    found through ld.so.cache and the default directories (forty-seventh
    review: looked for in the installation's library directory, an entry
    the loader took elsewhere was taken out), a relative one, resolved
-   from each process's working directory, one under /proc, which each
-   process resolves as itself (/proc/self/cwd/...: forty-eighth
-   review), and one with another dynamic
-   string token than $LIB ($PLATFORM, whose value the loader may take
-   from the CPU rather than the kernel: forty-eighth review).  */
+   from each process's working directory, one that reaches /proc,
+   which each process resolves as itself (/proc/self/cwd/...:
+   forty-eighth review), and one with a dynamic string token: the
+   loader's $PLATFORM may come from the CPU rather than the kernel, and
+   its $LIB from its own configuration, not this build's (forty-ninth
+   review: a command built elsewhere, as the portable one is, or for
+   musl, expanded it otherwise and took out an entry the loader reads
+   as another library).  */
 static int
 resolves_to_shim (const char *tok, size_t len)
 {
-  if (len == 0 || tok[0] != '/'
-      || (len >= 6 && memcmp (tok, "/proc/", 6) == 0))
+  if (len == 0 || len >= PATH_MAX || tok[0] != '/'
+      || memchr (tok, '$', len) != NULL)
     return 0;
-  for (size_t i = 0; i < len; i++)
-    if (tok[i] == '$')
+  char path[PATH_MAX];
+  memcpy (path, tok, len);
+  path[len] = '\0';
+  /* Through /proc (/proc/self/cwd, /dev/fd/.., //proc, a link of one's
+     own into it) each process reaches a file of its own: any leading
+     part of the path that resolves there makes it per process.  */
+  for (size_t i = 1; i <= len; i++)
+    if (i == len || path[i] == '/')
       {
-        size_t skip = dst_at (tok + i, len - i, "LIB");
-        if (skip == 0)
+        char c = path[i];
+        path[i] = '\0';
+        char *part = realpath (path, NULL);
+        path[i] = c;
+        int per_process = part != NULL
+                          && (strcmp (part, "/proc") == 0
+                              || strncmp (part, "/proc/", 6) == 0);
+        free (part);
+        if (per_process)
           return 0;
-        i += skip - 1;
       }
-  char *file = entry_file (tok, len);
+  char *file = realpath (path, NULL);
   char soname[sizeof SONAME + 1];
   int shim = file != NULL
              && (is_shim_entry (file, strlen (file))
