@@ -45,9 +45,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <linux/magic.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -627,6 +629,88 @@ names_this_installation (const char *tok, size_t len)
   return ours;
 }
 
+/* Whether the loader's walk of the absolute PATH goes through a
+   procfs, where /proc/self/... leads each process to files of its own
+   (its working directory, its root, its descriptors): 1, 0, or -1
+   where it cannot be told (a loop of links, a name too long).  Walked
+   a component at a time from descriptors, as the kernel walks it, with
+   its limit of 40 links (forty-ninth review: realpath of each leading
+   part cost the cube of the depth, and followed /proc/self's links into
+   the command's own directories, so that a link of one's own into
+   /proc/self/cwd, or a procfs mounted in a chroot, passed).  */
+static int
+reaches_procfs (const char *path)
+{
+  char todo[2 * PATH_MAX + 2], target[PATH_MAX];
+  if (strlen (path) >= sizeof todo / 2)
+    return -1;
+  strcpy (todo, path);
+  int dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  int links = 0, ret = 0;
+  size_t at = 0;
+  while (dir >= 0 && ret == 0)
+    {
+      struct statfs sf;
+      if (fstatfs (dir, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC)
+        {
+          ret = 1;
+          break;
+        }
+      while (todo[at] == '/')
+        at++;
+      if (todo[at] == '\0')
+        break;
+      size_t n = strcspn (todo + at, "/");
+      char name[NAME_MAX + 1];
+      if (n > NAME_MAX)
+        {
+          ret = -1;
+          break;
+        }
+      memcpy (name, todo + at, n);
+      name[n] = '\0';
+      at += n;
+      int fd = openat (dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      struct stat st;
+      if (fd < 0 || fstat (fd, &st) != 0)
+        {
+          /* Nothing there: the loader opens nothing through it.  */
+          if (fd >= 0)
+            close (fd);
+          break;
+        }
+      if (!S_ISLNK (st.st_mode))
+        {
+          close (dir);
+          dir = fd;
+          continue;
+        }
+      ssize_t t = readlinkat (fd, "", target, sizeof target - 1);
+      close (fd);
+      if (t <= 0 || ++links > 40
+          || (size_t) t + strlen (todo + at) + 2 > sizeof todo)
+        {
+          ret = -1;
+          break;
+        }
+      target[t] = '\0';
+      /* The rest of the walk: the link's target, then what followed.  */
+      size_t restlen = strlen (todo + at);
+      memmove (todo + t + 1, todo + at, restlen + 1);
+      memcpy (todo, target, t);
+      todo[t] = '/';
+      at = 0;
+      if (target[0] == '/')
+        {
+          close (dir);
+          dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        }
+    }
+  if (dir >= 0)
+    close (dir);
+  return dir < 0 && ret == 0 ? -1 : ret;
+}
+
 /* Whether an absolute entry leads to a copy of the shim under another
    name: a symbolic link, a hard link or a copy, which the loader loads
    as the shim all the same (forty-sixth review: a plain disable left
@@ -656,23 +740,8 @@ resolves_to_shim (const char *tok, size_t len)
   char path[PATH_MAX];
   memcpy (path, tok, len);
   path[len] = '\0';
-  /* Through /proc (/proc/self/cwd, /dev/fd/.., //proc, a link of one's
-     own into it) each process reaches a file of its own: any leading
-     part of the path that resolves there makes it per process.  */
-  for (size_t i = 1; i <= len; i++)
-    if (i == len || path[i] == '/')
-      {
-        char c = path[i];
-        path[i] = '\0';
-        char *part = realpath (path, NULL);
-        path[i] = c;
-        int per_process = part != NULL
-                          && (strcmp (part, "/proc") == 0
-                              || strncmp (part, "/proc/", 6) == 0);
-        free (part);
-        if (per_process)
-          return 0;
-      }
+  if (reaches_procfs (path) != 0)
+    return 0;
   char *file = realpath (path, NULL);
   char soname[sizeof SONAME + 1];
   int shim = file != NULL
