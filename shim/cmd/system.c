@@ -49,7 +49,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
-#include <linux/magic.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -629,6 +628,9 @@ names_this_installation (const char *tok, size_t len)
   return ours;
 }
 
+/* procfs's f_type (linux/magic.h, which musl's compiler does not see).  */
+#define PROC_FS_MAGIC 0x9fa0
+
 /* Whether the loader's walk of the absolute PATH goes through a
    procfs, where /proc/self/... leads each process to files of its own
    (its working directory, its root, its descriptors): 1, 0, or -1
@@ -651,7 +653,7 @@ reaches_procfs (const char *path)
   while (dir >= 0 && ret == 0)
     {
       struct statfs sf;
-      if (fstatfs (dir, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC)
+      if (fstatfs (dir, &sf) == 0 && sf.f_type == PROC_FS_MAGIC)
         {
           ret = 1;
           break;
