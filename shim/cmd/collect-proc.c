@@ -321,7 +321,8 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   if (uname (&u) == 0)
     snprintf (r->kernel, sizeof r->kernel, "%s", u.release);
 
-  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align) != 0)
+  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align, &r->secure)
+      != 0)
     {
       int e = errno;
       snprintf (err, errlen, "cannot read %s/auxv: %s", p->dir, strerror (e));
@@ -340,8 +341,12 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
                                    &off_loose)
           : -1;
   r->have_tunables = t > 0;
-  r->tunable_off = t > 0 && off;
-  r->tunable_off_loose = t > 0 && off_loose;
+  /* A program started with AT_SECURE (set-user-ID or -group, file
+     capabilities) ignores the variable: glibc does, and so does the
+     shim (forty-sixth review: a set-user-ID program whose rseq a
+     seccomp filter refused was said to be disabled by it).  */
+  r->tunable_off = t > 0 && off && !r->secure;
+  r->tunable_off_loose = t > 0 && off_loose && !r->secure;
 
   char v[64];
   r->seccomp = proc_status_field (dir, "Seccomp", v, sizeof v) == 0

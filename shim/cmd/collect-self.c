@@ -249,8 +249,11 @@ info_self (struct info_report *r)
       t = 1;
     }
   r->have_tunables = t > 0;
-  r->tunable_off = t > 0 && off;
-  r->tunable_off_loose = t > 0 && off_loose;
+  /* As in a program started with AT_SECURE, which ignores the
+     variable (collect-proc.c).  */
+  r->secure = getauxval (AT_SECURE) != 0;
+  r->tunable_off = t > 0 && off && !r->secure;
+  r->tunable_off_loose = t > 0 && off_loose && !r->secure;
   char v[64];
   r->seccomp = proc_status_field ("/proc/self", "Seccomp", v, sizeof v) == 0
                ? atoi (v) : -1;

@@ -81,8 +81,11 @@ derive_mode (const struct info_report *r)
     return "shim-owned";
   if (r->libc_abi || (shim && r->shim_abi))
     {
-      /* Disabled or refused: only GLIBC_TUNABLES tells.  */
-      if (r->tunables_unread)
+      /* Disabled or refused: only GLIBC_TUNABLES tells, and not in
+         secure mode, which ignores it (forty-seventh review: a
+         set-user-ID process whose environment lies on FUSE was
+         "unknown").  */
+      if (r->tunables_unread && !r->secure)
         return "unknown";
       if (r->tunable_off)
         return "disabled";

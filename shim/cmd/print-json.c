@@ -169,6 +169,7 @@ print_json (FILE *f, const struct info_report *r)
   else
     j_null (&j, "probe_errno");
   j_str (&j, "glibc_tunables", r->have_tunables ? r->tunables : NULL);
+  j_bool (&j, "secure", r->secure);
   j_str (&j, "abi_source", r->abi_source);
   if (r->abi_source != NULL)
     {

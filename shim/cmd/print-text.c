@@ -158,9 +158,12 @@ print_text (FILE *f, const struct info_report *r)
       row (f, "cpu", "%d, node %s, mm_cid %s", r->cpu, node, cid);
     }
   row (f, "sched_getcpu", "%s", r->sched_getcpu);
-  row (f, "GLIBC_TUNABLES", "%s", r->have_tunables ? r->tunables
+  row (f, "GLIBC_TUNABLES", "%s%s", r->have_tunables ? r->tunables
        : r->tunables_unread ? "not read: the environment lies in a file on "
-       "FUSE (see the warning)" : "(unset)");
+       "FUSE (see the warning)" : "(unset)",
+       (r->have_tunables || r->tunables_unread) && r->secure
+       ? " (ignored: the process runs in secure mode, AT_SECURE: "
+         "set-user-ID, set-group-ID or file capabilities)" : "");
 
   int nostop = strcmp (r->method, "no-stop") == 0;
   fprintf (f, "threads (%s): %zu, %zu registered",

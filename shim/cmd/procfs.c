@@ -787,6 +787,67 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
+int
+elf_file_soname (const char *path, char *out, size_t outlen)
+{
+  /* Non-blocking: a FIFO put where a library was must not hold the
+     caller.  */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  Elf64_Ehdr eh;
+  Elf64_Shdr *sh = NULL;
+  uint64_t first;
+  int ret = -1;
+  /* A library has about ten program headers; elf_headers reads them one
+     by one (forty-ninth review: 65535 of them cost a second an
+     entry).  */
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+      || pread_full (fd, &eh, sizeof eh, 0) != 0 || eh.e_phnum > 64
+      || elf_headers (fd, &eh, &first, &sh) != 0)
+    {
+      close (fd);
+      return -1;
+    }
+  /* The first SHT_DYNAMIC section, its string table by sh_link; an
+     object has one, of a few hundred bytes: a larger one is no
+     library's.  */
+  for (int i = 0; i < eh.e_shnum && ret != 0; i++)
+    {
+      if (sh[i].sh_type != SHT_DYNAMIC)
+        continue;
+      if (sh[i].sh_link >= eh.e_shnum || sh[i].sh_size > (64u << 10)
+          || sh[i].sh_entsize != sizeof (Elf64_Dyn))
+        break;
+      const Elf64_Shdr *str = &sh[sh[i].sh_link];
+      size_t n = sh[i].sh_size / sizeof (Elf64_Dyn);
+      Elf64_Dyn *dyn = malloc (n * sizeof *dyn + 1);
+      if (dyn != NULL
+          && pread_full (fd, dyn, n * sizeof *dyn, sh[i].sh_offset) == 0)
+        for (size_t k = 0; k < n && dyn[k].d_tag != DT_NULL; k++)
+          if (dyn[k].d_tag == DT_SONAME && dyn[k].d_un.d_val < str->sh_size)
+            {
+              size_t want = str->sh_size - dyn[k].d_un.d_val;
+              if (want > outlen - 1)
+                want = outlen - 1;
+              if (pread_full (fd, out, want,
+                              str->sh_offset + dyn[k].d_un.d_val) == 0)
+                {
+                  out[want] = '\0';
+                  /* A name longer than OUT is no match for any.  */
+                  ret = strlen (out) < outlen - 1 ? 0 : -1;
+                }
+              break;
+            }
+      free (dyn);
+      break;
+    }
+  free (sh);
+  close (fd);
+  return ret;
+}
+
 /* The allocated section NAME of the ELF file FD (found by the section
    header string table, which strip keeps): its address, size and the
    virtual address of the file's first PT_LOAD.  */
@@ -1494,18 +1555,31 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
 
 int
 read_auxv (const char *dir, unsigned long int *feature,
-           unsigned long int *align)
+           unsigned long int *align, int *secure)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
   ssize_t len = proc_slurp (path, &buf, 1 << 16);
   if (len < 0)
     return -1;
-  uint64_t f = 0, a = 0;
-  auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
-  auxv_find (buf, len, 8, RSEQ_LAYOUT_AT_ALIGN, &a);
+  /* A 32-bit program's vector has 32-bit words (forty-seventh review:
+     read as 64-bit ones, an i386 process's AT_SECURE was another
+     entry's value, and its AT_RSEQ_* 0).  Where the program's class is
+     unknown (its file on FUSE), the word size that finds AT_RANDOM,
+     whose value is never 0, tells it.  */
+  Elf64_Ehdr eh;
+  uint64_t at;
+  size_t w = exe_header (dir, &eh) == 0
+             ? (eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8)
+             : (!auxv_find (buf, len, 8, AT_RANDOM, &at)
+                && auxv_find (buf, len, 4, AT_RANDOM, &at)) ? 4 : 8;
+  uint64_t f = 0, a = 0, s = 0;
+  auxv_find (buf, len, w, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
+  auxv_find (buf, len, w, RSEQ_LAYOUT_AT_ALIGN, &a);
+  auxv_find (buf, len, w, AT_SECURE, &s);
   *feature = f;
   *align = a;
+  *secure = s != 0;
   free (buf);
   return 0;
 }

@@ -126,10 +126,10 @@ int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
 int proc_status_field (const char *dir, const char *key, char *out,
                        size_t outlen);
-/* AT_RSEQ_FEATURE_SIZE and AT_RSEQ_ALIGN from DIR/auxv (0 when absent).
-   Returns 0, or -1 with errno set.  */
+/* AT_RSEQ_FEATURE_SIZE, AT_RSEQ_ALIGN and AT_SECURE from DIR/auxv (0
+   when absent).  Returns 0, or -1 with errno set.  */
 int read_auxv (const char *dir, unsigned long int *feature,
-               unsigned long int *align);
+               unsigned long int *align, int *secure);
 /* GLIBC_TUNABLES from DIR/environ: 1 and the last value in OUT, with
    *OFF whether it turns registration off, and *OFF_LOOSE whether it
    does as glibc before 2.39 reads it; 0 when unset; -1 when the file
@@ -137,6 +137,10 @@ int read_auxv (const char *dir, unsigned long int *feature,
    which cuts the string the file shows.  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
                            int cut, int *off, int *off_loose);
+/* The DT_SONAME of the regular 64-bit ELF file PATH in OUT (OUTLEN
+   bytes): 0, or -1 where it has none, or one that does not fit, or
+   cannot be read.  */
+int elf_file_soname (const char *path, char *out, size_t outlen);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16

@@ -95,6 +95,9 @@ struct info_report
   /* The environment lies in a file on FUSE and was not read
      (procfs.h, proc_env_safe): GLIBC_TUNABLES is not known.  */
   int tunables_unread;
+  /* The process was started with AT_SECURE, which makes its glibc and
+     the shim ignore GLIBC_TUNABLES.  */
+  int secure;
   int seccomp;			/* /proc status "Seccomp:", -1 unknown.  */
 
   /* The C library's own __rseq_* (glibc 2.35+ and RHEL 9's 2.34).  */

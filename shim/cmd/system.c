@@ -45,6 +45,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -55,6 +56,7 @@
 #endif
 
 #include "common.h"
+#include "procfs.h"
 #include "renameat2.h"
 #include "report.h"
 #include "system.h"
@@ -525,9 +527,51 @@ is_shim_entry (const char *tok, size_t len)
   return 0;
 }
 
+/* Whether this machine's glibc loader reads dynamic string tokens as
+   glibc before 2.28 did: $NAME only where '/' or the end follows
+   (elf/dl-load.c, is_dst; since 2.28 anything but a letter, a digit or
+   '_' ends it).  forty-seventh review: read the newer way, an entry
+   "$PLATFORM-x" that glibc 2.17 opens as it stands was expanded.  */
+static int
+old_dst_rule (void)
+{
+#ifdef __GLIBC__
+  static int old = -1;
+  if (old < 0)
+    {
+      unsigned int major = 0, minor = 0;
+      old = sscanf (gnu_get_libc_version (), "%u.%u", &major, &minor) == 2
+            && major == 2 && minor < 28;
+    }
+  return old;
+#else
+  return 0;
+#endif
+}
+
+/* The length of the dynamic string token NAME ("LIB") at P, which has
+   LEFT bytes, as $NAME or ${NAME}, by this machine's loader's rule
+   (old_dst_rule); 0 where there is none.  */
+static size_t
+dst_at (const char *p, size_t left, const char *name)
+{
+  size_t n = strlen (name);
+  if (left >= n + 3 && p[0] == '$' && p[1] == '{'
+      && memcmp (p + 2, name, n) == 0 && p[n + 2] == '}')
+    return n + 3;
+  if (left < n + 1 || p[0] != '$' || memcmp (p + 1, name, n) != 0)
+    return 0;
+  if (left == n + 1)
+    return n + 1;
+  char next = p[n + 1];
+  if (old_dst_rule ())
+    return next == '/' ? n + 1 : 0;
+  return next == '_' || (next >= '0' && next <= '9')
+         || ((next | 0x20) >= 'a' && (next | 0x20) <= 'z') ? 0 : n + 1;
+}
+
 /* The file an entry names, as this architecture's glibc loader opens
-   it: $LIB and ${LIB} expanded (elf/dl-load.c: the name must not go on
-   with a letter, digit or '_'), symbolic links resolved.  NULL where
+   it: $LIB and ${LIB} expanded, symbolic links resolved.  NULL where
    it names nothing.  */
 static char *
 entry_file (const char *tok, size_t len)
@@ -537,16 +581,7 @@ entry_file (const char *tok, size_t len)
   size_t o = 0;
   for (size_t i = 0; i < len;)
     {
-      size_t skip = 0;
-      if (len - i >= 6 && memcmp (tok + i, "${LIB}", 6) == 0)
-        skip = 6;
-      else if (len - i >= 4 && memcmp (tok + i, "$LIB", 4) == 0
-               && (len - i == 4
-                   || !(tok[i + 4] == '_'
-                        || (tok[i + 4] >= '0' && tok[i + 4] <= '9')
-                        || ((tok[i + 4] | 0x20) >= 'a'
-                            && (tok[i + 4] | 0x20) <= 'z'))))
-        skip = 4;
+      size_t skip = dst_at (tok + i, len - i, "LIB");
       const char *piece = skip > 0 ? lib : tok + i;
       size_t n = skip > 0 ? strlen (lib) : 1;
       if (o + n >= sizeof buf)
@@ -593,14 +628,142 @@ names_this_installation (const char *tok, size_t len)
   return ours;
 }
 
-/* Whether this run takes the entry out: any shim entry, or with
-   --this-installation any entry that resolves to this installation's
-   file, whatever its own name (a link of the administrator's).  */
+/* procfs's f_type (linux/magic.h, which musl's compiler does not see).  */
+#define PROC_FS_MAGIC 0x9fa0
+
+/* Whether the loader's walk of the absolute PATH goes through a
+   procfs, where /proc/self/... leads each process to files of its own
+   (its working directory, its root, its descriptors): 1, 0, or -1
+   where it cannot be told (a loop of links, a name too long).  Walked
+   a component at a time from descriptors, as the kernel walks it, with
+   its limit of 40 links (forty-ninth review: realpath of each leading
+   part cost the cube of the depth, and followed /proc/self's links into
+   the command's own directories, so that a link of one's own into
+   /proc/self/cwd, or a procfs mounted in a chroot, passed).  */
+static int
+reaches_procfs (const char *path)
+{
+  char todo[2 * PATH_MAX + 2], target[PATH_MAX];
+  if (strlen (path) >= sizeof todo / 2)
+    return -1;
+  strcpy (todo, path);
+  int dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  int links = 0, ret = 0;
+  size_t at = 0;
+  while (dir >= 0 && ret == 0)
+    {
+      struct statfs sf;
+      if (fstatfs (dir, &sf) == 0 && sf.f_type == PROC_FS_MAGIC)
+        {
+          ret = 1;
+          break;
+        }
+      while (todo[at] == '/')
+        at++;
+      if (todo[at] == '\0')
+        break;
+      size_t n = strcspn (todo + at, "/");
+      char name[NAME_MAX + 1];
+      if (n > NAME_MAX)
+        {
+          ret = -1;
+          break;
+        }
+      memcpy (name, todo + at, n);
+      name[n] = '\0';
+      at += n;
+      int fd = openat (dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      struct stat st;
+      if (fd < 0 || fstat (fd, &st) != 0)
+        {
+          /* Nothing there: the loader opens nothing through it.  */
+          if (fd >= 0)
+            close (fd);
+          break;
+        }
+      if (!S_ISLNK (st.st_mode))
+        {
+          close (dir);
+          dir = fd;
+          continue;
+        }
+      ssize_t t = readlinkat (fd, "", target, sizeof target - 1);
+      close (fd);
+      if (t <= 0 || ++links > 40
+          || (size_t) t + strlen (todo + at) + 2 > sizeof todo)
+        {
+          ret = -1;
+          break;
+        }
+      target[t] = '\0';
+      /* The rest of the walk: the link's target, then what followed.  */
+      size_t restlen = strlen (todo + at);
+      memmove (todo + t + 1, todo + at, restlen + 1);
+      memcpy (todo, target, t);
+      todo[t] = '/';
+      at = 0;
+      if (target[0] == '/')
+        {
+          close (dir);
+          dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        }
+    }
+  if (dir >= 0)
+    close (dir);
+  return dir < 0 && ret == 0 ? -1 : ret;
+}
+
+/* Whether an absolute entry leads to a copy of the shim under another
+   name: a symbolic link, a hard link or a copy, which the loader loads
+   as the shim all the same (forty-sixth review: a plain disable left
+   /usr/local/lib/libmine.so, a link to the shim, and said "not
+   enabled"; forty-seventh: a hard link, a copy).  A copy is told by its
+   DT_SONAME, the name the loader knows it by (forty-eighth review: by a
+   symbol of the shim's, a library of the administrator's that carries
+   the shim's archive was taken out).  Judged by their own names alone,
+   as the loader's search cannot be followed from here: a bare name,
+   found through ld.so.cache and the default directories (forty-seventh
+   review: looked for in the installation's library directory, an entry
+   the loader took elsewhere was taken out), a relative one, resolved
+   from each process's working directory, one that reaches /proc,
+   which each process resolves as itself (/proc/self/cwd/...:
+   forty-eighth review), and one with a dynamic string token: the
+   loader's $PLATFORM may come from the CPU rather than the kernel, and
+   its $LIB from its own configuration, not this build's (forty-ninth
+   review: a command built elsewhere, as the portable one is, or for
+   musl, expanded it otherwise and took out an entry the loader reads
+   as another library).  */
+static int
+resolves_to_shim (const char *tok, size_t len)
+{
+  if (len == 0 || len >= PATH_MAX || tok[0] != '/'
+      || memchr (tok, '$', len) != NULL)
+    return 0;
+  char path[PATH_MAX];
+  memcpy (path, tok, len);
+  path[len] = '\0';
+  if (reaches_procfs (path) != 0)
+    return 0;
+  char *file = realpath (path, NULL);
+  char soname[sizeof SONAME + 1];
+  int shim = file != NULL
+             && (is_shim_entry (file, strlen (file))
+                 || (elf_file_soname (file, soname, sizeof soname) == 0
+                     && strcmp (soname, SONAME) == 0));
+  free (file);
+  return shim;
+}
+
+/* Whether this run takes the entry out: any entry that names or leads
+   to a copy of the shim, or with --this-installation any entry that
+   resolves to this installation's file, whatever its own name (a link
+   of the administrator's), and no other copy.  */
 static int
 is_target_entry (const char *tok, size_t len)
 {
   return this_installation ? names_this_installation (tok, len)
-                           : is_shim_entry (tok, len);
+                           : is_shim_entry (tok, len)
+                             || resolves_to_shim (tok, len);
 }
 
 /* A word glibc's loader takes from /etc/ld.so.preload as an entry:

@@ -89,6 +89,7 @@ struct creport
   unsigned int size, flags;
   unsigned long int feature, align;
   long int ncpu;
+  int secure;
   int nthreads;
   struct cthread t[MAX_THREADS];
 };
@@ -629,6 +630,8 @@ read_report (FILE *f, struct creport *rep)
         rep->align = strtoul (v, NULL, 10);
       else if (strcmp (k, "ncpu") == 0)
         rep->ncpu = strtol (v, NULL, 10);
+      else if (strcmp (k, "secure") == 0)
+        rep->secure = atoi (v);
     }
   fprintf (stderr, "FAIL the child ended before it was ready\n");
   return -1;
@@ -930,6 +933,14 @@ check_text_mode (const char *out, const struct creport *rep)
   else
     CHECK (strstr (out, "\n  registration     none\n") != NULL,
            "text: no 'registration none'");
+  /* Secure mode: glibc and the shim ignore the variable, and the row
+     says so.  */
+  int ignored = rep->secure && strcmp (rep->tunables, "-") != 0;
+  CHECK ((strstr (out, " (ignored: the process runs in secure mode, "
+                  "AT_SECURE") != NULL) == ignored,
+         "text: the GLIBC_TUNABLES row %s", ignored
+         ? "does not say secure mode ignores it"
+         : "says it is ignored");
   int advice = reg && rep->feature > 32 && len <= 32;
   CHECK ((strstr (out, "\n  why legacy       ") != NULL) == advice
          && (strstr (out, "\n  fix              ") != NULL) == advice,
@@ -959,6 +970,7 @@ check_process (const struct jval *j, const struct creport *rep, int self)
   want_str (j, "shim", strcmp (rep->shim, "-") == 0 ? NULL : rep->shim);
   want_str (j, "glibc_tunables",
             strcmp (rep->tunables, "-") == 0 ? NULL : rep->tunables);
+  want_bool (j, "secure", rep->secure);
   if (strcmp (rep->abi, "none") == 0)
     {
       want_null (j, "abi_source");

@@ -85,11 +85,37 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int observed, quit;
 static pthread_t workers[THREADS];
 
+/* GLIBC_TUNABLES as the program was started with it: in secure mode
+   (AT_SECURE) glibc 2.39 and later take it out of the environment, but
+   not out of the block the kernel wrote, which /proc/self/environ
+   shows.  NULL where it is unset.  */
+static const char *
+start_tunables (void)
+{
+  if (getauxval (AT_SECURE) == 0)
+    return getenv ("GLIBC_TUNABLES");
+  static char block[65536];
+  static const char key[] = "GLIBC_TUNABLES=";
+  const char *found = NULL;
+  FILE *f = fopen ("/proc/self/environ", "r");
+  size_t n = f != NULL ? fread (block, 1, sizeof block - 1, f) : 0;
+  if (f != NULL)
+    fclose (f);
+  block[n] = '\0';
+  for (size_t i = 0; i < n; i += strlen (block + i) + 1)
+    if (strncmp (block + i, key, sizeof key - 1) == 0)
+      found = block + i + sizeof key - 1;
+  return found;
+}
+
+/* Whether the tunable turns registration off: never in secure mode,
+   where glibc (and the shim) ignore GLIBC_TUNABLES.  */
 static int
 tunable_off (void)
 {
-  const char *t = getenv ("GLIBC_TUNABLES");
-  return t != NULL && strstr (t, "glibc.pthread.rseq=0") != NULL;
+  const char *t = start_tunables ();
+  return t != NULL && strstr (t, "glibc.pthread.rseq=0") != NULL
+         && getauxval (AT_SECURE) == 0;
 }
 
 /* The mode as rseq-compat names it: the shim's where it is loaded.  */
@@ -371,6 +397,12 @@ main (int argc, char **argv)
   mode = info_mode ();
   if (getenv ("RSEQ_EXPECT") != NULL && *getenv ("RSEQ_EXPECT") != '\0')
     CHECK (rt_expect_is (mode), "mode %s, expected %s", mode, rt_expect ());
+  /* A set-user-ID copy, started by another user: secure mode, unless
+     its file system is mounted nosuid or no_new_privs is set.  */
+  const char *want_secure = getenv ("RSEQ_EXPECT_SECURE");
+  if (want_secure != NULL)
+    CHECK (getauxval (AT_SECURE) == strtoul (want_secure, NULL, 10),
+           "AT_SECURE %lu, expected %s", getauxval (AT_SECURE), want_secure);
 
   printf ("pid=%d\nmode=%s\n", (int) getpid (), mode);
 #ifdef __GLIBC__
@@ -384,6 +416,10 @@ main (int argc, char **argv)
   if (fn != NULL && dladdr (fn, &dli) != 0 && dli.dli_fname != NULL)
     shim = realpath (dli.dli_fname, NULL);
   printf ("shim=%s\n", shim != NULL ? shim : "-");
+  /* Freed: LeakSanitizer reports it otherwise, in the make
+     check-sanitize run of a set-user-ID child (info.exp, info_secure),
+     and the child then fails.  */
+  free (shim);
   const char *source = "none";
   if (fn != NULL && have_abi)
     source = "librseq-compat";
@@ -394,8 +430,8 @@ main (int argc, char **argv)
     printf ("offset=%td\nsize=%u\nflags=%u\n", *abi.offset, *abi.size,
             *abi.flags);
   printf ("feature=%lu\nalign=%lu\n", getauxval (27), getauxval (28));
-  printf ("tunables=%s\n", getenv ("GLIBC_TUNABLES") ? getenv ("GLIBC_TUNABLES")
-                                                     : "-");
+  printf ("tunables=%s\n", start_tunables () ? start_tunables () : "-");
+  printf ("secure=%lu\n", getauxval (AT_SECURE));
   printf ("ncpu=%ld\n", sysconf (_SC_NPROCESSORS_CONF));
 
   observe (&seen[0], 0);

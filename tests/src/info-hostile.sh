@@ -1,7 +1,7 @@
 #!/bin/sh
 # info-hostile.sh SCENARIO INFO SERVE MANY DEPUTY FLIP-DYN FLIP-STATIC PAUSE
 # MAIN-EXIT MOUNT-MANY FUSE-PAGE CLONEVM-EXEC GUARD-FIRST VFORK-THREADS
-# TLS-MANY:
+# TLS-MANY SECCOMP:
 # info -p against processes built to hold or fool it (twenty-third
 # and twenty-fifth reviews), each scenario as root in a mount and PID
 # namespace of its own, so that whatever it mounts and starts goes with
@@ -10,7 +10,7 @@
 # static, PAUSE info-pause.so, MAIN-EXIT info-main-exit, MOUNT-MANY
 # mount-many, FUSE-PAGE info-fuse-page, CLONEVM-EXEC info-clonevm-exec,
 # GUARD-FIRST info-guard-first, VFORK-THREADS info-vfork-threads,
-# TLS-MANY info-tls-many.  Unprivileged processes run as uid 54340 (or
+# TLS-MANY info-tls-many, SECCOMP seccomp-run.  Unprivileged processes run as uid 54340 (or
 # 65534).  Prints "PASS: WHAT" or "FAIL: WHAT (why)" lines, and NOTE
 # lines.
 #
@@ -100,6 +100,10 @@
 #   fuse-env          (twenty-sixth review) GLIBC_TUNABLES in a FUSE page
 #                     of the environment: info -p, which does not read
 #                     it, said "unavailable" and "(unset)";
+#   fuse-env-secure   (forty-seventh review) the same in secure mode
+#                     (set-user-ID) under a filter refusing rseq: the
+#                     variable is ignored there, yet the mode was
+#                     "unknown";
 #   stop-during-read  info -p --timeout=2 stopped twice for 3 s (the
 #                     whole group, as Ctrl-Z) during the read: it said
 #                     the process was not read within 2 s;
@@ -120,7 +124,10 @@
 #                     ever, whatever --timeout said.
 #   compat-32         (thirty-second review; x86-64 only) a 32-bit
 #                     process: info -p said on every try that it was
-#                     starting another program (exec).
+#                     starting another program (exec); its auxv read
+#                     with 64-bit words gave AT_SECURE and AT_RSEQ_*
+#                     wrong (forty-seventh review), plain and
+#                     set-user-ID;
 #   fuse-compat-32    (thirty-third review) the same, its program on
 #                     FUSE (whose header info -p does not read).
 #
@@ -137,6 +144,7 @@ fi
 shift
 scenario=$1 info=$2 serve=$3 many=$4 deputy=$5 flipdyn=$6 flipsta=$7 pause=$8 mainexit=$9
 mountmany=${10} fusepage=${11} clonevm=${12} guard=${13} vforks=${14} tlsmany=${15}
+seccomp=${16}
 user="setpriv --reuid=54340 --regid=54340 --clear-groups"
 # The shim built beside the command.
 shim=$(dirname "$info")/librseq-compat.so.1
@@ -149,6 +157,12 @@ trap 'kill -KILL $servers 2>/dev/null
       grep -o " $d[^ ]*" /proc/self/mountinfo | sort -r | while read -r m; do umount -l "$m"; done
       rm -rf "$d" 2>/dev/null' EXIT
 
+# suid_dir: a directory in $d where set-user-ID bits count: a tmpfs of
+# the namespace's own, since /tmp may be mounted nosuid (systemd's
+# tmp.mount: forty-eighth review).  The trap unmounts it.
+suid_dir() {
+  [ -d "$d/suid" ] || { mkdir "$d/suid" && mount -t tmpfs -o mode=755 tmpfs "$d/suid"; }
+}
 # wait_for FILE WORD: until FILE has WORD, 30 s at most (a loaded
 # machine).
 # wait_for_file FILE: until FILE exists, 30 s at most.
@@ -265,7 +279,7 @@ clib() { sed -n 's/^  C library  *//p' "$d/info.out" | head -n 1; }
 fuse_page() {
   mode=$1 who=$2; shift 2
   tag=$mode-$who$(printf '%s' "$*" | tr -d ' ')
-  what="$who's info -p${*:+ $*} of a process whose $mode page is a page of an armed FUSE file ends, answers, asks the server nothing"
+  what="$who's info -p${*:+ $*} of a ${page_prog:+secure-mode }process whose $mode page is a page of an armed FUSE file ends, answers, asks the server nothing"
   mkdir -p "$d/u"; chmod 777 "$d/u"
   serve "$d/mnt-$tag" arm="$d/u/arm-$tag"
   # A C library without __rseq_offset (glibc before 2.35, musl): the
@@ -275,13 +289,16 @@ fuse_page() {
      ! "$fusepage" - - has-rseq-offset > /dev/null 2>&1; then
     pre=LD_PRELOAD=$shim
   fi
-  env GLIBC_TUNABLES=glibc.pthread.rseq=0 $pre $user "$fusepage" "$d/mnt-$tag/libc.x" "$d/u/arm-$tag" "$mode" > "$d/page-$tag.out" 2>&1 &
+  # PAGE_WRAP, PAGE_PROG: a command the program runs under, and another
+  # copy of it (fuse-env-secure).
+  env GLIBC_TUNABLES=glibc.pthread.rseq=0 $pre ${page_wrap:-} $user "${page_prog:-$fusepage}" "$d/mnt-$tag/libc.x" "$d/u/arm-$tag" "$mode" > "$d/page-$tag.out" 2>&1 &
   if ! wait_for "$d/page-$tag.out" ready; then
     verdict "$what" "info-fuse-page $mode did not start: $(head -c 300 "$d/page-$tag.out")"
     kill -KILL "$server" $! 2>/dev/null
     return
   fi
   pid=$(sed -n 's/^pid=//p' "$d/page-$tag.out")
+  od -An -tu8 -w16 -v "/proc/$pid/auxv" > "$d/auxv-$tag.out" 2>&1
   if [ "$who" = root ]; then
     run_info 40 "$info" info -p "$pid" "$@"
   else
@@ -681,6 +698,28 @@ case $scenario in
     grep -q '^  GLIBC_TUNABLES  *not read' "$d/info.out" || why="$why; GLIBC_TUNABLES: $(sed -n 's/^  GLIBC_TUNABLES  *//p' "$d/info.out")"
     verdict "info -p of a process whose GLIBC_TUNABLES lies in a FUSE page reports the mode and the tunable unknown" "${why#; }" ;;
 
+  fuse-env-secure)
+    # The same in secure mode: a set-user-ID root copy started by
+    # another user under a filter refusing rseq (installed without
+    # no_new_privs, as root may).  Secure mode ignores GLIBC_TUNABLES,
+    # so the environment's page need not be read: registration was
+    # refused, not turned off (forty-seventh review: "unknown").  A C
+    # library without __rseq_offset, whose shim the loader does not
+    # preload in secure mode, has mode "none".
+    suid_dir && cp "$fusepage" "$d/suid/fuse-page-suid" &&
+      chmod 4755 "$d/suid/fuse-page-suid"
+    want=none
+    "$fusepage" - - has-rseq-offset > /dev/null 2>&1 && want=unavailable
+    page_wrap="$seccomp --keep-privs ENOSYS" page_prog=$d/suid/fuse-page-suid
+    fuse_page env root --no-stop
+    why=
+    awk '$1 == 23 { s = $2 } END { exit s == 1 ? 0 : 1 }' "$d/auxv-env-root--no-stop.out" ||
+      why="the set-user-ID copy runs without AT_SECURE (a file system mounted nosuid?): $(head -c 200 "$d/auxv-env-root--no-stop.out")"
+    grep -q "^  mode  *$want" "$d/info.out" || why="${why:+$why; }mode: $(sed -n 's/^  mode  *//p' "$d/info.out")"
+    grep -q '^  GLIBC_TUNABLES  *not read.* (ignored: the process runs in secure mode' "$d/info.out" ||
+      why="${why:+$why; }GLIBC_TUNABLES: $(sed -n 's/^  GLIBC_TUNABLES  *//p' "$d/info.out")"
+    verdict "info -p of a secure-mode process whose GLIBC_TUNABLES lies in a FUSE page, a filter refusing rseq, reports mode $want" "$why" ;;
+
   stop-during-read)
     # Held after it read auxv, info -p and its child are stopped twice
     # as Ctrl-Z would (the whole group, 3 s each, longer than the time
@@ -944,7 +983,46 @@ case $scenario in
       esac
       verdict "info -p $how of a 32-bit process$on reports it$with" "$why"
     done
-    kill -KILL "$pid" ;;
+    kill -KILL "$pid"
+    # Its auxv read with 32-bit words (forty-seventh review: read with
+    # 64-bit ones, AT_SECURE was another entry's value, and the
+    # AT_RSEQ_* values 0), in a plain copy started by root and a
+    # set-user-ID root copy started by another user, with
+    # GLIBC_TUNABLES set.  The oracle: the vector as od reads it.
+    # (On FUSE, the plain copy alone: its class is then told from the
+    # vector itself.)
+    copies=$prog
+    if [ -z "$on" ]; then
+      suid_dir && cp "$prog" "$d/suid/info-i386-suid" &&
+        chmod 4755 "$d/suid/info-i386-suid"
+      copies="$prog $d/suid/info-i386-suid"
+    fi
+    for copy in $copies; do
+      if [ "$copy" = "$prog" ]; then
+        env GLIBC_TUNABLES=glibc.pthread.rseq=0 "$copy" & what="a plain"
+      else
+        env GLIBC_TUNABLES=glibc.pthread.rseq=0 $user "$copy" & what="a set-user-ID"
+      fi
+      pid=$!
+      wait_exec "$pid" "$(basename "$copy" | cut -c1-15)"
+      aux=$(od -An -tu4 -w8 -v "/proc/$pid/auxv")
+      want_sec=$(printf '%s\n' "$aux" | awk '$1 == 23 { print ($2 != 0) ? "true" : "false" }')
+      want_fs=$(printf '%s\n' "$aux" | awk '$1 == 27 { v = $2 } END { print v + 0 }')
+      run_info 30 "$info" info -p "$pid" --no-stop --json
+      why=
+      if [ "$status" != 0 ]; then
+        why="info -p failed: $(head -n 1 "$d/info.out")"
+      else
+        grep -q "\"secure\": $want_sec[,}]" "$d/info.out" ||
+          why="not \"secure\": $want_sec (AT_SECURE in its auxv): $(grep -o '"secure": [a-z]*' "$d/info.out")"
+        grep -q "\"at_rseq_feature_size\": $want_fs[,}]" "$d/info.out" ||
+          why="${why:+$why; }not \"at_rseq_feature_size\": $want_fs: $(grep -o '"at_rseq_feature_size": [0-9]*' "$d/info.out")"
+      fi
+      [ "$copy" = "$prog" ] || [ "$want_sec" = true ] ||
+        why="${why:+$why; }the set-user-ID copy runs without AT_SECURE (a file system mounted nosuid?)"
+      verdict "info -p of $what 32-bit process reads its auxv with 32-bit words$on" "$why"
+      kill -KILL "$pid"
+    done ;;
 
   *) echo "FAIL: info-hostile.sh: no scenario $scenario"; exit 0 ;;
 esac

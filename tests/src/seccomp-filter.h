@@ -112,9 +112,12 @@ sf_errno_from_name (const char *name)
    starts from now on, a filter that answers rseq with ACTION (a
    SECCOMP_RET_* value) and allows every other system call (of this
    architecture: a foreign one is left alone, the sandbox here is not a
-   security boundary).  Returns 0 or an errno value.  */
+   security boundary).  KEEP_PRIVS: without no_new_privs, which only
+   CAP_SYS_ADMIN may, so that a set-user-ID program started under the
+   filter gets its privileges and AT_SECURE.  Returns 0 or an errno
+   value.  */
 static inline int
-sf_install_action (unsigned int action)
+sf_install_action_privs (unsigned int action, int keep_privs)
 {
   struct sock_filter code[] =
     {
@@ -137,11 +140,18 @@ sf_install_action (unsigned int action)
       .len = (unsigned short) (sizeof code / sizeof code[0]),
       .filter = code,
     };
-  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+  if (!keep_privs && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return errno;
   if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
     return errno;
   return 0;
+}
+
+/* The same, no_new_privs set: what an unprivileged caller must.  */
+static inline int
+sf_install_action (unsigned int action)
+{
+  return sf_install_action_privs (action, 0);
 }
 
 /* The same, rseq failing with ERR.  */

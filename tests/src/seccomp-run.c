@@ -16,9 +16,10 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: seccomp-run ENOSYS|EPERM PROGRAM [ARGUMENT...]
+/* Usage: seccomp-run [--keep-privs] ENOSYS|EPERM PROGRAM [ARGUMENT...]
 
-   Sets PR_SET_NO_NEW_PRIVS, installs the filter of seccomp-filter.h
+   Sets PR_SET_NO_NEW_PRIVS (not with --keep-privs, as root: a
+   set-user-ID PROGRAM then runs in secure mode), installs the filter of seccomp-filter.h
    (rseq fails with the named error, as in sandboxes, rr, gVisor),
    exports RSEQ_SECCOMP_ERRNO=NAME so the program can tell, and execs
    PROGRAM (searched in PATH).  Exit status 125 when it cannot.  */
@@ -29,11 +30,17 @@
 int
 main (int argc, char **argv)
 {
+  int keep_privs = argc > 1 && strcmp (argv[1], "--keep-privs") == 0;
+  if (keep_privs)
+    {
+      argv++;
+      argc--;
+    }
   int err = argc > 2 ? sf_errno_from_name (argv[1]) : 0;
   if (err == 0)
     {
-      fprintf (stderr, "FAIL usage: seccomp-run ENOSYS|EPERM PROGRAM "
-               "[ARGUMENT...]\n");
+      fprintf (stderr, "FAIL usage: seccomp-run [--keep-privs] ENOSYS|EPERM "
+               "PROGRAM [ARGUMENT...]\n");
       return 125;
     }
   if (setenv ("RSEQ_SECCOMP_ERRNO", argv[1], 1) != 0)
@@ -41,7 +48,9 @@ main (int argc, char **argv)
       perror ("FAIL seccomp-run: setenv");
       return 125;
     }
-  int ret = sf_install (err);
+  int ret = sf_install_action_privs (SECCOMP_RET_ERRNO
+                                     | ((unsigned int) err
+                                        & SECCOMP_RET_DATA), keep_privs);
   if (ret != 0)
     {
       fprintf (stderr, "FAIL seccomp-run: installing the filter: %s\n",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR REPLACE:
+# system-enable.sh CMD SHIM LAYOUT LIBDIR GLIBC_LIB NAMES OTHER EXPECT SCRATCH PRELOADDIR XATTR REPLACE AGENT:
 # rseq-compat enable --system and disable --system against a private
 # /etc (an overlay) and, for EXPECT "enable", a private view of LIBDIR
 # (an overlay) that the scenarios install the shim SHIM into with the
@@ -15,7 +15,7 @@
 # names (the Makefile's preloaddir); make install adds the glibc names
 # there where it is not LIBDIR/rseq-compat, and so do the scenarios.
 # XATTR is tests/src/xattr-tool.c, built; REPLACE system-replace.c's
-# preload.
+# preload; AGENT system-agent.c's library.
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -27,7 +27,7 @@
 set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
-preloaddir=${10} xattr=${11} replace=${12}
+preloaddir=${10} xattr=${11} replace=${12} agent=${13}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -97,6 +97,144 @@ run "disable: takes the shim out, keeps the rest" 0 "disabled: 1 shim entry" \
 run "disable: nothing to do" 0 "not enabled" "$cmd" disable --system &&
   is_file "disable: nothing to do" "$other\n$other\n" && pass "disable: nothing to do"
 rm -f "$pf"
+
+# An entry that is a link of another name to a copy of the shim: the
+# loader follows it, so it goes too (forty-sixth review: it stayed, and
+# disable said "not enabled"); a link of another name to any other
+# library stays.
+n="disable: an entry that links to the shim under another name"
+ln -sf "$shim" "$scratch/libmine.so" && ln -sf "$other" "$scratch/libown.so" &&
+  printf '%s\n%s\n%s\n' "$scratch/libmine.so" "$other" "$scratch/libown.so" > "$pf" &&
+  run "$n" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+  is_file "$n" "$other\n$scratch/libown.so\n" && no_litter "$n" && pass "$n"
+rm -f "$pf" "$scratch/libmine.so" "$scratch/libown.so"
+
+# Entries that reach a copy of the shim under other names, each with
+# the other entry: the oracle is the loader itself, the one the command
+# runs on (a musl command: the system's), which LD_TRACE_LOADED_OBJECTS
+# makes list what it loads for /etc/ld.so.preload; cmp tells the shim.
+# An entry the loader loads the shim through must go, any other stay
+# (forty-seventh review: a hard link and a copy stayed; forty-eighth: a
+# library of another DT_SONAME that defines the shim's function names
+# went).
+oracle=$cmd
+[ "$expect" != refuse-musl ] || oracle=/bin/true
+loads_shim() {
+  LD_TRACE_LOADED_OBJECTS=1 "$oracle" 2>/dev/null |
+    awk -v e="$1" '$1 == e { print ($2 == "=>") ? $3 : $1 }' |
+    { read -r _f && [ -n "$_f" ] && cmp -s "$_f" "$shim"; }
+}
+# entry_case NAME ENTRY RULE: RULE "loader" (out where the loader loads
+# the shim through ENTRY, else kept), "out" (and the loader must load
+# the shim through it), "keep" (kept, whatever the loader does).
+entry_case() {
+  _n=$1 _e=$2 _rule=$3
+  printf '%s\n%s\n' "$other" "$_e" > "$pf"
+  _loads=no
+  loads_shim "$_e" && _loads=yes
+  case $_rule in
+    out) _want=out ;;
+    keep) _want=keep ;;
+    *) if [ $_loads = yes ]; then _want=out; else _want=keep; fi ;;
+  esac
+  if [ "$_rule" = out ] && [ $_loads = no ]; then
+    fail "$_n" "the loader does not load the shim through $_e (the test's setup)"
+  elif [ $_want = out ]; then
+    run "$_n" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+      is_file "$_n" "$other\n" && no_litter "$_n" && pass "$_n"
+  else
+    run "$_n" 0 "not enabled" "$cmd" disable --system &&
+      is_file "$_n" "$other\n$_e\n" && pass "$_n"
+  fi
+  rm -f "$pf"
+}
+cp "$shim" "$scratch/copy.so" && ln "$scratch/copy.so" "$scratch/hard.so" &&
+  rm "$scratch/copy.so" && cp "$shim" "$scratch/dup.so" &&
+  cp "$agent" "$scratch/agent.so" || fail "setup" "cannot copy the shim into $scratch"
+entry_case "disable: a hard link to the shim under another name" "$scratch/hard.so" out
+entry_case "disable: a copy of the shim under another name" "$scratch/dup.so" out
+entry_case "disable: another library with the shim's function names stays" \
+  "$scratch/agent.so" keep
+# A dynamic string token: its value is the loader's, which the command
+# cannot know ($LIB is configured into the loader, which may not be the
+# glibc the command was built for; $PLATFORM may come from the CPU),
+# so such an entry is judged by its name alone (forty-ninth review),
+# even where the loader loads the shim through it, as here: the links
+# are made under every $LIB name the test knows and the kernel's
+# platform.
+for _l in $names; do
+  mkdir -p "$scratch/ld/$_l" && ln -sf "$shim" "$scratch/ld/$_l/libmine.so"
+done
+entry_case "disable: a \$LIB entry under another name is judged by its name alone" \
+    "$scratch/ld/\$LIB/libmine.so" keep
+plat=$(LD_SHOW_AUXV=1 /bin/true 2>/dev/null | sed -n 's/^AT_PLATFORM: *//p')
+mkdir -p "$scratch/plat/${plat:-x86_64}" &&
+  ln -s "$shim" "$scratch/plat/${plat:-x86_64}/libmine.so" &&
+  entry_case "disable: a \$PLATFORM entry is judged by its name alone" \
+    "$scratch/plat/\$PLATFORM/libmine.so" keep
+rm -rf "$scratch/hard.so" "$scratch/dup.so" "$scratch/agent.so" "$scratch/ld" "$scratch/plat"
+
+# A bare name is found by the loader through ld.so.cache and its
+# default directories, which the command does not search; a relative
+# name, or one under /proc/self, from each process's working directory:
+# all are judged by their own names (forty-seventh review: a bare name
+# was looked for in LIBDIR, where a link to the shim made disable take
+# out an entry the loader took from elsewhere; forty-eighth:
+# /proc/self/cwd/... was resolved as the command's; forty-ninth: so were
+# //proc/... and /dev/fd/../cwd/...; fiftieth: a link into
+# /proc/self/cwd, and a procfs mounted in a chroot).  LIBDIR's link is made in a
+# namespace of its own, on an overlay (within this one, which keeps
+# its mounts to itself: "unchanged" works in a chroot too, where "/"
+# is no mount point and "private" fails).
+n="disable: a bare, relative or /proc/self name is judged by its name alone"
+mkdir "$scratch/bare" &&
+  proc_entries="/proc/self/cwd/lib/libmine.so
+//proc/self/cwd/lib/libmine.so
+/dev/fd/../cwd/lib/libmine.so
+$scratch/bare/c/lib/libmine.so
+$scratch/bare/l/libmine.so
+$scratch/bare/chroot/proc/self/cwd/lib/libmine.so" &&
+  printf '%s\nlibmine-bare.so\nlib/libmine.so\n%s\n' "$other" "$proc_entries" > "$pf" &&
+  mkdir -p "$scratch/bare/lib" "$scratch/bare/l" "$scratch/bare/chroot/proc" &&
+  ln -s "$shim" "$scratch/bare/lib/libmine.so" &&
+  ln -s /proc/self/cwd "$scratch/bare/c" &&
+  ln -s /proc/self/cwd/lib/libmine.so "$scratch/bare/l/libmine.so" &&
+  out=$(unshare -m --propagation unchanged sh -c '
+    mount -t proc proc "$1/chroot/proc" || exit 125
+    # (No LIBDIR, no link: the loader would not search it either.)
+    if [ -d "$2" ]; then
+      mkdir "$1/u" "$1/w" &&
+        mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" &&
+        ln -s "$3" "$2/libmine-bare.so" || exit 125
+    fi
+    cd "$1" && exec "$4" disable --system' sh "$scratch/bare" "$libdir" "$shim" "$cmd" 2>&1)
+st=$?
+if [ $st -ne 0 ] || ! printf '%s\n' "$out" | grep -q "not enabled"; then
+  fail "$n" "status $st: $out"
+else
+  is_file "$n" "$other\nlibmine-bare.so\nlib/libmine.so\n$proc_entries\n" && pass "$n"
+fi
+rm -rf "$pf" "$scratch/bare"
+
+# An entry 1500 directories deep: read in time linear in its length
+# (fiftieth review: a realpath of each leading part took 28 s at 1000,
+# 223 s at 2000).  The bound is for a hang, not a measure: the loader
+# takes milliseconds.
+n="disable: an entry 1500 directories deep ends within 20 s"
+deep=$scratch/deep
+i=0
+while [ $i -lt 1500 ]; do deep=$deep/d; i=$((i + 1)); done
+mkdir -p "$deep" && ln -s "$other" "$deep/libx.so" &&
+  printf '%s\n' "$deep/libx.so" > "$pf" &&
+  t0=$(date +%s) &&
+  run "$n" 0 "not enabled" timeout 120 "$cmd" disable --system &&
+  t1=$(date +%s) &&
+  if [ $((t1 - t0)) -le 20 ]; then
+    is_file "$n" "$deep/libx.so\n" && pass "$n"
+  else
+    fail "$n" "it took $((t1 - t0)) s"
+  fi
+rm -rf "$pf" "$scratch/deep"
 
 # The file's extended attributes stay, an ACL, one of the admin's own
 # and a file capability, which a write takes away (twenty-ninth review:
