@@ -1530,6 +1530,23 @@ end_child (pid_t pid)
     }
 }
 
+/* COPY info -p TARGET, run WHO in the user namespace of HOLDER.  */
+static struct result
+read_from_ns (char *copy, pid_t holder, pid_t target, int who)
+{
+  char path[64], tpid[32];
+  snprintf (path, sizeof path, "/proc/%d/ns/user", (int) holder);
+  nobody_userns = open (path, O_RDONLY | O_CLOEXEC);
+  CHECK (nobody_userns >= 0, "open %s", path);
+  snprintf (tpid, sizeof tpid, "%d", (int) target);
+  char *argv[] = { copy, "info", "-p", tpid, NULL };
+  struct result r = run (argv, NULL, who);
+  if (nobody_userns >= 0)
+    close (nobody_userns);
+  nobody_userns = -1;
+  return r;
+}
+
 /* The fortieth review's cases of the permission hint, read by nobody's
    COPY of the command: namespaces that /proc shows nobody alike, a
    rootless container's, threads of different users, /proc mounted
@@ -1590,16 +1607,7 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
       pid_t holder = ns_child (0, identity, k == 0 ? NULL : identity, 0);
       if (holder <= 0)
         continue;
-      char path[64];
-      snprintf (path, sizeof path, "/proc/%d/ns/user", (int) holder);
-      nobody_userns = open (path, O_RDONLY | O_CLOEXEC);
-      CHECK (nobody_userns >= 0, "open %s", path);
-      snprintf (tpid, sizeof tpid, "%d", (int) t);
-      char *argv[] = { copy, "info", "-p", tpid, NULL };
-      r = run (argv, NULL, AS_ROOT_IN_NS);
-      if (nobody_userns >= 0)
-        close (nobody_userns);
-      nobody_userns = -1;
+      r = read_from_ns (copy, holder, t, AS_ROOT_IN_NS);
       if (k == 0)
         want_error (&r, "root of a namespace with our uid and gid maps, "
                     "made by root", "permission denied",
@@ -1632,15 +1640,7 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
       pid_t t = holder > 0 ? ns_child (0, map2, NULL, 65534) : 0;
       if (t > 0)
         {
-          char path[64];
-          snprintf (path, sizeof path, "/proc/%d/ns/user", (int) holder);
-          nobody_userns = open (path, O_RDONLY | O_CLOEXEC);
-          CHECK (nobody_userns >= 0, "open %s", path);
-          snprintf (tpid, sizeof tpid, "%d", (int) t);
-          char *argv[] = { copy, "info", "-p", tpid, NULL };
-          r = run (argv, NULL, AS_NOBODY);
-          close (nobody_userns);
-          nobody_userns = -1;
+          r = read_from_ns (copy, holder, t, AS_NOBODY);
           want_error (&r, "a sibling namespace whose map differs after 4096 "
                       "bytes", "permission denied",
                       "it runs in another user namespace", NULL);
