@@ -198,18 +198,21 @@ earlier_copy (const struct rseq_compat_boot *boot)
    before -lrseq-compat, or one that has the shim only through a
    library it links (which the loader places after the C library),
    would have its threads start unregistered while __rseq_size said
-   registered, and its vfork children read the parent's cpu_id (51st
-   review).  libc_ahead returns 1 where a C library object comes first;
+   registered (51st review).  libc_ahead returns 1 where a C library object comes first;
    the shim then refuses, as when it is dlopened.  The program's own
    object (the first) does not count: a definition there is its own
    choice, as a preloaded wrapper's is (sanitizer runtimes forward to
    the next definition, which is the shim's).  */
 #if RSEQ_COMPAT_GLIBC
-/* glibc's objects by their DT_SONAME, where they define what the shim
-   wraps: pthread_create in libpthread before 2.34 and in libc.so.6
-   since, vfork and clone in libc.so.6 (the libpthread.so.0 of 2.34 and
-   later is an empty stub, which does not count).  At the IFUNC's time,
-   as earlier_copy: no call through the PLT.  */
+/* glibc's objects by their DT_SONAME, where they define pthread_create:
+   libpthread.so.0 before 2.34, libc.so.6 since (the libpthread.so.0 of
+   2.34 and later is an empty stub, which does not count).  A libc.so.6
+   ahead of the shim before 2.34 takes vfork and clone alone: the
+   threads still reach the shim, and a vfork child then reads its
+   parent's cpu_id, as under glibc 2.35 and later without the shim, so
+   that is no reason to refuse (52nd review: a library linking the shim
+   and -pthread, in a program that does not, was refused).  At the
+   IFUNC's time, as earlier_copy: no call through the PLT.  */
 static int
 libc_ahead (const struct rseq_compat_boot *boot)
 {
@@ -221,10 +224,8 @@ libc_ahead (const struct rseq_compat_boot *boot)
       if ((__rseq_compat_elf_soname_is (m->l_addr, m->l_ld, "libc.so.6")
            || __rseq_compat_elf_soname_is (m->l_addr, m->l_ld,
                                            "libpthread.so.0"))
-          && (__rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld,
-                                         "pthread_create") != NULL
-              || __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld,
-                                            "vfork") != NULL))
+          && __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld,
+                                        "pthread_create") != NULL)
         return 1;
     }
   return 0;

@@ -18,7 +18,7 @@
 
 /* Usage: info-exec-loop COUNT [first]
 
-   Each incarnation starts a thread, sleeps a millisecond and runs
+   Each incarnation starts a thread, sleeps 50 milliseconds and runs
    /proc/self/exe again with COUNT less one, so that info -p meets the
    process before, during and after an exec, which also ends the
    thread; at 0 it exits (a bound, should the test not kill it).  With
@@ -54,7 +54,7 @@ main (int argc, char **argv)
   pthread_t t;
   if (pthread_create (&t, NULL, sleeper, NULL) != 0)
     return 1;
-  struct timespec ts = { 0, 1000000 };
+  struct timespec ts = { 0, 50000000 };
   nanosleep (&ts, NULL);
   char arg[32];
   snprintf (arg, sizeof arg, "%ld", count - 1);

@@ -19,10 +19,23 @@
 /* The program calls it, so that the library is needed; it uses the
    header's accessor, as a per-CPU library would.  */
 
+#include <pthread.h>
 #include <rseq-compat.h>
 
 int
 link_late_cpu (void)
 {
   return rseq_compat_cpu ();
+}
+
+/* FN on a thread the library starts: its pthread_create binds in the
+   global scope as the program's would.  */
+int
+link_late_spawn (void *(*fn) (void *))
+{
+  pthread_t t;
+  int err = pthread_create (&t, NULL, fn, NULL);
+  if (err == 0)
+    pthread_join (t, NULL);
+  return err;
 }

@@ -16,7 +16,7 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: link-late EXPECT
+/* Usage: link-late EXPECT|lib-threads
 
    Linked so that the shim comes after the C library's objects in the
    search order (with -lpthread or -lc ahead of -lrseq-compat, or with
@@ -27,13 +27,23 @@
    call names; the main thread too.  EXPECT is the mode the shim must
    report: "refused" behind the C library (51st review: the threads ran
    unregistered while __rseq_size said 28), "shim-owned" ahead of it,
-   "libc-owned" where the C library registers itself.  */
+   "libc-owned" where the C library registers itself.
+
+   Built with LINK_LATE_LIB_THREADS, the program neither links -pthread
+   nor calls pthread_create: liblink-late.so, which links the shim and
+   -pthread, starts the thread.  Before glibc 2.34 libpthread.so.0 then
+   comes after the shim, whose pthread_create the library's call
+   reaches, so the shim owns it (52nd review: it was refused, since
+   libc.so.6 came first); on glibc 2.34 and later and on musl the C
+   library object holding pthread_create comes first, and the shim
+   refuses.  EXPECT "lib-threads" stands for that.  */
 
 #include "rtest.h"
 
 #include <pthread.h>
 
 int link_late_cpu (void) __attribute__ ((weak));
+int link_late_spawn (void *(*) (void *)) __attribute__ ((weak));
 
 static struct rt_abi abi;
 
@@ -66,6 +76,9 @@ int
 main (int argc, char **argv)
 {
   const char *expect = argc > 1 ? argv[1] : "";
+  if (strcmp (expect, "lib-threads") == 0)
+    expect = rt_libc_has_abi () ? "libc-owned"
+             : rt_glibc_before ("2.34") ? "shim-owned" : "refused";
   abi = rt_abi ();
   CHECK (abi.size != NULL && abi.offset != NULL, "no __rseq_size");
   if (abi.size == NULL || abi.offset == NULL)
@@ -75,11 +88,15 @@ main (int argc, char **argv)
   CHECK (strcmp (rt_shim_mode (), expect) == 0, "mode %s, expected %s",
          rt_shim_mode (), expect);
   broken_promise ("the main thread");
+#ifdef LINK_LATE_LIB_THREADS
+  int err = link_late_spawn != NULL ? link_late_spawn (thread) : ENOSYS;
+#else
   pthread_t t;
   int err = pthread_create (&t, NULL, thread, NULL);
-  CHECK (err == 0, "pthread_create: %s", strerror (err));
   if (err == 0)
     pthread_join (t, NULL);
+#endif
+  CHECK (err == 0, "pthread_create: %s", strerror (err));
   printf ("mode %s, __rseq_size %u\n", rt_shim_mode (), *abi.size);
   return rt_exit_status ();
 }
