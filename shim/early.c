@@ -163,16 +163,24 @@ earlier_copy (const struct rseq_compat_boot *boot)
   return 0;
 }
 #else
+/* The run-time address of the dynamic section of the object INFO
+   describes, NULL where it has none.  */
+static const ElfW(Dyn) *
+info_dynamic (const struct dl_phdr_info *info)
+{
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      return (const ElfW(Dyn) *) (info->dlpi_addr
+                                  + info->dlpi_phdr[i].p_vaddr);
+  return NULL;
+}
+
 static int
 copy_search_cb (struct dl_phdr_info *info, size_t size, void *data)
 {
   int *found = data;
   (void) size;
-  const ElfW(Dyn) *dyn = NULL;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-      dyn = (const ElfW(Dyn) *) (info->dlpi_addr
-                                 + info->dlpi_phdr[i].p_vaddr);
+  const ElfW(Dyn) *dyn = info_dynamic (info);
   if (dyn == self_dynamic)
     return 1;
   *found = adopt_copy (info->dlpi_name, info->dlpi_addr, dyn);
@@ -243,11 +251,7 @@ ahead_search_cb (struct dl_phdr_info *info, size_t size, void *data)
 {
   struct ahead_search *q = data;
   (void) size;
-  const ElfW(Dyn) *dyn = NULL;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-      dyn = (const ElfW(Dyn) *) (info->dlpi_addr
-                                 + info->dlpi_phdr[i].p_vaddr);
+  const ElfW(Dyn) *dyn = info_dynamic (info);
   if (dyn == self_dynamic)
     return 1;
   if (q->index++ == 0 || dyn == NULL)
