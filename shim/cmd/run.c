@@ -155,11 +155,24 @@ find_preload (enum libc_kind kind, char *looked, size_t looked_size)
       else if (getcwd (cwd, sizeof cwd) != NULL
                && asprintf (&path, "%s/%s", cwd, env) < 0)
         path = NULL;
-      if (path != NULL && access (path, R_OK) != 0)
+      /* The file KIND's loader opens: a layout entry's "$LIB" is
+         expanded by glibc's loader and taken as it stands by musl's.  */
+      static const char entry[] = "/$LIB/" SONAME;
+      size_t len = path != NULL ? strlen (path) : 0;
+      const char *sub = layout_subdir (kind);
+      char *file = NULL;
+      if (len >= sizeof entry - 1
+          && strcmp (path + len - (sizeof entry - 1), entry) == 0
+          && sub != NULL
+          && asprintf (&file, "%.*s/%s/" SONAME,
+                       (int) (len - (sizeof entry - 1)), path, sub) < 0)
+        file = NULL;
+      if (path != NULL && access (file != NULL ? file : path, R_OK) != 0)
         {
           free (path);
           path = NULL;
         }
+      free (file);
       return path;
     }
 
