@@ -21,7 +21,8 @@
    Each incarnation starts a thread, sleeps 50 milliseconds and runs
    /proc/self/exe again with COUNT less one, so that info -p meets the
    process before, during and after an exec, which also ends the
-   thread; at 0 it exits (a bound, should the test not kill it).  With
+   thread; at 0 it exits (a bound, should the test not kill it: 2400
+   make two minutes).  With
    "first", which the next incarnations do not get, it prints "pid=N"
    and "ready".  */
 
