@@ -219,6 +219,19 @@ __rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
   return lookup (&img, name);
 }
 
+int
+__rseq_compat_elf_soname_is (uintptr_t bias, const void *dynamic,
+                             const char *name)
+{
+  struct elf_image img;
+  if (dynamic == NULL || !open_dynamic (&img, bias, dynamic))
+    return 0;
+  for (const ELFW(Dyn) *d = dynamic; d->d_tag != DT_NULL; d++)
+    if (d->d_tag == DT_SONAME)
+      return same_name (img.strtab + d->d_un.d_val, name);
+  return 0;
+}
+
 /* The kernel names the dynamic loader in AT_BASE only when it loaded it
    as the program's interpreter.  Run as a command ("ld.so PROGRAM",
    glibc's testrun.sh), the loader is the program the kernel started:

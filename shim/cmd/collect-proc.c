@@ -472,6 +472,32 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         }
     }
 
+  /* glibc's dynamic loader mapped and nothing named like its C library,
+     in a dynamic program: its loader is still at work, right after an
+     exec.  Read then, the process was said to have no C library and a
+     registration that failed (52nd review: 2 of 200 reads of a process
+     that runs programs in turn).  The caller reads again, as for an
+     exec seen.  By name alone: a C library that cannot be opened is no
+     sign of that.  */
+  int glibc_ld = 0, libc_named = 0;
+  for (size_t i = 0; i < p->nmaps; i++)
+    {
+      const char *b = base_name (p->maps[i].path);
+      if (p->maps[i].path[0] != '/')
+        continue;
+      glibc_ld |= strncmp (b, "ld-", 3) == 0 && strncmp (b, "ld-musl", 7) != 0;
+      libc_named |= strncmp (b, "libc.so", 7) == 0
+                    || strncmp (b, "libc-", 5) == 0;
+    }
+  if (strcmp (r->libc, "unknown") == 0 && !static_exe && glibc_ld
+      && !libc_named)
+    {
+      snprintf (err, errlen, "process %d is starting a program: its "
+                "dynamic loader has not loaded the C library yet; nothing "
+                "to report: run info -p again", (int) p->pid);
+      return ESRCH;
+    }
+
   if (r->libc_static && !r->shim_static)
     static_archive (p, r);
   info_pick_abi (r);

@@ -189,9 +189,12 @@ derive_reason (struct info_report *r)
               "kernel refused it");
   else if (strcmp (m, "refused") == 0)
     snprintf (r->reason, sizeof r->reason, "librseq-compat was loaded by "
-              "dlopen, too late to register the threads that already run; "
-              "preload it (rseq-compat run, LD_PRELOAD) or link the program "
-              "with -lrseq-compat");
+              "dlopen, too late to register the threads that already run, "
+              "or linked behind the C library (-lpthread or -lc before "
+              "-lrseq-compat, or only through a library), where the "
+              "program's threads would not reach it; preload it "
+              "(rseq-compat run, LD_PRELOAD) or link the program with "
+              "-lrseq-compat before the C library");
   else if (unattributed (r) != NULL)
     snprintf (r->reason, sizeof r->reason, "no __rseq_* symbols and no "
               "librseq-compat (a static program?): the threads' "
