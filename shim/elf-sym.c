@@ -36,6 +36,8 @@
 struct elf_image
 {
   uintptr_t bias;
+  /* Where the dynamic section is mapped.  */
+  uintptr_t dyn;
   const ELFW(Sym) *symtab;
   const char *strtab;
   const uint32_t *hash;		/* DT_HASH */
@@ -43,15 +45,24 @@ struct elf_image
 };
 
 /* Some loaders relocate d_ptr in place (glibc on most targets) and some
-   do not (the vDSO, musl, read-only dynamic sections).  Link-time
-   addresses of a shared object are small, so anything below the load
-   bias has not been relocated.  */
+   do not (the vDSO, musl, read-only dynamic sections), and nothing in
+   the object says which.  The tables lie in the same object as the
+   dynamic section, so of VALUE as it is and VALUE moved by the load
+   bias, the one nearer the mapped dynamic section is right: the other
+   is off by the bias, larger than any object where the bias is not 0.
+   (The test "below the bias: not relocated" held only for objects
+   linked near 0; a library linked at a fixed address and loaded below
+   it has a bias that wraps, read its relocated tables a bias away and
+   crashed every program it came before: 53rd review.)  */
 static const void *
 dyn_ptr (const struct elf_image *img, uintptr_t value)
 {
-  if (value < img->bias)
-    value += img->bias;
-  return (const void *) value;
+  uintptr_t moved = value + img->bias;
+  uintptr_t far_as_is = value > img->dyn ? value - img->dyn
+                                         : img->dyn - value;
+  uintptr_t far_moved = moved > img->dyn ? moved - img->dyn
+                                         : img->dyn - moved;
+  return (const void *) (far_moved < far_as_is ? moved : value);
 }
 
 /* The image whose load bias is BIAS and whose dynamic section, already
@@ -60,6 +71,7 @@ static int
 open_dynamic (struct elf_image *img, uintptr_t bias, const ELFW(Dyn) *dyn)
 {
   img->bias = bias;
+  img->dyn = (uintptr_t) dyn;
   img->symtab = NULL;
   img->strtab = NULL;
   img->hash = NULL;

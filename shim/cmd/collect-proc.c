@@ -114,9 +114,17 @@ owner_of (struct proc *p, const struct info_report *r,
   else
     {
       const struct proc_map *m = proc_find (p, t->area);
+      /* The kernel writes to a registered area at every return to user
+         space after a preemption, so that memory is mapped: the maps,
+         read before the threads, are older than the area (a program
+         starting, its C library mapping the threads' areas; 52nd
+         review).  info_pid reads the process again.  */
       if (m == NULL)
-        snprintf (t->owner_detail, sizeof t->owner_detail,
-                  "unmapped memory");
+        {
+          p->areas_unmapped++;
+          snprintf (t->owner_detail, sizeof t->owner_detail,
+                    "unmapped memory");
+        }
       else if (m->path[0] == '/')
         snprintf (t->owner_detail, sizeof t->owner_detail,
                   "static data of %.200s", m->path);

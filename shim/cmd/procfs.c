@@ -1306,6 +1306,7 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
   p->nmaps = 0;
   p->pagemap_fd = -1;
   p->fuse_skipped = 0;
+  p->areas_unmapped = 0;
   p->have_random = 0;
   char path[128];
   snprintf (path, sizeof path, "%s/mem", dir);

@@ -53,6 +53,9 @@ struct proc
   /* Reads refused: their memory lies in a file on FUSE, not in memory
      yet (proc_read).  */
   unsigned long int fuse_skipped;
+  /* Registered areas of threads found in none of MAPS (owner_of): the
+     maps were read before the area was mapped.  */
+  unsigned long int areas_unmapped;
   /* The 16 random bytes the kernel gave the program at exec
      (AT_RANDOM), as read through MEM_FD at the start; HAVE_RANDOM 0
      where they could not be.  */

@@ -36,10 +36,20 @@
    reaches, so the shim owns it (52nd review: it was refused, since
    libc.so.6 came first); on glibc 2.34 and later and on musl the C
    library object holding pthread_create comes first, and the shim
-   refuses.  EXPECT "lib-threads" stands for that.  */
+   refuses.  EXPECT "lib-threads" stands for that.
+
+   Built with LINK_LATE_FAR, the program links liblink-far.so ahead of
+   the shim: a library linked at a fixed address above the mapped area,
+   which glibc maps below it (a load bias that wraps, as for a prelinked
+   library).  The shim reads the name of every object ahead of it; it
+   read this one's relocated tables a bias away and crashed before main
+   (53rd review).  The program checks that the bias wraps, or the case
+   proves nothing.  */
 
 #include "rtest.h"
 
+#include <inttypes.h>
+#include <link.h>
 #include <pthread.h>
 
 int link_late_cpu (void) __attribute__ ((weak));
@@ -64,6 +74,23 @@ broken_promise (const char *who)
   return !(reg && id == pinned);
 }
 
+#ifdef LINK_LATE_FAR
+int link_far_value (void);
+
+/* The load bias of liblink-far.so, or 0 where it is not loaded.  */
+static int
+far_bias (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  const char *slash = strrchr (info->dlpi_name, '/');
+  const char *base = slash != NULL ? slash + 1 : info->dlpi_name;
+  if (strcmp (base, "liblink-far.so") != 0)
+    return 0;
+  *(uintptr_t *) data = info->dlpi_addr;
+  return 1;
+}
+#endif
+
 static void *
 thread (void *arg)
 {
@@ -79,6 +106,13 @@ main (int argc, char **argv)
   if (strcmp (expect, "lib-threads") == 0)
     expect = rt_libc_has_abi () ? "libc-owned"
              : rt_glibc_before ("2.34") ? "shim-owned" : "refused";
+#ifdef LINK_LATE_FAR
+  uintptr_t bias = 0;
+  dl_iterate_phdr (far_bias, &bias);
+  CHECK (link_far_value () == 42 && bias > UINTPTR_MAX / 2,
+         "liblink-far.so's load bias is %#" PRIxPTR ", not one that wraps "
+         "(mapped at or above its link address)", bias);
+#endif
   abi = rt_abi ();
   CHECK (abi.size != NULL && abi.offset != NULL, "no __rseq_size");
   if (abi.size == NULL || abi.offset == NULL)
