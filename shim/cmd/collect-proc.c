@@ -497,8 +497,14 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       libc_named |= strncmp (b, "libc.so", 7) == 0
                     || strncmp (b, "libc-", 5) == 0;
     }
+  /* And the program must need the C library itself: one that needs
+     none (linked -nostdlib, run by glibc's loader) is never anything
+     else (53rd review: every read said "run info -p again").  A program
+     that cannot be read is taken to need it.  */
+  char exe[80];
+  snprintf (exe, sizeof exe, "%s/exe", p->dir);
   if (strcmp (r->libc, "unknown") == 0 && !static_exe && glibc_ld
-      && !libc_named)
+      && !libc_named && elf_file_needs (exe, "libc.so") != 0)
     {
       snprintf (err, errlen, "process %d is starting a program: its "
                 "dynamic loader has not loaded the C library yet; nothing "

@@ -787,14 +787,19 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
-int
-elf_file_soname (const char *path, char *out, size_t outlen)
+/* The strings of PATH's dynamic section with tag TAG in turn: copied
+   to OUT (OUTLEN bytes) and 0 at the first where PREFIX is NULL, 0 at
+   the first that starts with PREFIX where it is not; -1 where there is
+   none, -2 where the file cannot be read as an ELF file.  */
+static int
+elf_file_dyn_string (const char *path, int64_t tag, const char *prefix,
+                     char *out, size_t outlen)
 {
   /* Non-blocking: a FIFO put where a library was must not hold the
      caller.  */
   int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
-    return -1;
+    return -2;
   struct stat st;
   Elf64_Ehdr eh;
   Elf64_Shdr *sh = NULL;
@@ -808,12 +813,12 @@ elf_file_soname (const char *path, char *out, size_t outlen)
       || elf_headers (fd, &eh, &first, &sh) != 0)
     {
       close (fd);
-      return -1;
+      return -2;
     }
   /* The first SHT_DYNAMIC section, its string table by sh_link; an
      object has one, of a few hundred bytes: a larger one is no
      library's.  */
-  for (int i = 0; i < eh.e_shnum && ret != 0; i++)
+  for (int i = 0; i < eh.e_shnum; i++)
     {
       if (sh[i].sh_type != SHT_DYNAMIC)
         continue;
@@ -823,22 +828,30 @@ elf_file_soname (const char *path, char *out, size_t outlen)
       const Elf64_Shdr *str = &sh[sh[i].sh_link];
       size_t n = sh[i].sh_size / sizeof (Elf64_Dyn);
       Elf64_Dyn *dyn = malloc (n * sizeof *dyn + 1);
-      if (dyn != NULL
-          && pread_full (fd, dyn, n * sizeof *dyn, sh[i].sh_offset) == 0)
-        for (size_t k = 0; k < n && dyn[k].d_tag != DT_NULL; k++)
-          if (dyn[k].d_tag == DT_SONAME && dyn[k].d_un.d_val < str->sh_size)
+      if (dyn == NULL
+          || pread_full (fd, dyn, n * sizeof *dyn, sh[i].sh_offset) != 0)
+        ret = -2;
+      else
+        for (size_t k = 0; k < n && dyn[k].d_tag != DT_NULL && ret == -1;
+             k++)
+          if (dyn[k].d_tag == tag && dyn[k].d_un.d_val < str->sh_size)
             {
               size_t want = str->sh_size - dyn[k].d_un.d_val;
               if (want > outlen - 1)
                 want = outlen - 1;
               if (pread_full (fd, out, want,
-                              str->sh_offset + dyn[k].d_un.d_val) == 0)
+                              str->sh_offset + dyn[k].d_un.d_val) != 0)
                 {
-                  out[want] = '\0';
-                  /* A name longer than OUT is no match for any.  */
-                  ret = strlen (out) < outlen - 1 ? 0 : -1;
+                  ret = -2;
+                  break;
                 }
-              break;
+              out[want] = '\0';
+              /* A name longer than OUT is no match for any.  */
+              if (strlen (out) >= outlen - 1)
+                continue;
+              if (prefix == NULL
+                  || strncmp (out, prefix, strlen (prefix)) == 0)
+                ret = 0;
             }
       free (dyn);
       break;
@@ -846,6 +859,22 @@ elf_file_soname (const char *path, char *out, size_t outlen)
   free (sh);
   close (fd);
   return ret;
+}
+
+int
+elf_file_soname (const char *path, char *out, size_t outlen)
+{
+  return elf_file_dyn_string (path, DT_SONAME, NULL, out, outlen) == 0
+         ? 0 : -1;
+}
+
+int
+elf_file_needs (const char *path, const char *prefix)
+{
+  char name[256];
+  int ret = elf_file_dyn_string (path, DT_NEEDED, prefix, name,
+                                 sizeof name);
+  return ret == 0 ? 1 : ret == -1 ? 0 : -1;
 }
 
 /* The allocated section NAME of the ELF file FD (found by the section

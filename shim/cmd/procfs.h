@@ -144,6 +144,9 @@ int tunables_from_environ (const char *dir, char *out, size_t outlen,
    bytes): 0, or -1 where it has none, or one that does not fit, or
    cannot be read.  */
 int elf_file_soname (const char *path, char *out, size_t outlen);
+/* 1 if the ELF file PATH names a library whose name starts with PREFIX
+   in a DT_NEEDED entry, 0 if not, -1 if it cannot be read.  */
+int elf_file_needs (const char *path, const char *prefix);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16
