@@ -229,6 +229,10 @@ libc_ahead (const struct rseq_compat_boot *boot)
     {
       if (m->l_ld == self_dynamic)
         return 0;
+      /* The vDSO is in the list, and glibc relocates its dynamic
+         section only in a copy (elf-sym.c).  */
+      if (__rseq_compat_elf_contains (boot->vdso_base, m->l_ld))
+        continue;
       if ((__rseq_compat_elf_soname_is (m->l_addr, m->l_ld, "libc.so.6")
            || __rseq_compat_elf_soname_is (m->l_addr, m->l_ld,
                                            "libpthread.so.0"))
@@ -372,8 +376,8 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
   int tunable_off = boot->tunable_off;
 
 #ifdef RSEQ_COMPAT_VDSO_GETCPU
-  st->vdso_getcpu = __rseq_compat_elf_sym (boot->vdso_base,
-                                           RSEQ_COMPAT_VDSO_GETCPU);
+  st->vdso_getcpu = __rseq_compat_elf_vdso_sym (boot->vdso_base,
+                                                RSEQ_COMPAT_VDSO_GETCPU);
 #endif
 
   rseq_layout_compute (&st->layout, boot->at_feature_size, boot->at_align);

@@ -173,6 +173,13 @@ void *__rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
 /* 1 if that image's DT_SONAME is NAME.  */
 int __rseq_compat_elf_soname_is (uintptr_t bias, const void *dynamic,
                                  const char *name) attribute_hidden;
+/* __rseq_compat_elf_sym for the vDSO, whose header is at BASE.  */
+void *__rseq_compat_elf_vdso_sym (uintptr_t base, const char *name)
+  attribute_hidden;
+/* 1 if ADDR lies in the PT_LOAD segments of the image whose header is
+   mapped at BASE.  */
+int __rseq_compat_elf_contains (uintptr_t base, const void *addr)
+  attribute_hidden;
 /* The dynamic loader's struct r_debug, found through the DT_DEBUG entry
    of the program whose program headers are PHDR and PHNUM (AT_PHDR and
    AT_PHNUM), else FALLBACK.  */

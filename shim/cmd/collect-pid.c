@@ -168,7 +168,7 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
      areas): everything is read again, twice at most (52nd review: about
      one read in 200 beside a process that runs itself every millisecond
      showed such areas as "unmapped memory" and the mode as
-     unavailable).  */
+     unavailable), then reported with a warning.  */
   int ret = ESRCH, threads_read = 0, mm_changed = 0, maps_old = 0;
   for (int attempt = 0;
        attempt < 3 && ret == ESRCH && (!threads_read || maps_old);
@@ -227,15 +227,30 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                     : ptrace_read_threads (&p, r, err, errlen);
               if (ret == 0 && !proc_same_mm (&p))
                 mm_changed = 1;
-              if (ret == 0 && p.areas_unmapped != 0)
+              if (ret == 0 && p.areas_unmapped != 0 && attempt < 2)
                 {
                   maps_old = 1;
-                  ret = fail (err, errlen, ESRCH, "process %d is starting a "
-                              "program or changing its memory: %lu of its "
-                              "threads' rseq areas lay outside its memory "
-                              "map as read a moment before (three tries); "
-                              "run info -p again", (int) pid,
-                              p.areas_unmapped);
+                  ret = ESRCH;
+                }
+              /* Three times: not a map read too early, or not only.  A
+                 thread whose area another unmapped keeps it registered
+                 until it next runs (and is killed then), and an area
+                 registered through a tagged pointer (AArch64's tagged
+                 address ABI, x86's LAM) is in no map by that address:
+                 reported as read, as before, with the reason.  */
+              else if (ret == 0 && p.areas_unmapped != 0)
+                {
+                  size_t len = strlen (r->warning);
+                  snprintf (r->warning + len, sizeof r->warning - len,
+                            "%s%lu of process %d's threads' rseq areas lay "
+                            "outside its memory map in each of three reads "
+                            "(shown as \"unmapped memory\"): it is starting "
+                            "a program or changing its memory (run info -p "
+                            "again), or an area was unmapped under a thread "
+                            "that registered it (which kills that thread "
+                            "when it next runs), or registered through a "
+                            "tagged pointer", len ? "; " : "",
+                            p.areas_unmapped, (int) pid);
                 }
               if (ret == 0 && p.fuse_skipped != 0)
                 {

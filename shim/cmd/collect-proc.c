@@ -115,10 +115,10 @@ owner_of (struct proc *p, const struct info_report *r,
     {
       const struct proc_map *m = proc_find (p, t->area);
       /* The kernel writes to a registered area at every return to user
-         space after a preemption, so that memory is mapped: the maps,
-         read before the threads, are older than the area (a program
-         starting, its C library mapping the threads' areas; 52nd
-         review).  info_pid reads the process again.  */
+         space after a preemption, so that memory is mapped, as a rule:
+         the maps, read before the threads, are older than the area (a
+         program starting, its C library mapping the threads' areas;
+         52nd review).  info_pid reads the process again.  */
       if (m == NULL)
         {
           p->areas_unmapped++;
@@ -500,11 +500,13 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   /* And the program must need the C library itself: one that needs
      none (linked -nostdlib, run by glibc's loader) is never anything
      else (53rd review: every read said "run info -p again").  A program
-     that cannot be read is taken to need it.  */
-  char exe[80];
-  snprintf (exe, sizeof exe, "%s/exe", p->dir);
+     that cannot be read (or lies on FUSE) is taken to need it, and so
+     is the loader run as a command ("ld.so PROGRAM"), the program
+     /proc/PID/exe names then (54th review).  */
   if (strcmp (r->libc, "unknown") == 0 && !static_exe && glibc_ld
-      && !libc_named && elf_file_needs (exe, "libc.so") != 0)
+      && !libc_named
+      && (strncmp (base_name (r->exe), "ld-", 3) == 0
+          || proc_exe_needs (p, "libc.so") != 0))
     {
       snprintf (err, errlen, "process %d is starting a program: its "
                 "dynamic loader has not loaded the C library yet; nothing "

@@ -790,14 +790,12 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
 /* The strings of PATH's dynamic section with tag TAG in turn: copied
    to OUT (OUTLEN bytes) and 0 at the first where PREFIX is NULL, 0 at
    the first that starts with PREFIX where it is not; -1 where there is
-   none, -2 where the file cannot be read as an ELF file.  */
+   none, -2 where the file (FD, closed here) cannot be read as an ELF
+   file.  */
 static int
-elf_file_dyn_string (const char *path, int64_t tag, const char *prefix,
-                     char *out, size_t outlen)
+elf_file_dyn_string (int fd, int64_t tag, const char *prefix, char *out,
+                     size_t outlen)
 {
-  /* Non-blocking: a FIFO put where a library was must not hold the
-     caller.  */
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return -2;
   struct stat st;
@@ -864,17 +862,11 @@ elf_file_dyn_string (const char *path, int64_t tag, const char *prefix,
 int
 elf_file_soname (const char *path, char *out, size_t outlen)
 {
-  return elf_file_dyn_string (path, DT_SONAME, NULL, out, outlen) == 0
+  /* Non-blocking: a FIFO put where a library was must not hold the
+     caller.  */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  return elf_file_dyn_string (fd, DT_SONAME, NULL, out, outlen) == 0
          ? 0 : -1;
-}
-
-int
-elf_file_needs (const char *path, const char *prefix)
-{
-  char name[256];
-  int ret = elf_file_dyn_string (path, DT_NEEDED, prefix, name,
-                                 sizeof name);
-  return ret == 0 ? 1 : ret == -1 ? 0 : -1;
 }
 
 /* The allocated section NAME of the ELF file FD (found by the section
@@ -1079,6 +1071,15 @@ proc_exe_has_interp (struct proc *p)
     }
   close (fd);
   return ret;
+}
+
+int
+proc_exe_needs (struct proc *p, const char *prefix)
+{
+  char name[256];
+  int ret = elf_file_dyn_string (open_mapped (p, NULL, NULL, 1), DT_NEEDED,
+                                 prefix, name, sizeof name);
+  return ret == 0 ? 1 : ret == -1 ? 0 : -1;
 }
 
 /* The value of the entry TYPE of an auxiliary vector of LEN bytes at

@@ -124,6 +124,10 @@ uint64_t proc_section_exe (struct proc *p, const char *path,
    (linked statically, or a dynamic loader run as a command), -1 if it
    cannot be read.  */
 int proc_exe_has_interp (struct proc *p);
+/* 1 if the program (/proc/PID/exe) names a library whose name starts
+   with PREFIX in a DT_NEEDED entry, 0 if it names none, -1 if it cannot
+   be read (or lies on FUSE, which is not asked).  */
+int proc_exe_needs (struct proc *p, const char *prefix);
 const struct proc_map *proc_find (const struct proc *, uint64_t addr);
 int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
@@ -144,9 +148,6 @@ int tunables_from_environ (const char *dir, char *out, size_t outlen,
    bytes): 0, or -1 where it has none, or one that does not fit, or
    cannot be read.  */
 int elf_file_soname (const char *path, char *out, size_t outlen);
-/* 1 if the ELF file PATH names a library whose name starts with PREFIX
-   in a DT_NEEDED entry, 0 if not, -1 if it cannot be read.  */
-int elf_file_needs (const char *path, const char *prefix);
 /* Libc name and version from the files mapped in a process.  */
 /* How many distinct files libc_identify reads at most.  */
 #define LIBC_CANDIDATES 16

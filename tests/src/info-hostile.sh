@@ -144,7 +144,7 @@ fi
 shift
 scenario=$1 info=$2 serve=$3 many=$4 deputy=$5 flipdyn=$6 flipsta=$7 pause=$8 mainexit=$9
 mountmany=${10} fusepage=${11} clonevm=${12} guard=${13} vforks=${14} tlsmany=${15}
-seccomp=${16}
+seccomp=${16} nolibc=${17}
 user="setpriv --reuid=54340 --regid=54340 --clear-groups"
 # The shim built beside the command.
 shim=$(dirname "$info")/librseq-compat.so.1
@@ -368,6 +368,30 @@ case $scenario in
       *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
     esac
     verdict "info -p of a program run from FUSE, its server silent, ends" "$why" ;;
+
+  fuse-nolibc)
+    # A dynamic program that needs no C library, run from FUSE: whether
+    # it needs one is not asked of the silent server; it is taken to,
+    # and the read says it is starting (54th review: info -p read the
+    # program and waited out its whole bound).
+    serve "$d/mnt" prog="$nolibc"
+    "$d/mnt/prog" > /dev/null 2>&1 &
+    pid=$!
+    i=0
+    while [ "$(cat /proc/$pid/wchan 2>/dev/null)" = 0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    touch "$d/arm"
+    for how in --no-stop --stop; do
+      run_info 40 "$info" info -p "$pid" $how
+      why=
+      case $status in
+        hung) why="info -p did not end within 40 s" ;;
+        *) grep -q "is starting a program" "$d/info.out" ||
+             why="status $status: $(head -n 1 "$d/info.out")" ;;
+      esac
+      [ -z "$why" ] && [ "$seconds_taken" -gt 20 ] && why="info -p took $seconds_taken s"
+      verdict "info -p of a program that needs no C library, run from FUSE, its server silent, ends at once [$how]" "$why"
+    done
+    kill -KILL $pid 2>/dev/null ;;
 
   fuse-lazy)
     for ctl in mounted by-info; do

@@ -1,4 +1,4 @@
-/* A library linked at a fixed address above where the loader maps it
+/* A library linked at a fixed address the loader does not map it at
    (link-late.exp).
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
@@ -17,9 +17,19 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
+/* With LINK_FAR_BIG, 4 MB of data lie between the symbol and string
+   tables and the dynamic section (as in a large library), farther
+   than the library is mapped from its link address.  */
+#ifdef LINK_FAR_BIG
+const char link_far_big[4 << 20] = { 1 };
+# define ONE link_far_big[0]
+#else
+# define ONE 1
+#endif
+
 /* The program calls it, so that the library is needed.  */
 int
 link_far_value (void)
 {
-  return 42;
+  return 41 + ONE;
 }

@@ -38,13 +38,22 @@
    library object holding pthread_create comes first, and the shim
    refuses.  EXPECT "lib-threads" stands for that.
 
+   EXPECT "behind-libpthread" is for -lpthread ahead of the shim: from
+   glibc 2.34 on, libpthread.so.0 is an empty stub and pthread_create
+   is libc.so.6's, which comes after the shim, so the shim owns the
+   threads (glibc 2.34 registers none); before, it refuses.
+
    Built with LINK_LATE_FAR, the program links liblink-far.so ahead of
    the shim: a library linked at a fixed address above the mapped area,
    which glibc maps below it (a load bias that wraps, as for a prelinked
    library).  The shim reads the name of every object ahead of it; it
    read this one's relocated tables a bias away and crashed before main
    (53rd review).  The program checks that the bias wraps, or the case
-   proves nothing.  */
+   proves nothing.  With LINK_LATE_NEAR, the library is linked where
+   the loader was mapped (link-near-base), 4 MB from its dynamic
+   section, and mapped less than 64 MB from there, below or above: the
+   program checks that its bias is so small (a rule that chose by
+   distance to the dynamic section read a bias away: 54th review).  */
 
 #include "rtest.h"
 
@@ -74,7 +83,7 @@ broken_promise (const char *who)
   return !(reg && id == pinned);
 }
 
-#ifdef LINK_LATE_FAR
+#if defined LINK_LATE_FAR || defined LINK_LATE_NEAR
 int link_far_value (void);
 
 /* The load bias of liblink-far.so, or 0 where it is not loaded.  */
@@ -106,12 +115,24 @@ main (int argc, char **argv)
   if (strcmp (expect, "lib-threads") == 0)
     expect = rt_libc_has_abi () ? "libc-owned"
              : rt_glibc_before ("2.34") ? "shim-owned" : "refused";
+  else if (strcmp (expect, "behind-libpthread") == 0)
+    expect = rt_libc_has_abi () ? "libc-owned"
+             : rt_glibc_before ("2.34") ? "refused" : "shim-owned";
 #ifdef LINK_LATE_FAR
   uintptr_t bias = 0;
   dl_iterate_phdr (far_bias, &bias);
   CHECK (link_far_value () == 42 && bias > UINTPTR_MAX / 2,
          "liblink-far.so's load bias is %#" PRIxPTR ", not one that wraps "
          "(mapped at or above its link address)", bias);
+#endif
+#ifdef LINK_LATE_NEAR
+  uintptr_t bias = 0;
+  dl_iterate_phdr (far_bias, &bias);
+  intptr_t away = (intptr_t) bias;
+  CHECK (link_far_value () == 42 && away != 0 && away > -(64 << 20)
+         && away < (64 << 20),
+         "liblink-far.so's load bias is %#" PRIxPTR ", not within 64 MB "
+         "of its link address (or 0)", bias);
 #endif
   abi = rt_abi ();
   CHECK (abi.size != NULL && abi.offset != NULL, "no __rseq_size");
