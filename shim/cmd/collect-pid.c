@@ -230,7 +230,12 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
               if (ret == 0 && p.areas_unmapped != 0 && attempt < 2)
                 {
                   maps_old = 1;
-                  ret = ESRCH;
+                  /* What is said if the process is gone before the next
+                     read (54th review: nothing was, an uninitialised
+                     message printed).  */
+                  ret = fail (err, errlen, ESRCH, "process %d exited while "
+                              "it was being read; nothing to report",
+                              (int) pid);
                 }
               /* Three times: not a map read too early, or not only.  A
                  thread whose area another unmapped keeps it registered
@@ -242,15 +247,15 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                 {
                   size_t len = strlen (r->warning);
                   snprintf (r->warning + len, sizeof r->warning - len,
-                            "%s%lu of process %d's threads' rseq areas lay "
-                            "outside its memory map in each of three reads "
-                            "(shown as \"unmapped memory\"): it is starting "
-                            "a program or changing its memory (run info -p "
-                            "again), or an area was unmapped under a thread "
-                            "that registered it (which kills that thread "
-                            "when it next runs), or registered through a "
-                            "tagged pointer", len ? "; " : "",
-                            p.areas_unmapped, (int) pid);
+                            "%s%lu of process %d's threads' rseq areas "
+                            "lay outside its memory map, read again for "
+                            "that (shown as \"unmapped memory\"): it is "
+                            "starting a program or changing its memory (run "
+                            "info -p again), or an area was unmapped under a "
+                            "thread that registered it (which kills that "
+                            "thread when it next runs: --stop makes it run), "
+                            "or registered through a tagged pointer",
+                            len ? "; " : "", p.areas_unmapped, (int) pid);
                 }
               if (ret == 0 && p.fuse_skipped != 0)
                 {

@@ -374,8 +374,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       if (m->offset != 0 || m->path[0] != '/')
         continue;
       int shim = strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi;
-      int ld = !shim && strncmp (b, "ld-", 3) == 0
-               && strncmp (b, "ld-musl", 7) != 0 && !r->libc_abi;
+      int ld = !shim && glibc_loader_name (b) && !r->libc_abi;
       if (!shim && !ld)
         continue;
       if (proc_map_seen (m, asked, nasked)
@@ -435,9 +434,11 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      dynamic loader run as a command has no PT_INTERP either).  */
   int unknown = strcmp (r->libc, "unknown") == 0;
   /* A program without PT_INTERP that is no dynamic loader (one run as a
-     command has none either, and its own name) is linked statically.  */
+     command has none either, and its own name: ld-*, or ld.so in
+     glibc's build tree) is linked statically.  */
   int static_exe = r->exe[0] == '/' && proc_exe_has_interp (p) == 0
-                   && strncmp (base_name (r->exe), "ld-", 3) != 0;
+                   && strncmp (base_name (r->exe), "ld-", 3) != 0
+                   && !glibc_loader_name (base_name (r->exe));
   if (!r->shim_abi && r->exe[0] == '/'
       && ((unknown && !r->libc_abi) || static_exe))
     {
@@ -493,20 +494,18 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       const char *b = base_name (p->maps[i].path);
       if (p->maps[i].path[0] != '/')
         continue;
-      glibc_ld |= strncmp (b, "ld-", 3) == 0 && strncmp (b, "ld-musl", 7) != 0;
+      glibc_ld |= glibc_loader_name (b);
       libc_named |= strncmp (b, "libc.so", 7) == 0
                     || strncmp (b, "libc-", 5) == 0;
     }
-  /* And the program must need the C library itself: one that needs
+  /* And something mapped must need the C library: a program that needs
      none (linked -nostdlib, run by glibc's loader) is never anything
-     else (53rd review: every read said "run info -p again").  A program
-     that cannot be read (or lies on FUSE) is taken to need it, and so
-     is the loader run as a command ("ld.so PROGRAM"), the program
-     /proc/PID/exe names then (54th review).  */
+     else (53rd review: every read said "run info -p again").  Not only
+     /proc/PID/exe, which is the loader where it runs the program as a
+     command ("ld.so PROGRAM": 54th review).  A file that cannot be read
+     (or lies on FUSE) is taken to need it.  */
   if (strcmp (r->libc, "unknown") == 0 && !static_exe && glibc_ld
-      && !libc_named
-      && (strncmp (base_name (r->exe), "ld-", 3) == 0
-          || proc_exe_needs (p, "libc.so") != 0))
+      && !libc_named && proc_maps_need (p, "libc.so") != 0)
     {
       snprintf (err, errlen, "process %d is starting a program: its "
                 "dynamic loader has not loaded the C library yet; nothing "

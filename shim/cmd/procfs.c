@@ -240,6 +240,13 @@ base_name (const char *path)
   return slash != NULL ? slash + 1 : path;
 }
 
+int
+glibc_loader_name (const char *base)
+{
+  return (strncmp (base, "ld-", 3) == 0 && strncmp (base, "ld-musl", 7) != 0)
+         || strcmp (base, "ld.so") == 0;
+}
+
 /* A regular file's descriptor for reading from the O_PATH descriptor
    FD (closed), or -1: O_PATH opens nothing (a device node's open has
    effects of its own), and the file is checked first: not on FUSE
@@ -1074,12 +1081,34 @@ proc_exe_has_interp (struct proc *p)
 }
 
 int
-proc_exe_needs (struct proc *p, const char *prefix)
+proc_maps_need (struct proc *p, const char *prefix)
 {
-  char name[256];
-  int ret = elf_file_dyn_string (open_mapped (p, NULL, NULL, 1), DT_NEEDED,
-                                 prefix, name, sizeof name);
-  return ret == 0 ? 1 : ret == -1 ? 0 : -1;
+  /* Each file once, and a bounded number, as libc_identify.  */
+  const struct proc_map *tried[LIBC_CANDIDATES];
+  size_t ntried = 0;
+  int ret = 0;
+  for (size_t i = 0; i < p->nmaps && ret != 1; i++)
+    {
+      const struct proc_map *m = &p->maps[i];
+      if (m->offset != 0 || m->path[0] != '/'
+          || proc_map_seen (m, tried, ntried))
+        continue;
+      if (ntried == LIBC_CANDIDATES)
+        return -1;
+      tried[ntried++] = m;
+      char name[256];
+      /* By name in the process's root: the program too, whose file
+         /proc/PID/exe may not be (the loader run as a command).  Never
+         a file on FUSE (open_target_file).  */
+      int found = elf_file_dyn_string (open_mapped (p, m, m->path, 0),
+                                       DT_NEEDED, prefix, name,
+                                       sizeof name);
+      if (found == 0)
+        ret = 1;
+      else if (found == -2)
+        ret = -1;
+    }
+  return ret;
 }
 
 /* The value of the entry TYPE of an auxiliary vector of LEN bytes at

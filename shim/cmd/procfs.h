@@ -124,10 +124,6 @@ uint64_t proc_section_exe (struct proc *p, const char *path,
    (linked statically, or a dynamic loader run as a command), -1 if it
    cannot be read.  */
 int proc_exe_has_interp (struct proc *p);
-/* 1 if the program (/proc/PID/exe) names a library whose name starts
-   with PREFIX in a DT_NEEDED entry, 0 if it names none, -1 if it cannot
-   be read (or lies on FUSE, which is not asked).  */
-int proc_exe_needs (struct proc *p, const char *prefix);
 const struct proc_map *proc_find (const struct proc *, uint64_t addr);
 int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
@@ -154,6 +150,11 @@ int elf_file_soname (const char *path, char *out, size_t outlen);
 /* Whether M maps the same file (device and inode) as one of SEEN.  */
 int proc_map_seen (const struct proc_map *m,
                    const struct proc_map *const *seen, size_t n);
+/* 1 if a file mapped in the process names a library whose name starts
+   with PREFIX in a DT_NEEDED entry, 0 if none does, -1 if not every one
+   could be read (one on FUSE is not asked; LIBC_CANDIDATES files at
+   most).  */
+int proc_maps_need (struct proc *p, const char *prefix);
 void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                     char *name, size_t namelen, char *version,
                     size_t versionlen);
@@ -181,5 +182,9 @@ int proc_alive (pid_t pid);
 ssize_t proc_slurp (const char *path, char **out, size_t max);
 /* The last component of PATH.  */
 const char *base_name (const char *path);
+/* Whether BASE, a file's base name, is glibc's dynamic loader's: ld-*
+   (ld-linux-x86-64.so.2, ld-2.31.so) but musl's ld-musl-*, or ld.so,
+   its name in glibc's build tree (testrun.sh runs it).  */
+int glibc_loader_name (const char *base);
 
 #endif

@@ -16,14 +16,23 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Prints "pid=N" and "ready", then a thread maps a page at one of 16
-   places in turn (2 MB apart, in a hole the kernel chose), registers it as its rseq area, unregisters it
-   and unmaps it, without end: info -p, which reads the memory map
-   before the threads, finds the area outside the map it read (as it
-   does beside a program that is starting, whose C library maps the
-   areas).  After SIGUSR1 the thread stays registered where it is and
-   prints "stay=0xADDR".  Run it with the C library's own registration
-   off (GLIBC_TUNABLES=glibc.pthread.rseq=0 on glibc 2.35 and later).  */
+/* Usage: info-area-move [unmapped]
+
+   Prints "pid=N" and "ready", then a thread maps a page at one of 16
+   places in turn (2 MB apart, in a hole the kernel chose), registers
+   it as its rseq area, unregisters it and unmaps it, without end:
+   info -p, which reads the memory map before the threads, finds the
+   area outside the map it read (as it does beside a program that is
+   starting, whose C library maps the areas).  After SIGUSR1 the thread
+   stays registered where it is and prints "stay=0xADDR".
+
+   With "unmapped", the thread registers one page and waits in read;
+   the main thread unmaps the page under it, then prints "pid=N" and
+   "ready": the area stays registered until the thread next runs, and
+   then the kernel kills the process (SIGSEGV).
+
+   Run it with the C library's own registration off
+   (GLIBC_TUNABLES=glibc.pthread.rseq=0 on glibc 2.35 and later).  */
 
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -119,9 +128,50 @@ mover (void *arg)
   return NULL;
 }
 
-int
-main (void)
+static int ready[2], hold[2];
+
+static void *
+sleeper (void *arg)
 {
+  int32_t *a = arg;
+  a[1] = -1;
+  if (syscall (SYS_rseq, a, 32, 0, SIG) != 0)
+    {
+      perror ("info-area-move: rseq (is the C library's registration "
+              "off?)");
+      exit (2);
+    }
+  char c = 'r';
+  if (write (ready[1], &c, 1) != 1)
+    exit (2);
+  /* Nothing is ever written: it waits in the kernel for good.  */
+  while (read (hold[0], &c, 1) != 0)
+    ;
+  return NULL;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc > 1 && strcmp (argv[1], "unmapped") == 0)
+    {
+      long int page = sysconf (_SC_PAGESIZE);
+      void *a = mmap (NULL, page, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      pthread_t t;
+      char c;
+      if (a == MAP_FAILED || pipe (ready) != 0 || pipe (hold) != 0
+          || pthread_create (&t, NULL, sleeper, a) != 0
+          || read (ready[0], &c, 1) != 1)
+        return 1;
+      /* The sleeper is past its write; let it reach its read.  */
+      usleep (100000);
+      munmap (a, page);
+      printf ("pid=%d\nready\n", (int) getpid ());
+      fflush (stdout);
+      for (;;)
+        pause ();
+    }
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_usr1;

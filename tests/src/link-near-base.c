@@ -19,14 +19,24 @@
 
 /* Run under setarch -R, where that address is the same for every
    program the same loader runs: a library linked there finds it taken
-   and is mapped next to it.  */
+   and is mapped next to it.  With an argument it then prints "ready"
+   and waits for ever (info.exp: a glibc program to read).  */
 
 #include <stdio.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  (void) argv;
   printf ("%#lx\n", getauxval (AT_BASE));
+  if (argc > 1)
+    {
+      printf ("ready\n");
+      fflush (stdout);
+      for (;;)
+        pause ();
+    }
   return 0;
 }
