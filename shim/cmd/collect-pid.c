@@ -213,13 +213,6 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                       (int) pid)
               : fail (err, errlen, ESRCH, "process %d exited while it was "
                       "being read; nothing to report", (int) pid);
-      /* Its memory is gone (the kernel answers ESRCH for a process
-         without one, a kernel thread aside, which was told apart
-         before): it is exiting, while its threads may still be listed
-         (55th review: the process the read itself let die).  */
-      else if (ret == ESRCH)
-        ret = fail (err, errlen, ESRCH, "process %d exited while it was "
-                    "being read; nothing to report", (int) pid);
       else
         ret = explain (ret, pid, method == METHOD_STOP, err, errlen);
       if (ret == 0)

@@ -504,8 +504,13 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      /proc/PID/exe, which is the loader where it runs the program as a
      command ("ld.so PROGRAM": 54th review).  A file that cannot be read
      (or lies on FUSE) is taken to need it.  */
+  size_t files = 0;
   if (strcmp (r->libc, "unknown") == 0 && !static_exe && glibc_ld
-      && !libc_named && proc_maps_need (p, "libc.so") != 0)
+      && !libc_named
+      && (proc_maps_need (p, "libc.so", &files) != 0
+          /* The loader run as a command before it mapped the program
+             (56th review): nothing but itself mapped.  */
+          || (glibc_loader_name (base_name (r->exe)) && files <= 1)))
     {
       snprintf (err, errlen, "process %d is starting a program: its "
                 "dynamic loader has not loaded the C library yet; nothing "

@@ -813,9 +813,20 @@ elf_file_dyn_string (int fd, int64_t tag, const char *prefix, char *out,
   /* A library has about ten program headers; elf_headers reads them one
      by one (forty-ninth review: 65535 of them cost a second an
      entry).  */
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-      || pread_full (fd, &eh, sizeof eh, 0) != 0 || eh.e_phnum > 64
-      || elf_headers (fd, &eh, &first, &sh) != 0)
+  if (fstat (fd, &st) != 0 || pread_full (fd, &eh, sizeof eh, 0) != 0)
+    {
+      close (fd);
+      return -2;
+    }
+  /* A file read whole that is no ELF file (or no regular file: a
+     device) names nothing; only one that cannot be read is unknown (56th
+     review: a data file mapped by a program that needs no C library).  */
+  if (!S_ISREG (st.st_mode) || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0)
+    {
+      close (fd);
+      return -1;
+    }
+  if (eh.e_phnum > 64 || elf_headers (fd, &eh, &first, &sh) != 0)
     {
       close (fd);
       return -2;
@@ -1081,20 +1092,25 @@ proc_exe_has_interp (struct proc *p)
 }
 
 int
-proc_maps_need (struct proc *p, const char *prefix)
+proc_maps_need (struct proc *p, const char *prefix, size_t *files)
 {
-  /* Each file once, and a bounded number, as libc_identify.  */
+  /* Each file once, and a bounded number, as libc_identify: the
+     program, which names the C library where anything does, is mapped
+     lowest but in rare layouts, and a program that maps more files
+     than that before its C library needs none.  */
   const struct proc_map *tried[LIBC_CANDIDATES];
   size_t ntried = 0;
   int ret = 0;
+  *files = 0;
   for (size_t i = 0; i < p->nmaps && ret != 1; i++)
     {
       const struct proc_map *m = &p->maps[i];
       if (m->offset != 0 || m->path[0] != '/'
           || proc_map_seen (m, tried, ntried))
         continue;
+      ++*files;
       if (ntried == LIBC_CANDIDATES)
-        return -1;
+        continue;
       tried[ntried++] = m;
       char name[256];
       /* By name in the process's root: the program too, whose file
@@ -1373,7 +1389,14 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
   if (p->mem_fd < 0)
     {
       int e = errno;
-      snprintf (err, errlen, "cannot open %s: %s", path, strerror (e));
+      /* The kernel answers ESRCH where the task behind DIR is gone: the
+         process has exited (its threads may still be listed a moment;
+         55th review, in a chroot).  */
+      if (e == ESRCH && strchr (dir + 6, '/') == NULL)
+        snprintf (err, errlen, "process %d exited while it was being read; "
+                  "nothing to report", (int) pid);
+      else
+        snprintf (err, errlen, "cannot open %s: %s", path, strerror (e));
       return e;
     }
   if (read_maps (dir, &p->maps, &p->nmaps) != 0)

@@ -151,10 +151,11 @@ int elf_file_soname (const char *path, char *out, size_t outlen);
 int proc_map_seen (const struct proc_map *m,
                    const struct proc_map *const *seen, size_t n);
 /* 1 if a file mapped in the process names a library whose name starts
-   with PREFIX in a DT_NEEDED entry, 0 if none does, -1 if not every one
-   could be read (one on FUSE is not asked; LIBC_CANDIDATES files at
-   most).  */
-int proc_maps_need (struct proc *p, const char *prefix);
+   with PREFIX in a DT_NEEDED entry, 0 if none does, -1 if one that is
+   not known could (it cannot be read, or lies on FUSE, which is not
+   asked); of LIBC_CANDIDATES files at most.  *FILES: how many distinct
+   files are mapped.  */
+int proc_maps_need (struct proc *p, const char *prefix, size_t *files);
 void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
                     char *name, size_t namelen, char *version,
                     size_t versionlen);
