@@ -144,7 +144,7 @@ fi
 shift
 scenario=$1 info=$2 serve=$3 many=$4 deputy=$5 flipdyn=$6 flipsta=$7 pause=$8 mainexit=$9
 mountmany=${10} fusepage=${11} clonevm=${12} guard=${13} vforks=${14} tlsmany=${15}
-seccomp=${16} nolibc=${17}
+seccomp=${16} nolibc=${17} execstall=${18}
 user="setpriv --reuid=54340 --regid=54340 --clear-groups"
 # The shim built beside the command.
 shim=$(dirname "$info")/librseq-compat.so.1
@@ -368,6 +368,32 @@ case $scenario in
       *) why="info -p failed: $(head -n 1 "$d/info.out")" ;;
     esac
     verdict "info -p of a program run from FUSE, its server silent, ends" "$why" ;;
+
+  fuse-exec-stall)
+    # A process held inside execve, its new memory and program in place
+    # and its auxiliary vector not yet: the kernel waits for a read of
+    # the program's data page, which the server never answers.  It is
+    # alive: info -p says it was starting a program, not that it exited
+    # (56th review).
+    off=$(readelf -lW "$execstall" | awk '$1 == "LOAD" && $7 ~ /W/ { print $2; exit }')
+    serve "$d/mnt" prog="$execstall" stall=$((off))
+    "$d/mnt/prog" > /dev/null 2>&1 &
+    pid=$!
+    i=0
+    while [ "$(readlink /proc/$pid/exe 2>/dev/null)" != "$d/mnt/prog" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    sleep 0.5
+    for how in --no-stop --stop; do
+      run_info 40 "$info" info -p "$pid" $how
+      why=
+      case $status in
+        hung) why="info -p did not end within 40 s" ;;
+        *) grep -q "was starting another program (exec) as it was read" "$d/info.out" ||
+             why="status $status: $(head -n 1 "$d/info.out")" ;;
+      esac
+      [ -d /proc/$pid ] || why="the process is gone ($why)"
+      verdict "info -p of a process held inside execve says it was starting a program [$how]" "$why"
+    done
+    kill -KILL $pid 2>/dev/null ;;
 
   fuse-nolibc)
     # A dynamic program that needs no C library, run from FUSE: whether
