@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "collect-nostop.h"
@@ -275,6 +276,18 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
       if (ret == ESRCH && !proc_alive (pid))
         break;
     }
+
+  /* A process that dies as it is read (one whose area was unmapped
+     under a thread, which --stop lets run) may leave the last attempt
+     with a raw "No such process" from a thread chosen while its others
+     were still listed: said plainly once it is gone (a tenth of a
+     second given to its exit; glibc 2.17's tier).  A live process's
+     answers (starting a program, mid-exec) stay as they are.  */
+  for (int i = 0; ret == ESRCH && i < 10 && proc_alive (pid); i++)
+    nanosleep (&(struct timespec) { 0, 10000000 }, NULL);
+  if (ret == ESRCH && !proc_alive (pid))
+    ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
+                "read; nothing to report", (int) pid);
 
   if (ret == 0
       && (mm_changed || proc_identity (pid, &ended) != 0
