@@ -118,8 +118,11 @@ rseq_compat_size (void)
   return *p == 32 ? 20 : *p;
 }
 
-/* What __rseq_compat_offset gives where there is no area.  */
-#define __RSEQ_COMPAT_NO_AREA PTRDIFF_MIN
+/* What __rseq_compat_offset gives where there is no area: the lowest
+   ptrdiff_t, computed in the compiler's own type (an ILP32 build may
+   read an LP64 <stdint.h>, whose PTRDIFF_MIN overflows it).  */
+#define __RSEQ_COMPAT_NO_AREA \
+  (-(ptrdiff_t) ((size_t) -1 >> 1) - 1)
 
 /* Offset from the thread pointer to the calling thread's rseq area.
    When nothing in the process defines __rseq_offset, or __rseq_size is
