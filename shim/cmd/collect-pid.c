@@ -112,6 +112,22 @@ info_pid_target (pid_t *pid, char *err, size_t errlen)
   return 0;
 }
 
+/* Adds a warning to R's, after those there are.  */
+static void __attribute__ ((format (printf, 2, 3)))
+warn (struct info_report *r, const char *fmt, ...)
+{
+  size_t len = strlen (r->warning);
+  if (len > 0 && len + 2 < sizeof r->warning)
+    {
+      memcpy (r->warning + len, "; ", 3);
+      len += 2;
+    }
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (r->warning + len, sizeof r->warning - len, fmt, ap);
+  va_end (ap);
+}
+
 int
 info_pid (pid_t pid, enum info_method method, struct info_report *r,
           char *err, size_t errlen)
@@ -245,31 +261,21 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                  address ABI, x86's LAM) is in no map by that address:
                  reported as read, as before, with the reason.  */
               else if (ret == 0 && p.areas_unmapped != 0)
-                {
-                  size_t len = strlen (r->warning);
-                  snprintf (r->warning + len, sizeof r->warning - len,
-                            "%s%lu of process %d's threads' rseq areas "
-                            "lay outside its memory map, read again for "
-                            "that (shown as \"unmapped memory\"): it is "
-                            "starting a program or changing its memory (run "
-                            "info -p again), or an area was unmapped under a "
-                            "thread that registered it (which kills that "
-                            "thread when it next runs: --stop makes it run), "
-                            "or registered through a tagged pointer",
-                            len ? "; " : "", p.areas_unmapped, (int) pid);
-                }
+                warn (r, "%lu of process %d's threads' rseq areas lay "
+                      "outside its memory map, read again for that (shown "
+                      "as \"unmapped memory\"): it is starting a program "
+                      "or changing its memory (run info -p again), or an "
+                      "area was unmapped under a thread that registered it "
+                      "(which kills that thread when it next runs: --stop "
+                      "makes it run), or registered through a tagged "
+                      "pointer", p.areas_unmapped, (int) pid);
               if (ret == 0 && p.fuse_skipped != 0)
-                {
-                  size_t len = strlen (r->warning);
-                  snprintf (r->warning + len, sizeof r->warning - len,
-                            "%s%lu read%s of process %d's memory left out: "
-                            "it lies in files on FUSE, whose servers "
-                            "rseq-compat does not ask (one that does not "
-                            "answer would hold it for ever); what is there "
-                            "shows as unknown", len ? "; " : "",
-                            p.fuse_skipped, p.fuse_skipped == 1 ? "" : "s",
-                            (int) pid);
-                }
+                warn (r, "%lu read%s of process %d's memory left out: it "
+                      "lies in files on FUSE, whose servers rseq-compat does "
+                      "not ask (one that does not answer would hold it for "
+                      "ever); what is there shows as unknown",
+                      p.fuse_skipped, p.fuse_skipped == 1 ? "" : "s",
+                      (int) pid);
             }
           proc_close (&p);
         }

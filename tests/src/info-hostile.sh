@@ -347,6 +347,21 @@ timed_verdict() {
   esac
   verdict "$1" "$why"
 }
+# says_both_ways TEXT WHAT: info -p of $pid, --no-stop and --stop, each
+# within 20 s, must print TEXT, and the process must still be there.
+says_both_ways() {
+  for how in --no-stop --stop; do
+    run_info 40 "$info" info -p "$pid" $how
+    why=
+    case $status in
+      hung) why="info -p did not end within 40 s" ;;
+      *) grep -q "$1" "$d/info.out" || why="status $status: $(head -n 1 "$d/info.out")" ;;
+    esac
+    [ -z "$why" ] && [ "$seconds_taken" -gt 20 ] && why="info -p took $seconds_taken s"
+    [ -d /proc/$pid ] || why="the process is gone ($why)"
+    verdict "$2 [$how]" "$why"
+  done
+}
 verdict() {
   if [ -z "$2" ]; then echo "PASS: $1"; else echo "FAIL: $1 ($2)"; sed 's/^/  | /' "$d/log" | tail -n 30; fi
   : > "$d/log"
@@ -382,17 +397,8 @@ case $scenario in
     i=0
     while [ "$(readlink /proc/$pid/exe 2>/dev/null)" != "$d/mnt/prog" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     sleep 0.5
-    for how in --no-stop --stop; do
-      run_info 40 "$info" info -p "$pid" $how
-      why=
-      case $status in
-        hung) why="info -p did not end within 40 s" ;;
-        *) grep -q "was starting another program (exec) as it was read" "$d/info.out" ||
-             why="status $status: $(head -n 1 "$d/info.out")" ;;
-      esac
-      [ -d /proc/$pid ] || why="the process is gone ($why)"
-      verdict "info -p of a process held inside execve says it was starting a program [$how]" "$why"
-    done
+    says_both_ways "was starting another program (exec) as it was read" \
+      "info -p of a process held inside execve says it was starting a program"
     kill -KILL $pid 2>/dev/null ;;
 
   fuse-nolibc)
@@ -406,17 +412,8 @@ case $scenario in
     i=0
     while [ "$(cat /proc/$pid/wchan 2>/dev/null)" = 0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     touch "$d/arm"
-    for how in --no-stop --stop; do
-      run_info 40 "$info" info -p "$pid" $how
-      why=
-      case $status in
-        hung) why="info -p did not end within 40 s" ;;
-        *) grep -q "is starting a program" "$d/info.out" ||
-             why="status $status: $(head -n 1 "$d/info.out")" ;;
-      esac
-      [ -z "$why" ] && [ "$seconds_taken" -gt 20 ] && why="info -p took $seconds_taken s"
-      verdict "info -p of a program that needs no C library, run from FUSE, its server silent, ends at once [$how]" "$why"
-    done
+    says_both_ways "is starting a program" \
+      "info -p of a program that needs no C library, run from FUSE, its server silent, ends at once"
     kill -KILL $pid 2>/dev/null ;;
 
   fuse-lazy)
