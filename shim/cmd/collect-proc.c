@@ -42,6 +42,18 @@
 #include "procfs.h"
 #include "report.h"
 
+/* The architectures glibc (2.35 on) defines RSEQ_SIG for, where its
+   loader sets __rseq_offset at start-up whatever the kernel answers;
+   elsewhere it stays 0.  A process of the other word size (i386 under
+   x86-64, arm under AArch64) is of the same family.  */
+#if defined __x86_64__ || defined __i386__ || defined __aarch64__ \
+    || defined __arm__ || defined __powerpc__ || defined __s390__ \
+    || defined __mips__
+# define GLIBC_SETS_RSEQ_OFFSET 1
+#else
+# define GLIBC_SETS_RSEQ_OFFSET 0
+#endif
+
 /* Owner of the area of a registered thread whose thread pointer is TP.
    glibc's area is at TP + its __rseq_offset, the shim's at TP + the
    shim's (the same address in libc-owned mode, where glibc owns it).
@@ -515,6 +527,30 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       snprintf (err, errlen, "process %d is starting a program: its "
                 "dynamic loader has not loaded the C library yet; nothing "
                 "to report: run info -p again", (int) p->pid);
+      return ESRCH;
+    }
+
+  /* Mapped, but not started yet: glibc's loader sets __rseq_offset when
+     it sets up the main thread's TLS (2.35 and later, and our patched
+     2.31, whether or not the kernel takes the registration; on the
+     architectures glibc defines RSEQ_SIG for), after it has loaded
+     every library; the shim sets its own when it decides (glibc: while
+     the loader relocates it, after loading; musl: in its constructor).
+     Neither is ever 0 after that (the area is
+     never at the thread pointer).  Read between the two, with the C
+     library mapped and its loader still loading another library (one on
+     a slow file system, or a FIFO), the process was said to have a
+     registration that failed, with status 0 (58th review).  */
+  if (!static_exe && !r->libc_static
+      && ((r->libc_abi && r->libc_offset == 0 && GLIBC_SETS_RSEQ_OFFSET)
+          || (r->shim_abi && r->shim_offset == 0)))
+    {
+      snprintf (err, errlen, "process %d is starting a program: its "
+                "dynamic loader is still loading its libraries (%s has not "
+                "set up rseq yet); nothing to report: run info -p again",
+                (int) p->pid,
+                r->shim_abi && r->shim_offset == 0 ? "librseq-compat"
+                : "the C library");
       return ESRCH;
     }
 

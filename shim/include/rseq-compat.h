@@ -120,14 +120,20 @@ rseq_compat_size (void)
 
 /* What __rseq_compat_offset gives where there is no area: the lowest
    ptrdiff_t, computed in the compiler's own type (an ILP32 build may
-   read an LP64 <stdint.h>, whose PTRDIFF_MIN overflows it).  */
-#define __RSEQ_COMPAT_NO_AREA \
-  (-(ptrdiff_t) ((size_t) -1 >> 1) - 1)
+   read an LP64 <stdint.h>, whose PTRDIFF_MIN overflows it), without a
+   cast where the compiler names its limit (C++'s -Wold-style-cast,
+   -Wuseless-cast: 58th review).  */
+#ifdef __PTRDIFF_MAX__
+# define __RSEQ_COMPAT_NO_AREA (-__PTRDIFF_MAX__ - 1)
+#else
+# define __RSEQ_COMPAT_NO_AREA (-(ptrdiff_t) ((size_t) -1 >> 1) - 1)
+#endif
 
 /* Offset from the thread pointer to the calling thread's rseq area.
-   When nothing in the process defines __rseq_offset, or __rseq_size is
-   still 0, __RSEQ_COMPAT_NO_AREA instead, and callers take their slow
-   path.  It must not depend on the thread: the compiler may reuse it
+   When nothing in the process defines __rseq_offset or __rseq_size
+   (something may define one alone: 58th review, a null read), or
+   __rseq_size is still 0, __RSEQ_COMPAT_NO_AREA instead, and callers
+   take their slow path.  It must not depend on the thread: the compiler may reuse it
    on another thread, where a C++ coroutine or a green thread resumes
    (57th review: the offset of a block of -1 words, computed from the
    thread pointer, read far off there and crashed).  __rseq_size is
@@ -147,6 +153,8 @@ __rseq_compat_offset (void)
 #if defined __RSEQ_COMPAT_X86_64
   __asm__ ("testq %1, %1\n\t"
            "jz 1f\n\t"
+           "testq %3, %3\n\t"
+           "jz 1f\n\t"
            "cmpl $0, (%3)\n\t"
            "je 1f\n\t"
            "movq (%1), %0\n\t"
@@ -155,10 +163,11 @@ __rseq_compat_offset (void)
            "movq %2, %0\n"
            "2:"
            : "=&r" (off) : "r" (&__rseq_offset),
-             "r" ((ptrdiff_t) __RSEQ_COMPAT_NO_AREA), "r" (&__rseq_size)
+             "r" (__RSEQ_COMPAT_NO_AREA), "r" (&__rseq_size)
            : "cc");
 #elif defined __RSEQ_COMPAT_AARCH64
   __asm__ ("cbz %1, 1f\n\t"
+           "cbz %3, 1f\n\t"
            "ldar %w0, [%3]\n\t"
            "cbz %w0, 1f\n\t"
            "ldr %0, [%1]\n\t"
@@ -167,7 +176,7 @@ __rseq_compat_offset (void)
            "mov %0, %2\n"
            "2:"
            : "=&r" (off) : "r" (&__rseq_offset),
-             "r" ((ptrdiff_t) __RSEQ_COMPAT_NO_AREA), "r" (&__rseq_size));
+             "r" (__RSEQ_COMPAT_NO_AREA), "r" (&__rseq_size));
 #else
   off = __RSEQ_COMPAT_NO_AREA;
 #endif
