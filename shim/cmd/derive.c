@@ -472,9 +472,10 @@ info_derive (struct info_report *r)
 #endif
   if (strcmp (r->getcpu_impl, "unknown") == 0)
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: whose "
-              "sched_getcpu the program has cannot be told (a static "
-              "program without symbols); a static glibc 2.35 or later "
-              "loads cpu_id, other C libraries ask %s", slow);
+              "sched_getcpu the program has cannot be told (no C library "
+              "known: a static program without symbols, or one that needs "
+              "none); a static glibc 2.35 or later loads cpu_id, other C "
+              "libraries ask %s", slow);
   else if (live == 0 && unread > 0)
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: no "
               "thread could be read (%s's sched_getcpu loads cpu_id in a "

@@ -618,8 +618,9 @@ case $scenario in
         "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1
         st=$?
         # Its name is the program's from the exec on, before its loader
-        # has mapped the C library: a read then says so, rightly.
-        if [ $st -ne 0 ] && ! grep -q "is starting a program: its dynamic loader has not loaded the C library yet" "$d/info.out"; then
+        # has mapped the C library or set up rseq: a read then says so,
+        # rightly.
+        if [ $st -ne 0 ] && ! grep -Eq "is starting a program: its dynamic loader (has not loaded the C library yet|is still loading its libraries)" "$d/info.out"; then
           bad=$((bad + 1)); { echo "--- $us us: status $st"; cat "$d/info.out"; } >> "$d/log"
         fi
         kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
