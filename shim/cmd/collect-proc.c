@@ -341,8 +341,9 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   if (uname (&u) == 0)
     snprintf (r->kernel, sizeof r->kernel, "%s", u.release);
 
-  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align, &r->secure)
-      != 0)
+  uint64_t at_base = 0;
+  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align, &r->secure,
+                 &at_base) != 0)
     {
       int e = errno;
       snprintf (err, errlen, "cannot read %s/auxv: %s", p->dir, strerror (e));
@@ -383,10 +384,18 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
     {
       const struct proc_map *m = &p->maps[i];
       const char *b = base_name (m->path);
-      if (m->offset != 0 || m->path[0] != '/')
+      if (m->offset != 0 || m->path[0] != '/' || !proc_map_is_image (p, i))
         continue;
       int shim = strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi;
-      int ld = !shim && glibc_loader_name (b) && !r->libc_abi;
+      /* The C library's values are its loader's: the program's
+         interpreter (at AT_BASE), or the program itself where the
+         loader runs as a command.  Another copy of that file, loaded
+         (dlopen) or mapped by a static program's dlopen, is never set
+         up, and its 0s meant a failed registration, then a program
+         still starting (59th review).  */
+      int ld = !shim && glibc_loader_name (b) && !r->libc_abi
+               && (at_base != 0 ? m->start == at_base
+                   : proc_map_is_exe (p, m, r->exe));
       if (!shim && !ld)
         continue;
       if (proc_map_seen (m, asked, nasked)
@@ -399,12 +408,9 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         nld++;
       if (shim)
         {
-          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
-                                    NULL, NULL);
-          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
-                                    NULL, NULL);
-          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
-                                    NULL, NULL);
+          uint64_t o = proc_symbol_at (p, m, "__rseq_offset");
+          uint64_t s = proc_symbol_at (p, m, "__rseq_size");
+          uint64_t f = proc_symbol_at (p, m, "__rseq_flags");
           snprintf (r->shim, sizeof r->shim, "%s", p->maps[i].path);
           if (o != 0 && s != 0 && f != 0
               && proc_read (p, o, &r->shim_offset, sizeof r->shim_offset) == 0
@@ -418,12 +424,9 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
          (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
       else
         {
-          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
-                                    NULL, NULL);
-          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
-                                    NULL, NULL);
-          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
-                                    NULL, NULL);
+          uint64_t o = proc_symbol_at (p, m, "__rseq_offset");
+          uint64_t s = proc_symbol_at (p, m, "__rseq_size");
+          uint64_t f = proc_symbol_at (p, m, "__rseq_flags");
           if (o != 0 && s != 0 && f != 0
               && proc_read (p, o, &r->libc_offset, sizeof r->libc_offset) == 0
               && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
@@ -448,7 +451,13 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   /* A program without PT_INTERP that is no dynamic loader (one run as a
      command has none either, and its own name: ld-*, or ld.so in
      glibc's build tree) is linked statically.  */
-  int static_exe = r->exe[0] == '/' && proc_exe_has_interp (p) == 0
+  /* Where the file cannot be read (execute-only to the reader, or on
+     FUSE), the kernel's AT_BASE still tells: 0, no interpreter (59th
+     review: a static glibc program that had called dlopen was taken
+     for a dynamic one, its loader for the C library's).  */
+  int interp = proc_exe_has_interp (p);
+  int static_exe = r->exe[0] == '/'
+                   && (interp == 0 || (interp < 0 && at_base == 0))
                    && strncmp (base_name (r->exe), "ld-", 3) != 0
                    && !glibc_loader_name (base_name (r->exe));
   if (!r->shim_abi && r->exe[0] == '/'
@@ -530,27 +539,44 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       return ESRCH;
     }
 
-  /* Mapped, but not started yet: glibc's loader sets __rseq_offset when
+  /* Mapped, but not set up yet: glibc's loader sets __rseq_offset when
      it sets up the main thread's TLS (2.35 and later, and our patched
      2.31, whether or not the kernel takes the registration; on the
      architectures glibc defines RSEQ_SIG for), after it has loaded
-     every library; the shim sets its own when it decides (glibc: while
-     the loader relocates it, after loading; musl: in its constructor).
-     Neither is ever 0 after that (the area is
-     never at the thread pointer).  Read between the two, with the C
-     library mapped and its loader still loading another library (one on
-     a slow file system, or a FIFO), the process was said to have a
-     registration that failed, with status 0 (58th review).  */
-  if (!static_exe && !r->libc_static
+     every library; the shim on glibc sets its own while the loader
+     relocates it, after loading.  Neither is ever 0 after that (the
+     area is never at the thread pointer).  Read between the two, with
+     the C library mapped and its loader still loading another library
+     (one on a slow file system, or a FIFO), the process was said to
+     have a registration that failed, with status 0 (58th review).  Only
+     the interpreter's values count (above): a static program's dlopen
+     maps a loader that is never set up (59th review).  */
+  int shim_unset = r->shim_abi && r->shim_offset == 0;
+  if (!static_exe && !r->libc_static && strcmp (r->libc, "musl") != 0
       && ((r->libc_abi && r->libc_offset == 0 && GLIBC_SETS_RSEQ_OFFSET)
-          || (r->shim_abi && r->shim_offset == 0)))
+          || shim_unset))
     {
       snprintf (err, errlen, "process %d is starting a program: its "
                 "dynamic loader is still loading its libraries (%s has not "
                 "set up rseq yet); nothing to report: run info -p again",
                 (int) p->pid,
-                r->shim_abi && r->shim_offset == 0 ? "librseq-compat"
-                : "the C library");
+                shim_unset ? "librseq-compat" : "the C library");
+      return ESRCH;
+    }
+  /* On musl the shim decides in its constructor, which runs after
+     loading, and after those of the libraries linked before it: one of
+     those still running (or a process forked in one, which runs no
+     constructor again) has every library loaded and no thread
+     registered by the shim yet (59th review: "still loading its
+     libraries" was not always so).  */
+  if (shim_unset && !static_exe)
+    {
+      snprintf (err, errlen, "process %d is starting a program: "
+                "librseq-compat's constructor has not run yet (its dynamic "
+                "loader is still loading its libraries, or a constructor "
+                "that runs before the shim's has not returned, or the "
+                "process was forked in one); nothing to report: run info "
+                "-p again", (int) p->pid);
       return ESRCH;
     }
 

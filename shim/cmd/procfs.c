@@ -992,12 +992,60 @@ mapped_start (struct proc *p, const char *path, int exe,
   return start;
 }
 
-static uint64_t
-symbol_in (struct proc *p, const char *path, const char *name, int symtab,
-           int exe, int *is_tls, uint64_t *tls_value)
+/* Whether maps[I], a mapping from the start of a file, is where a
+   loader mapped that file as an object: executable itself, or followed
+   by an executable mapping of the same file before the file is mapped
+   from its start again.  A file mapped as data (a checksummer's, an ELF
+   reader's) is not, and its symbols' addresses there mean nothing: read
+   from it, the shim's __rseq_offset was another word, and glibc's
+   loader's 0 (59th review).  */
+int
+proc_map_is_image (const struct proc *p, size_t i)
 {
-  const struct proc_map *m;
-  uint64_t start = mapped_start (p, path, exe, &m);
+  const struct proc_map *m = &p->maps[i];
+  if (m->offset != 0)
+    return 0;
+  for (size_t j = i; j < p->nmaps && j < i + 64; j++)
+    {
+      const struct proc_map *n = &p->maps[j];
+      int same = n->inode == m->inode && n->dev_major == m->dev_major
+                 && n->dev_minor == m->dev_minor;
+      if (j > i && same && n->offset == 0)
+        break;
+      if (same && n->perms[2] == 'x')
+        return 1;
+    }
+  return 0;
+}
+
+int
+proc_map_is_exe (struct proc *p, const struct proc_map *m, const char *exe)
+{
+  char link[PATH_MAX + 8];
+  snprintf (link, sizeof link, "%s/exe", p->dir);
+  int fd = open (link, O_PATH | O_CLOEXEC);
+  struct stat st;
+  int by_file = fd >= 0 && !fuse_fd (p->dir, fd) && fstat (fd, &st) == 0;
+  if (fd >= 0)
+    close (fd);
+  if (by_file)
+    return m->dev_major == major (st.st_dev)
+           && m->dev_minor == minor (st.st_dev)
+           && m->inode == (uint64_t) st.st_ino;
+  return maps_name_is (m->path, exe);
+}
+
+/* The run-time address of NAME in the file mapped as PATH (or, GIVEN,
+   the object mapped there), from its dynamic symbols (or SYMTAB its
+   static ones too).  */
+static uint64_t
+symbol_in (struct proc *p, const char *path, const struct proc_map *given,
+           const char *name, int symtab, int exe, int *is_tls,
+           uint64_t *tls_value)
+{
+  const struct proc_map *m = given;
+  uint64_t start = given != NULL ? given->start
+                   : mapped_start (p, path, exe, &m);
   if (start == UINT64_MAX)
     return 0;
   int fd = open_mapped (p, m, path, exe);
@@ -1024,19 +1072,25 @@ uint64_t
 proc_symbol (struct proc *p, const char *path, const char *name,
              int *is_tls, uint64_t *tls_value)
 {
-  return symbol_in (p, path, name, 0, 0, is_tls, tls_value);
+  return symbol_in (p, path, NULL, name, 0, 0, is_tls, tls_value);
 }
 
 uint64_t
 proc_symbol_any (struct proc *p, const char *path, const char *name)
 {
-  return symbol_in (p, path, name, 1, 0, NULL, NULL);
+  return symbol_in (p, path, NULL, name, 1, 0, NULL, NULL);
+}
+
+uint64_t
+proc_symbol_at (struct proc *p, const struct proc_map *m, const char *name)
+{
+  return symbol_in (p, m->path, m, name, 0, 0, NULL, NULL);
 }
 
 uint64_t
 proc_symbol_exe (struct proc *p, const char *path, const char *name)
 {
-  return symbol_in (p, path, name, 1, 1, NULL, NULL);
+  return symbol_in (p, path, NULL, name, 1, 1, NULL, NULL);
 }
 
 uint64_t
@@ -1638,7 +1692,7 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
 
 int
 read_auxv (const char *dir, unsigned long int *feature,
-           unsigned long int *align, int *secure)
+           unsigned long int *align, int *secure, uint64_t *base)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
@@ -1660,6 +1714,8 @@ read_auxv (const char *dir, unsigned long int *feature,
   auxv_find (buf, len, w, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
   auxv_find (buf, len, w, RSEQ_LAYOUT_AT_ALIGN, &a);
   auxv_find (buf, len, w, AT_SECURE, &s);
+  *base = 0;
+  auxv_find (buf, len, w, AT_BASE, base);
   *feature = f;
   *align = a;
   *secure = s != 0;

@@ -380,7 +380,9 @@ static __inline__ int
 rseq_compat_counter_init (struct rseq_compat_counter *c)
 {
   unsigned int n = __rseq_compat_possible_cpus ();
-  size_t bytes = (size_t) n * sizeof (struct rseq_compat_counter_slot);
+  /* sizeof first: the product is a size_t without a cast, which ILP32
+     C++ would call useless (59th review).  */
+  size_t bytes = sizeof (struct rseq_compat_counter_slot) * n;
   c->slots = (struct rseq_compat_counter_slot *)
     aligned_alloc (RSEQ_COMPAT_COUNTER_ALIGN, bytes);
   if (c->slots == NULL)

@@ -20,3 +20,16 @@
    open, after it has mapped what the program needs before it.  */
 
 int info_hold_lib_value = 1;
+
+#ifdef INFO_HOLD_CTOR
+# include <unistd.h>
+
+/* Built so, it is loaded, and its constructor waits for good: on musl,
+   before the constructor of a shim linked after it.  */
+__attribute__ ((constructor)) static void
+hold (void)
+{
+  for (;;)
+    pause ();
+}
+#endif
