@@ -341,9 +341,9 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   if (uname (&u) == 0)
     snprintf (r->kernel, sizeof r->kernel, "%s", u.release);
 
-  uint64_t at_base = 0;
+  uint64_t at_base = 0, at_phdr = 0;
   if (read_auxv (p->dir, &r->at_feature_size, &r->at_align, &r->secure,
-                 &at_base) != 0)
+                 &at_base, &at_phdr) != 0)
     {
       int e = errno;
       snprintf (err, errlen, "cannot read %s/auxv: %s", p->dir, strerror (e));
@@ -388,14 +388,17 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         continue;
       int shim = strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi;
       /* The C library's values are its loader's: the program's
-         interpreter (at AT_BASE), or the program itself where the
-         loader runs as a command.  Another copy of that file, loaded
-         (dlopen) or mapped by a static program's dlopen, is never set
-         up, and its 0s meant a failed registration, then a program
-         still starting (59th review).  */
-      int ld = !shim && glibc_loader_name (b) && !r->libc_abi
+         interpreter, at AT_BASE, whatever its name (ld64.so.2 on
+         ppc64le, a copy: 60th review), or the program itself where a
+         loader runs as a command (AT_BASE 0; the kernel's AT_PHDR lies
+         in its first mapping).  Another copy of that file, loaded
+         (dlopen), mapped by a static program's dlopen or mapped as
+         data, is never set up, and its 0s meant a failed registration,
+         then a program still starting (59th and 60th reviews).  */
+      int ld = !shim && !r->libc_abi
                && (at_base != 0 ? m->start == at_base
-                   : proc_map_is_exe (p, m, r->exe));
+                   : glibc_loader_name (b) && m->start <= at_phdr
+                     && at_phdr < m->end);
       if (!shim && !ld)
         continue;
       if (proc_map_seen (m, asked, nasked)
@@ -418,7 +421,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, f, &r->shim_flags, sizeof r->shim_flags) == 0)
             r->shim_abi = 1;
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
-            r->abi_unread = 1;
+            r->abi_unread = ABI_UNREAD_FUSE;
         }
       /* glibc 2.35 and later export __rseq_* from the dynamic loader
          (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
@@ -433,7 +436,18 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
-            r->abi_unread = 1;
+            r->abi_unread = ABI_UNREAD_FUSE;
+          /* Its file not to be opened (deleted by an upgrade, and this
+             user may not open the mapping instead): whether it defines
+             __rseq_* is not known, where its glibc may (2.34 on, or of
+             a version not known).  Not "does not register" (60th
+             review).  */
+          else if (o == 0 && !proc_map_readable (p, m))
+            {
+              int minor = info_glibc_minor (r);
+              if (strcmp (r->libc, "musl") != 0 && (minor < 0 || minor >= 34))
+                r->abi_unread = ABI_UNREAD_FILE;
+            }
         }
     }
 
@@ -489,7 +503,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
-            r->abi_unread = 1;
+            r->abi_unread = ABI_UNREAD_FUSE;
         }
       /* Stripped: only the archive's descriptor, where it is linked
          in, names the C library; otherwise it is not known, and the

@@ -179,6 +179,12 @@ derive_reason (struct info_report *r)
                   "start-up (rr, valgrind, qemu-user, or a kernel without "
                   "rseq)");
     }
+  else if (strcmp (m, "unknown") == 0 && r->abi_unread == ABI_UNREAD_FILE)
+    snprintf (r->reason, sizeof r->reason, "the dynamic loader's file, "
+              "which would define __rseq_*, could not be opened (deleted, "
+              "as an upgrade does, and this user may not open the mapping; "
+              "root may): whether the process registers, and who, cannot "
+              "be told");
   else if (strcmp (m, "unknown") == 0)
     snprintf (r->reason, sizeof r->reason, "%s lie%s in a file on FUSE "
               "and %s not read (see the warning): %s cannot be told",

@@ -136,6 +136,9 @@ print_text (FILE *f, const struct info_report *r)
     row (f, "__rseq_*", "not found: no dynamic symbol table defines "
          "them, and no static one is there to read (a stripped static "
          "program?)");
+  else if (r->abi_unread == ABI_UNREAD_FILE)
+    row (f, "__rseq_*", "not read: the dynamic loader's file could not be "
+         "opened");
   else if (r->abi_unread)
     row (f, "__rseq_*", "not read: they lie in a file on FUSE (see the "
          "warning)");

@@ -993,18 +993,21 @@ mapped_start (struct proc *p, const char *path, int exe,
 }
 
 /* Whether maps[I], a mapping from the start of a file, is where a
-   loader mapped that file as an object: executable itself, or followed
-   by an executable mapping of the same file before the file is mapped
-   from its start again.  A file mapped as data (a checksummer's, an ELF
-   reader's) is not, and its symbols' addresses there mean nothing: read
+   loader mapped that file as an object: with the mappings of the same
+   file that follow it (before the file is mapped from its start
+   again), code and a segment from further in the file, as every
+   loaded object has (its data).  A file mapped as data (a
+   checksummer's, an ELF reader's), even executable, is one mapping
+   from the start, and its symbols' addresses there mean nothing: read
    from it, the shim's __rseq_offset was another word, and glibc's
-   loader's 0 (59th review).  */
+   loader's 0 (59th and 60th reviews).  */
 int
 proc_map_is_image (const struct proc *p, size_t i)
 {
   const struct proc_map *m = &p->maps[i];
   if (m->offset != 0)
     return 0;
+  int code = 0, further = 0;
   for (size_t j = i; j < p->nmaps && j < i + 64; j++)
     {
       const struct proc_map *n = &p->maps[j];
@@ -1012,27 +1015,24 @@ proc_map_is_image (const struct proc *p, size_t i)
                  && n->dev_minor == m->dev_minor;
       if (j > i && same && n->offset == 0)
         break;
-      if (same && n->perms[2] == 'x')
-        return 1;
+      if (same)
+        {
+          code |= n->perms[2] == 'x';
+          further |= n->offset != 0;
+        }
     }
-  return 0;
+  return code && further;
 }
 
+/* Whether M's file can be opened for reading as this process may.  */
 int
-proc_map_is_exe (struct proc *p, const struct proc_map *m, const char *exe)
+proc_map_readable (struct proc *p, const struct proc_map *m)
 {
-  char link[PATH_MAX + 8];
-  snprintf (link, sizeof link, "%s/exe", p->dir);
-  int fd = open (link, O_PATH | O_CLOEXEC);
-  struct stat st;
-  int by_file = fd >= 0 && !fuse_fd (p->dir, fd) && fstat (fd, &st) == 0;
-  if (fd >= 0)
-    close (fd);
-  if (by_file)
-    return m->dev_major == major (st.st_dev)
-           && m->dev_minor == minor (st.st_dev)
-           && m->inode == (uint64_t) st.st_ino;
-  return maps_name_is (m->path, exe);
+  int fd = open_mapped (p, m, m->path, 0);
+  if (fd < 0)
+    return 0;
+  close (fd);
+  return 1;
 }
 
 /* The run-time address of NAME in the file mapped as PATH (or, GIVEN,
@@ -1692,7 +1692,8 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
 
 int
 read_auxv (const char *dir, unsigned long int *feature,
-           unsigned long int *align, int *secure, uint64_t *base)
+           unsigned long int *align, int *secure, uint64_t *base,
+           uint64_t *phdr)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
@@ -1711,6 +1712,8 @@ read_auxv (const char *dir, unsigned long int *feature,
              : (!auxv_find (buf, len, 8, AT_RANDOM, &at)
                 && auxv_find (buf, len, 4, AT_RANDOM, &at)) ? 4 : 8;
   uint64_t f = 0, a = 0, s = 0;
+  *phdr = 0;
+  auxv_find (buf, len, w, AT_PHDR, phdr);
   auxv_find (buf, len, w, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
   auxv_find (buf, len, w, RSEQ_LAYOUT_AT_ALIGN, &a);
   auxv_find (buf, len, w, AT_SECURE, &s);

@@ -99,10 +99,8 @@ uint64_t proc_symbol_at (struct proc *p, const struct proc_map *m,
 /* Whether P's maps[I] is a loaded object's first mapping, not the file
    mapped as data.  */
 int proc_map_is_image (const struct proc *p, size_t i);
-/* Whether M maps /proc/PID/exe's file (by device and inode; by EXE, its
-   name, where the file lies on FUSE).  */
-int proc_map_is_exe (struct proc *p, const struct proc_map *m,
-                     const char *exe);
+/* Whether M's file can be opened for reading.  */
+int proc_map_readable (struct proc *p, const struct proc_map *m);
 /* proc_symbol_any in the program itself, mapped as PATH (its
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
@@ -140,11 +138,13 @@ int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
 int proc_status_field (const char *dir, const char *key, char *out,
                        size_t outlen);
-/* AT_RSEQ_FEATURE_SIZE, AT_RSEQ_ALIGN, AT_SECURE and AT_BASE (where
-   the program's interpreter is mapped) from DIR/auxv (0 when absent).
-   Returns 0, or -1 with errno set.  */
+/* AT_RSEQ_FEATURE_SIZE, AT_RSEQ_ALIGN, AT_SECURE, AT_BASE (where the
+   program's interpreter is mapped) and AT_PHDR (the program's headers,
+   as the kernel mapped it) from DIR/auxv (0 when absent).  Returns 0,
+   or -1 with errno set.  */
 int read_auxv (const char *dir, unsigned long int *feature,
-               unsigned long int *align, int *secure, uint64_t *base);
+               unsigned long int *align, int *secure, uint64_t *base,
+               uint64_t *phdr);
 /* GLIBC_TUNABLES from DIR/environ: 1 and the last value in OUT, with
    *OFF whether it turns registration off, and *OFF_LOOSE whether it
    does as glibc before 2.39 reads it; 0 when unset; -1 when the file

@@ -16,10 +16,11 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-map-file [FILE | dlopen:FILE]...
+/* Usage: info-map-file [FILE | x:FILE | dlopen:FILE]...
 
    Maps each FILE read-only from its start, as a checksummer or an ELF
-   reader would, or loads it with dlopen; then prints the __rseq_offset
+   reader would (x:FILE, executable too), or loads it with dlopen; then
+   prints the __rseq_offset
    and __rseq_size the process's own lookup finds ("offset=N size=N",
    "offset=none" where nothing defines them), "ready", and waits until
    killed.  info -p must read the published values from the objects
@@ -52,13 +53,20 @@ main (int argc, char **argv)
             }
           continue;
         }
-      int fd = open (argv[i], O_RDONLY | O_CLOEXEC);
+      const char *file = argv[i];
+      int prot = PROT_READ;
+      if (strncmp (file, "x:", 2) == 0)
+        {
+          file += 2;
+          prot |= PROT_EXEC;
+        }
+      int fd = open (file, O_RDONLY | O_CLOEXEC);
       struct stat st;
       if (fd < 0 || fstat (fd, &st) != 0
-          || mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+          || mmap (NULL, (size_t) st.st_size, prot, MAP_PRIVATE, fd, 0)
              == MAP_FAILED)
         {
-          perror (argv[i]);
+          perror (file);
           return 1;
         }
       close (fd);
