@@ -386,7 +386,11 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       const char *b = base_name (m->path);
       if (m->offset != 0 || m->path[0] != '/' || !proc_map_is_image (p, i))
         continue;
-      int shim = strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi;
+      /* Of two copies of the shim, the one that registered: a copy
+         loaded later (dlopen) may lie lower, and says nothing is
+         registered (61st review: "unavailable" on glibc 2.31).  */
+      int shim = strncmp (b, "librseq-compat.so", 17) == 0
+                 && (!r->shim_abi || r->shim_size == 0);
       /* The C library's values are its loader's: the program's
          interpreter, at AT_BASE, whatever its name (ld64.so.2 on
          ppc64le, a copy: 60th review), or the program itself where a
@@ -397,8 +401,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
          then a program still starting (59th and 60th reviews).  */
       int ld = !shim && !r->libc_abi
                && (at_base != 0 ? m->start == at_base
-                   : glibc_loader_name (b) && m->start <= at_phdr
-                     && at_phdr < m->end);
+                   : m->start <= at_phdr && at_phdr < m->end);
       if (!shim && !ld)
         continue;
       if (proc_map_seen (m, asked, nasked)
@@ -414,14 +417,37 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
           uint64_t o = proc_symbol_at (p, m, "__rseq_offset");
           uint64_t s = proc_symbol_at (p, m, "__rseq_size");
           uint64_t f = proc_symbol_at (p, m, "__rseq_flags");
-          snprintf (r->shim, sizeof r->shim, "%s", p->maps[i].path);
+          int64_t offset;
+          uint32_t size, flags;
           if (o != 0 && s != 0 && f != 0
-              && proc_read (p, o, &r->shim_offset, sizeof r->shim_offset) == 0
-              && proc_read (p, s, &r->shim_size, sizeof r->shim_size) == 0
-              && proc_read (p, f, &r->shim_flags, sizeof r->shim_flags) == 0)
-            r->shim_abi = 1;
+              && proc_read (p, o, &offset, sizeof offset) == 0
+              && proc_read (p, s, &size, sizeof size) == 0
+              && proc_read (p, f, &flags, sizeof flags) == 0)
+            {
+              if (!r->shim_abi || size != 0)
+                {
+                  snprintf (r->shim, sizeof r->shim, "%s", m->path);
+                  r->shim_offset = offset;
+                  r->shim_size = size;
+                  r->shim_flags = flags;
+                  r->shim_abi = 1;
+                }
+            }
+          else if (r->shim_abi)
+            ;
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
-            r->abi_unread = ABI_UNREAD_FUSE;
+            {
+              snprintf (r->shim, sizeof r->shim, "%s", m->path);
+              r->abi_unread = ABI_UNREAD_FUSE;
+            }
+          /* Its file deleted, and not to be opened by this user: loaded
+             all the same (61st review: "not loaded").  */
+          else
+            {
+              snprintf (r->shim, sizeof r->shim, "%s", m->path);
+              if (o == 0 && !proc_map_readable (p, m))
+                r->abi_unread = ABI_UNREAD_FILE;
+            }
         }
       /* glibc 2.35 and later export __rseq_* from the dynamic loader
          (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
@@ -444,8 +470,12 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
              review).  */
           else if (o == 0 && !proc_map_readable (p, m))
             {
+              /* musl's loader never defines them; by name, since the
+                 file cannot be read (61st review).  */
               int minor = info_glibc_minor (r);
-              if (strcmp (r->libc, "musl") != 0 && (minor < 0 || minor >= 34))
+              if (strcmp (r->libc, "musl") != 0
+                  && strncmp (b, "ld-musl", 7) != 0
+                  && strcmp (b, "libc.so") != 0 && (minor < 0 || minor >= 34))
                 r->abi_unread = ABI_UNREAD_FILE;
             }
         }
@@ -473,7 +503,13 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   int static_exe = r->exe[0] == '/'
                    && (interp == 0 || (interp < 0 && at_base == 0))
                    && strncmp (base_name (r->exe), "ld-", 3) != 0
-                   && !glibc_loader_name (base_name (r->exe));
+                   && !glibc_loader_name (base_name (r->exe))
+                   /* A loader run as a command under another name:
+                      musl's, whose file is libc.so (it has no
+                      DT_SONAME), and glibc's, which has one (rtld: 61st
+                      review).  */
+                   && strcmp (base_name (r->exe), "libc.so") != 0
+                   && !proc_exe_has_soname (p);
   if (!r->shim_abi && r->exe[0] == '/'
       && ((unknown && !r->libc_abi) || static_exe))
     {

@@ -180,11 +180,11 @@ derive_reason (struct info_report *r)
                   "rseq)");
     }
   else if (strcmp (m, "unknown") == 0 && r->abi_unread == ABI_UNREAD_FILE)
-    snprintf (r->reason, sizeof r->reason, "the dynamic loader's file, "
-              "which would define __rseq_*, could not be opened (deleted, "
-              "as an upgrade does, and this user may not open the mapping; "
-              "root may): whether the process registers, and who, cannot "
-              "be told");
+    snprintf (r->reason, sizeof r->reason, "the file that would define "
+              "__rseq_* (the dynamic loader's, or librseq-compat's) could "
+              "not be opened (deleted, as an upgrade does, and this user "
+              "may not open the mapping; root may): whether the process "
+              "registers, and who, cannot be told");
   else if (strcmp (m, "unknown") == 0)
     snprintf (r->reason, sizeof r->reason, "%s lie%s in a file on FUSE "
               "and %s not read (see the warning): %s cannot be told",
@@ -477,11 +477,11 @@ info_derive (struct info_report *r)
     "the vDSO's getcpu";
 #endif
   if (strcmp (r->getcpu_impl, "unknown") == 0)
-    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: whose "
-              "sched_getcpu the program has cannot be told (no C library "
-              "known: a static program without symbols, or one that needs "
-              "none); a static glibc 2.35 or later loads cpu_id, other C "
-              "libraries ask %s", slow);
+    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: no C "
+              "library known (a static program without symbols, one that "
+              "needs none, or one whose C library's files cannot be read); "
+              "a static glibc 2.35 or later loads cpu_id, others ask %s",
+              slow);
   else if (live == 0 && unread > 0)
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: no "
               "thread could be read (%s's sched_getcpu loads cpu_id in a "

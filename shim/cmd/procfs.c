@@ -995,33 +995,43 @@ mapped_start (struct proc *p, const char *path, int exe,
 /* Whether maps[I], a mapping from the start of a file, is where a
    loader mapped that file as an object: with the mappings of the same
    file that follow it (before the file is mapped from its start
-   again), code and a segment from further in the file, as every
-   loaded object has (its data).  A file mapped as data (a
-   checksummer's, an ELF reader's), even executable, is one mapping
-   from the start, and its symbols' addresses there mean nothing: read
-   from it, the shim's __rseq_offset was another word, and glibc's
-   loader's 0 (59th and 60th reviews).  */
+   again), a segment from further in the file, as every loaded object
+   has (its data).  A file mapped as data (a checksummer's, an ELF
+   reader's), even executable, is one mapping from the start, and its
+   symbols' addresses there mean nothing: read from it, the shim's
+   __rseq_offset was another word, and glibc's loader's 0 (59th and 60th
+   reviews).  Code is not asked for: a program that moves its text to
+   anonymous memory (huge pages) leaves none of the file's mapped
+   executable (61st review).  */
 int
 proc_map_is_image (const struct proc *p, size_t i)
 {
   const struct proc_map *m = &p->maps[i];
   if (m->offset != 0)
     return 0;
-  int code = 0, further = 0;
-  for (size_t j = i; j < p->nmaps && j < i + 64; j++)
+  for (size_t j = i + 1; j < p->nmaps && j < i + 64; j++)
     {
       const struct proc_map *n = &p->maps[j];
-      int same = n->inode == m->inode && n->dev_major == m->dev_major
-                 && n->dev_minor == m->dev_minor;
-      if (j > i && same && n->offset == 0)
+      if (n->inode != m->inode || n->dev_major != m->dev_major
+          || n->dev_minor != m->dev_minor)
+        continue;
+      if (n->offset == 0)
         break;
-      if (same)
-        {
-          code |= n->perms[2] == 'x';
-          further |= n->offset != 0;
-        }
+      return 1;
     }
-  return code && further;
+  return 0;
+}
+
+/* Whether the program's file (/proc/PID/exe) has a DT_SONAME: a shared
+   object run as a program, which can only be a dynamic loader run as a
+   command, whatever its name; never a static or static-pie program.
+   0 where it cannot be read.  */
+int
+proc_exe_has_soname (struct proc *p)
+{
+  char name[256];
+  return elf_file_dyn_string (open_mapped (p, NULL, NULL, 1), DT_SONAME,
+                              NULL, name, sizeof name) == 0;
 }
 
 /* Whether M's file can be opened for reading as this process may.  */

@@ -99,6 +99,9 @@ uint64_t proc_symbol_at (struct proc *p, const struct proc_map *m,
 /* Whether P's maps[I] is a loaded object's first mapping, not the file
    mapped as data.  */
 int proc_map_is_image (const struct proc *p, size_t i);
+/* Whether the program's file has a DT_SONAME (a dynamic loader run as
+   a command); 0 where it cannot be read.  */
+int proc_exe_has_soname (struct proc *p);
 /* Whether M's file can be opened for reading.  */
 int proc_map_readable (struct proc *p, const struct proc_map *m);
 /* proc_symbol_any in the program itself, mapped as PATH (its

@@ -16,11 +16,13 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-map-file [FILE | x:FILE | dlopen:FILE]...
+/* Usage: info-map-file [FILE | x:FILE | dlopen:FILE | anon:FILE]...
 
    Maps each FILE read-only from its start, as a checksummer or an ELF
-   reader would (x:FILE, executable too), or loads it with dlopen; then
-   prints the __rseq_offset
+   reader would (x:FILE, executable too), loads it with dlopen, or
+   (anon:FILE) moves the code of the loaded FILE to anonymous memory at
+   the same address, as programs that put their text in huge pages do
+   (61st review: the object was no longer found); then prints the __rseq_offset
    and __rseq_size the process's own lookup finds ("offset=N size=N",
    "offset=none" where nothing defines them), "ready", and waits until
    killed.  info -p must read the published values from the objects
@@ -39,11 +41,78 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Moves the executable mappings of PATH to anonymous memory in place.
+   Nothing may run from them meanwhile: PATH is the dynamic loader or
+   the shim, neither of which this code calls (memcpy is the C
+   library's; on musl the C library is the loader, which is not moved
+   there).  Returns 0, or -1.  */
+static int
+move_code (const char *path)
+{
+  FILE *maps = fopen ("/proc/self/maps", "r");
+  if (maps == NULL)
+    return -1;
+  char line[4096];
+  unsigned long int starts[16], ends[16];
+  int n = 0;
+  while (n < 16 && fgets (line, sizeof line, maps) != NULL)
+    {
+      unsigned long int start, end;
+      char perms[8];
+      int pos = 0;
+      if (sscanf (line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms,
+                  &pos) != 3 || pos == 0 || perms[2] != 'x')
+        continue;
+      char *name = line + pos;
+      name[strcspn (name, "\n")] = '\0';
+      if (strcmp (name, path) == 0)
+        {
+          starts[n] = start;
+          ends[n] = end;
+          n++;
+        }
+    }
+  fclose (maps);
+  if (n == 0)
+    return -1;
+  for (int i = 0; i < n; i++)
+    {
+      size_t len = ends[i] - starts[i];
+      void *copy = mmap (NULL, len, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      /* Every function called while the code is away is bound first:
+         a lazy binding would run the loader's code then.  */
+      if (copy == MAP_FAILED
+          || mprotect (copy, len, PROT_READ | PROT_WRITE) != 0)
+        return -1;
+      memcpy (copy, (void *) starts[i], len);
+      if (mmap ((void *) starts[i], len, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+          == MAP_FAILED)
+        return -1;
+      memcpy ((void *) starts[i], copy, len);
+      __builtin___clear_cache ((char *) starts[i], (char *) ends[i]);
+      if (mprotect ((void *) starts[i], len, PROT_READ | PROT_EXEC) != 0)
+        return -1;
+      munmap (copy, len);
+    }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
     {
+      if (strncmp (argv[i], "anon:", 5) == 0)
+        {
+          if (move_code (argv[i] + 5) != 0)
+            {
+              printf ("cannot move the code of %s\n", argv[i] + 5);
+              return 1;
+            }
+          continue;
+        }
       if (strncmp (argv[i], "dlopen:", 7) == 0)
         {
           if (dlopen (argv[i] + 7, RTLD_NOW) == NULL)
