@@ -465,19 +465,15 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
             r->abi_unread = ABI_UNREAD_FUSE;
           /* Its file not to be opened (deleted by an upgrade, and this
              user may not open the mapping instead): whether it defines
-             __rseq_* is not known, where its glibc may (2.34 on, or of
-             a version not known).  Not "does not register" (60th
-             review).  */
-          else if (o == 0 && !proc_map_readable (p, m))
-            {
-              /* musl's loader never defines them; by name, since the
-                 file cannot be read (61st review).  */
-              int minor = info_glibc_minor (r);
-              if (strcmp (r->libc, "musl") != 0
-                  && strncmp (b, "ld-musl", 7) != 0
-                  && strcmp (b, "libc.so") != 0 && (minor < 0 || minor >= 34))
-                r->abi_unread = ABI_UNREAD_FILE;
-            }
+             __rseq_* is not known (its version does not tell: our
+             patched 2.31 does).  Not "does not register" (60th review).
+             musl's loader never defines them; by name, since the file
+             cannot be read (61st review).  */
+          else if (o == 0 && strcmp (r->libc, "musl") != 0
+                   && strncmp (b, "ld-musl", 7) != 0
+                   && strcmp (b, "libc.so") != 0
+                   && !proc_map_readable (p, m))
+            r->abi_unread = ABI_UNREAD_FILE;
         }
     }
 
