@@ -54,6 +54,17 @@
 # define GLIBC_SETS_RSEQ_OFFSET 0
 #endif
 
+/* Whether B, a mapped file's base name, is musl's dynamic loader: its
+   own name (ld-musl-ARCH.so.1, libc.musl-ARCH.so.1 on Alpine) or that of
+   the file Debian's links lead to (libc.so), deleted or not (62nd
+   review: "libc.so (deleted)" after an upgrade).  */
+static int
+musl_loader_name (const char *b)
+{
+  return strncmp (b, "ld-musl", 7) == 0 || strncmp (b, "libc.musl", 9) == 0
+         || strcmp (b, "libc.so") == 0 || strcmp (b, "libc.so (deleted)") == 0;
+}
+
 /* Owner of the area of a registered thread whose thread pointer is TP.
    glibc's area is at TP + its __rseq_offset, the shim's at TP + the
    shim's (the same address in libc-owned mode, where glibc owns it).
@@ -352,6 +363,14 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
 
   libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
                  r->libc_version, sizeof r->libc_version);
+  /* musl's loader, its file not to be read (deleted, and this user may
+     not open the mapping): musl all the same, by the interpreter's name
+     (62nd review: "a static program?", or a file of glibc's).  */
+  for (size_t i = 0; at_base != 0 && strcmp (r->libc, "unknown") == 0
+                     && i < p->nmaps; i++)
+    if (p->maps[i].start == at_base && p->maps[i].offset == 0
+        && musl_loader_name (base_name (p->maps[i].path)))
+      snprintf (r->libc, sizeof r->libc, "musl");
 
   int off = 0, off_loose = 0;
   int minor = info_glibc_minor (r);
@@ -380,6 +399,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      review).  */
   const struct proc_map *asked[2 * LIBC_CANDIDATES];
   size_t nasked = 0, nshim = 0, nld = 0;
+  int shim_unreadable = 0;
   for (size_t i = 0; i < p->nmaps; i++)
     {
       const struct proc_map *m = &p->maps[i];
@@ -434,7 +454,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
                 }
             }
           else if (r->shim_abi)
-            ;
+            shim_unreadable |= o == 0 && !proc_map_readable (p, m);
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
             {
               snprintf (r->shim, sizeof r->shim, "%s", m->path);
@@ -446,7 +466,10 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
             {
               snprintf (r->shim, sizeof r->shim, "%s", m->path);
               if (o == 0 && !proc_map_readable (p, m))
-                r->abi_unread = ABI_UNREAD_FILE;
+                {
+                  r->abi_unread = ABI_UNREAD_FILE;
+                  shim_unreadable = 1;
+                }
             }
         }
       /* glibc 2.35 and later export __rseq_* from the dynamic loader
@@ -470,11 +493,19 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
              musl's loader never defines them; by name, since the file
              cannot be read (61st review).  */
           else if (o == 0 && strcmp (r->libc, "musl") != 0
-                   && strncmp (b, "ld-musl", 7) != 0
-                   && strcmp (b, "libc.so") != 0
-                   && !proc_map_readable (p, m))
+                   && !musl_loader_name (b) && !proc_map_readable (p, m))
             r->abi_unread = ABI_UNREAD_FILE;
         }
+    }
+
+  /* A copy of the shim whose file could not be opened may be the one
+     that registered, where the one read says nothing is (62nd review:
+     the preloaded shim deleted, a copy loaded by dlopen, read by the
+     process's user: "unavailable").  */
+  if (shim_unreadable && r->shim_abi && r->shim_size == 0)
+    {
+      r->shim_abi = 0;
+      r->abi_unread = ABI_UNREAD_FILE;
     }
 
   /* A static program maps no dynamic loader, so libc_identify knows no
@@ -504,7 +535,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
                       musl's, whose file is libc.so (it has no
                       DT_SONAME), and glibc's, which has one (rtld: 61st
                       review).  */
-                   && strcmp (base_name (r->exe), "libc.so") != 0
+                   && !musl_loader_name (base_name (r->exe))
                    && !proc_exe_has_soname (p);
   if (!r->shim_abi && r->exe[0] == '/'
       && ((unknown && !r->libc_abi) || static_exe))

@@ -993,22 +993,77 @@ mapped_start (struct proc *p, const char *path, int exe,
 }
 
 /* Whether maps[I], a mapping from the start of a file, is where a
-   loader mapped that file as an object: with the mappings of the same
-   file that follow it (before the file is mapped from its start
-   again), a segment from further in the file, as every loaded object
-   has (its data).  A file mapped as data (a checksummer's, an ELF
-   reader's), even executable, is one mapping from the start, and its
-   symbols' addresses there mean nothing: read from it, the shim's
-   __rseq_offset was another word, and glibc's loader's 0 (59th and 60th
-   reviews).  Code is not asked for: a program that moves its text to
-   anonymous memory (huge pages) leaves none of the file's mapped
-   executable (61st review).  */
+   loader mapped that file as an object: the file's writable segment
+   (its data, which a loader maps from the file and nothing moves) is
+   mapped from the file where the segment's address says, relative to
+   maps[I].  A file mapped as data (a checksummer's, an ELF reader's),
+   even executable, or twice (62nd review: from its start and from a
+   page further, just above), is not, and its symbols' addresses there
+   mean nothing: read from it, the shim's __rseq_offset was another
+   word, and glibc's loader's 0 (59th and 60th reviews).  Code is not
+   asked for: a program that moves its text to anonymous memory (huge
+   pages) leaves none of the file's mapped executable (61st review).
+   Where the file cannot be read, a mapping from further in the file
+   before the next from its start will do: its symbols cannot be read
+   then either.  */
 int
-proc_map_is_image (const struct proc *p, size_t i)
+proc_map_is_image (struct proc *p, size_t i)
 {
   const struct proc_map *m = &p->maps[i];
   if (m->offset != 0)
     return 0;
+  uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE);
+  int fd = open_mapped (p, m, m->path, 0);
+  Elf64_Ehdr eh;
+  if (fd >= 0 && pread_full (fd, &eh, sizeof eh, 0) == 0
+      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+      && eh.e_ident[EI_CLASS] == ELFCLASS64
+      && eh.e_phentsize == sizeof (Elf64_Phdr) && eh.e_phnum < 4096)
+    {
+      /* The first PT_LOAD gives the load bias; the last writable one
+         (else the last) is the data.  */
+      int have_first = 0, have_data = 0;
+      Elf64_Phdr first = { 0 }, data = { 0 };
+      for (int k = 0; k < eh.e_phnum; k++)
+        {
+          Elf64_Phdr ph;
+          if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + k * sizeof ph)
+              != 0)
+            {
+              close (fd);
+              return 0;
+            }
+          if (ph.p_type != PT_LOAD)
+            continue;
+          if (!have_first)
+            {
+              first = ph;
+              have_first = 1;
+            }
+          if (ph.p_filesz != 0 && (!have_data || (ph.p_flags & PF_W) != 0
+                                   || (data.p_flags & PF_W) == 0))
+            {
+              data = ph;
+              have_data = 1;
+            }
+        }
+      close (fd);
+      if (!have_first || !have_data)
+        return 0;
+      uint64_t bias = m->start - (first.p_vaddr & ~(page - 1));
+      uint64_t want = bias + (data.p_vaddr & ~(page - 1));
+      uint64_t off = data.p_offset & ~(page - 1);
+      for (size_t j = 0; j < p->nmaps; j++)
+        {
+          const struct proc_map *n = &p->maps[j];
+          if (n->start == want && n->offset == off && n->inode == m->inode
+              && n->dev_major == m->dev_major && n->dev_minor == m->dev_minor)
+            return 1;
+        }
+      return 0;
+    }
+  if (fd >= 0)
+    close (fd);
   for (size_t j = i + 1; j < p->nmaps && j < i + 64; j++)
     {
       const struct proc_map *n = &p->maps[j];

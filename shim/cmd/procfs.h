@@ -98,7 +98,7 @@ uint64_t proc_symbol_at (struct proc *p, const struct proc_map *m,
                          const char *name);
 /* Whether P's maps[I] is a loaded object's first mapping, not the file
    mapped as data.  */
-int proc_map_is_image (const struct proc *p, size_t i);
+int proc_map_is_image (struct proc *p, size_t i);
 /* Whether the program's file has a DT_SONAME (a dynamic loader run as
    a command); 0 where it cannot be read.  */
 int proc_exe_has_soname (struct proc *p);

@@ -16,10 +16,12 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-map-file [FILE | x:FILE | dlopen:FILE | anon:FILE]...
+/* Usage: info-map-file [FILE | x:FILE | twice:FILE | dlopen:FILE
+                         | anon:FILE]...
 
    Maps each FILE read-only from its start, as a checksummer or an ELF
-   reader would (x:FILE, executable too), loads it with dlopen, or
+   reader would (x:FILE, executable too; twice:FILE, and again from its
+   second page right above), loads it with dlopen, or
    (anon:FILE) moves the code of the loaded FILE to anonymous memory at
    the same address, as programs that put their text in huge pages do
    (61st review: the object was no longer found); then prints the __rseq_offset
@@ -120,6 +122,34 @@ main (int argc, char **argv)
               printf ("dlopen %s: %s\n", argv[i] + 7, dlerror ());
               return 1;
             }
+          continue;
+        }
+      if (strncmp (argv[i], "twice:", 6) == 0)
+        {
+          const char *file = argv[i] + 6;
+          int fd = open (file, O_RDONLY | O_CLOEXEC);
+          struct stat st;
+          long int page = sysconf (_SC_PAGESIZE);
+          if (fd < 0 || fstat (fd, &st) != 0 || st.st_size <= page)
+            {
+              perror (file);
+              return 1;
+            }
+          size_t len = ((size_t) st.st_size + (size_t) page - 1)
+                       & ~((size_t) page - 1);
+          char *r = mmap (NULL, 2 * len, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+          if (r == MAP_FAILED
+              || mmap (r, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0)
+                 == MAP_FAILED
+              || mmap (r + len, len - (size_t) page, PROT_READ,
+                       MAP_PRIVATE | MAP_FIXED, fd, page) == MAP_FAILED)
+            {
+              perror (file);
+              return 1;
+            }
+          munmap (r + 2 * len - page, (size_t) page);
+          close (fd);
           continue;
         }
       const char *file = argv[i];
