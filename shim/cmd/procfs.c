@@ -1014,56 +1014,55 @@ proc_map_is_image (struct proc *p, size_t i)
     return 0;
   uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE);
   int fd = open_mapped (p, m, m->path, 0);
-  Elf64_Ehdr eh;
-  if (fd >= 0 && pread_full (fd, &eh, sizeof eh, 0) == 0
-      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
-      && eh.e_ident[EI_CLASS] == ELFCLASS64
-      && eh.e_phentsize == sizeof (Elf64_Phdr) && eh.e_phnum < 4096)
-    {
-      /* The first PT_LOAD gives the load bias; the last writable one
-         (else the last) is the data.  */
-      int have_first = 0, have_data = 0;
-      Elf64_Phdr first = { 0 }, data = { 0 };
-      for (int k = 0; k < eh.e_phnum; k++)
-        {
-          Elf64_Phdr ph;
-          if (pread_full (fd, &ph, sizeof ph, eh.e_phoff + k * sizeof ph)
-              != 0)
-            {
-              close (fd);
-              return 0;
-            }
-          if (ph.p_type != PT_LOAD)
-            continue;
-          if (!have_first)
-            {
-              first = ph;
-              have_first = 1;
-            }
-          if (ph.p_filesz != 0 && (!have_data || (ph.p_flags & PF_W) != 0
-                                   || (data.p_flags & PF_W) == 0))
-            {
-              data = ph;
-              have_data = 1;
-            }
-        }
-      close (fd);
-      if (!have_first || !have_data)
-        return 0;
-      uint64_t bias = m->start - (first.p_vaddr & ~(page - 1));
-      uint64_t want = bias + (data.p_vaddr & ~(page - 1));
-      uint64_t off = data.p_offset & ~(page - 1);
-      for (size_t j = 0; j < p->nmaps; j++)
-        {
-          const struct proc_map *n = &p->maps[j];
-          if (n->start == want && n->offset == off && n->inode == m->inode
-              && n->dev_major == m->dev_major && n->dev_minor == m->dev_minor)
-            return 1;
-        }
-      return 0;
-    }
   if (fd >= 0)
-    close (fd);
+    {
+      /* The program headers in one read (63rd review: 4095 of them,
+         one read each, per mapping).  A file that is no 64-bit ELF
+         file is no object of ours, readable as it is.  */
+      Elf64_Ehdr eh;
+      Elf64_Phdr *ph = NULL;
+      int image = 0;
+      if (pread_full (fd, &eh, sizeof eh, 0) == 0
+          && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+          && eh.e_ident[EI_CLASS] == ELFCLASS64
+          && eh.e_phentsize == sizeof (Elf64_Phdr) && eh.e_phnum > 0
+          && eh.e_phnum < 4096
+          && (ph = malloc (eh.e_phnum * sizeof *ph)) != NULL
+          && pread_full (fd, ph, eh.e_phnum * sizeof *ph, eh.e_phoff) == 0)
+        {
+          /* The first PT_LOAD gives the load bias; the last writable
+             one (else the last) is the data.  */
+          const Elf64_Phdr *first = NULL, *data = NULL;
+          for (int k = 0; k < eh.e_phnum; k++)
+            {
+              if (ph[k].p_type != PT_LOAD)
+                continue;
+              if (first == NULL)
+                first = &ph[k];
+              if (ph[k].p_filesz != 0
+                  && (data == NULL || (ph[k].p_flags & PF_W) != 0
+                      || (data->p_flags & PF_W) == 0))
+                data = &ph[k];
+            }
+          if (first != NULL && data != NULL)
+            {
+              uint64_t bias = m->start - (first->p_vaddr & ~(page - 1));
+              uint64_t want = bias + (data->p_vaddr & ~(page - 1));
+              uint64_t off = data->p_offset & ~(page - 1);
+              for (size_t j = 0; j < p->nmaps && !image; j++)
+                {
+                  const struct proc_map *n = &p->maps[j];
+                  image = n->start == want && n->offset == off
+                          && n->inode == m->inode
+                          && n->dev_major == m->dev_major
+                          && n->dev_minor == m->dev_minor;
+                }
+            }
+        }
+      free (ph);
+      close (fd);
+      return image;
+    }
   for (size_t j = i + 1; j < p->nmaps && j < i + 64; j++)
     {
       const struct proc_map *n = &p->maps[j];
