@@ -648,7 +648,17 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      have a registration that failed, with status 0 (58th review).  Only
      the interpreter's values count (above): a static program's dlopen
      maps a loader that is never set up (59th review).  */
-  int shim_unset = r->shim_abi && r->shim_offset == 0;
+  /* musl on AArch64 may place the first module's TLS at the thread
+     pointer itself (a program with none of its own): the preloaded
+     shim's area is there, __rseq_offset 0 for good (the aarch64 tier's
+     portable musl row was told "run info -p again").  Only x86, where
+     TLS lies below the thread pointer, tells the musl shim's window
+     so.  */
+  int shim_unset = r->shim_abi && r->shim_offset == 0
+#if !(defined __x86_64__ || defined __i386__)
+                   && strcmp (r->libc, "musl") != 0
+#endif
+                   ;
   if (!static_exe && !r->libc_static && strcmp (r->libc, "musl") != 0
       && ((r->libc_abi && r->libc_offset == 0 && GLIBC_SETS_RSEQ_OFFSET)
           || shim_unset))
