@@ -122,7 +122,7 @@ glibc_thread_pointers (struct proc *p, const char *static_exe,
     {
       const char *b = base_name (p->maps[i].path);
       if (p->maps[i].offset == 0 && p->maps[i].path[0] == '/'
-          && strncmp (b, "ld-", 3) == 0 && strncmp (b, "ld-musl", 7) != 0)
+          && glibc_loader_name (b))
         ldso = p->maps[i].path;
     }
 
