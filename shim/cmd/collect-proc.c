@@ -54,17 +54,6 @@
 # define GLIBC_SETS_RSEQ_OFFSET 0
 #endif
 
-/* Whether B, a mapped file's base name, is musl's dynamic loader: its
-   own name (ld-musl-ARCH.so.1, libc.musl-ARCH.so.1 on Alpine) or that of
-   the file Debian's links lead to (libc.so), deleted or not (62nd
-   review: "libc.so (deleted)" after an upgrade).  */
-static int
-musl_loader_name (const char *b)
-{
-  return strncmp (b, "ld-musl", 7) == 0 || strncmp (b, "libc.musl", 9) == 0
-         || strcmp (b, "libc.so") == 0 || strcmp (b, "libc.so (deleted)") == 0;
-}
-
 /* Owner of the area of a registered thread whose thread pointer is TP.
    glibc's area is at TP + its __rseq_offset, the shim's at TP + the
    shim's (the same address in libc-owned mode, where glibc owns it).
@@ -361,7 +350,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       return e;
     }
 
-  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
+  libc_identify (p, p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
                  r->libc_version, sizeof r->libc_version);
   /* musl's loader, its file not to be read (deleted, and this user may
      not open the mapping): musl all the same, by the interpreter's name
@@ -398,7 +387,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      main thread gone, where each answer is a child's: twenty-first
      review).  */
   const struct proc_map *asked[2 * LIBC_CANDIDATES];
-  size_t nasked = 0, nshim = 0, nld = 0, ntested = 0;
+  size_t nasked = 0, nshim = 0, nld = 0;
   int shim_unreadable = 0;
   char unreadable_shim[sizeof r->shim] = "";
   for (size_t i = 0; i < p->nmaps; i++)
@@ -428,14 +417,12 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
       if (proc_map_seen (m, asked, nasked)
           || (shim ? nshim : nld) >= LIBC_CANDIDATES)
         continue;
-      /* Whether it is a loaded object opens the file: only candidates,
-         and a bounded number of them (63rd review: every mapping was
-         asked, each through a child where map_files is refused, 27 s
-         for 3000 mappings).  A file mapped as data is not asked again
-         as a candidate: only objects are.  */
-      if (ntested >= 4 * LIBC_CANDIDATES)
-        continue;
-      ntested++;
+      /* Whether it is a loaded object opens the file once (63rd
+         review: every mapping was asked, each through a child where
+         map_files is refused, 27 s for 3000 mappings); each mapping of
+         it is then asked without opening anything, so data mappings of
+         a file named like the shim, however many, cannot use up a
+         bound before the loader is asked (64th review).  */
       if (!proc_map_is_image (p, i))
         continue;
       asked[nasked++] = m;
@@ -599,7 +586,13 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         }
     }
 
-  /* glibc's dynamic loader mapped and nothing named like its C library,
+  /* Two windows of a program starting, told apart by what is mapped:
+     before its loader has mapped the C library (by name, here), and
+     after it has, before the C library or the shim has set up rseq
+     (their __rseq_offset still 0, below).  Both are live: a read can
+     fall in either.
+
+     glibc's dynamic loader mapped and nothing named like its C library,
      in a dynamic program: its loader is still at work, right after an
      exec.  Read then, the process was said to have no C library and a
      registration that failed (52nd review: 2 of 200 reads of a process

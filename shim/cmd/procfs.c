@@ -247,6 +247,15 @@ glibc_loader_name (const char *base)
          || strcmp (base, "ld.so") == 0;
 }
 
+int
+musl_loader_name (const char *base)
+{
+  return strncmp (base, "ld-musl", 7) == 0
+         || strncmp (base, "libc.musl", 9) == 0
+         || strcmp (base, "libc.so") == 0
+         || strcmp (base, "libc.so (deleted)") == 0;
+}
+
 /* A regular file's descriptor for reading from the O_PATH descriptor
    FD (closed), or -1: O_PATH opens nothing (a device node's open has
    effects of its own), and the file is checked first: not on FUSE
@@ -961,7 +970,10 @@ maps_name_is (const char *mapped, const char *path)
    its start (M: that mapping), or UINT64_MAX.  For the program (EXE),
    the file of /proc/PID/exe, by device and inode where they can be had:
    its symbols are read from there, and another file may have been
-   mapped under its name (twenty-third review).  */
+   mapped under its name (twenty-third review).  Otherwise the lowest
+   where it is a loaded object, if it is anywhere: a copy mapped as
+   data lies lower (64th review: glibc's thread list read through a
+   data mapping of libc.so.6, every thread "unknown").  */
 static uint64_t
 mapped_start (struct proc *p, const char *path, int exe,
               const struct proc_map **m)
@@ -977,19 +989,91 @@ mapped_start (struct proc *p, const char *path, int exe,
       if (fd >= 0)
         close (fd);
     }
-  uint64_t start = UINT64_MAX;
   *m = NULL;
   for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].offset == 0 && p->maps[i].start < start
+    if (p->maps[i].offset == 0
         && (by_file ? (p->maps[i].dev_major == major (st.st_dev)
                        && p->maps[i].dev_minor == minor (st.st_dev)
                        && p->maps[i].inode == (uint64_t) st.st_ino)
             : maps_name_is (p->maps[i].path, path)))
       {
-        start = p->maps[i].start;
-        *m = &p->maps[i];
+        /* The kernel lists the mappings in ascending order.  */
+        if (*m == NULL)
+          *m = &p->maps[i];
+        if (by_file || proc_map_is_image (p, i))
+          {
+            *m = &p->maps[i];
+            break;
+          }
       }
-  return start;
+  return *m != NULL ? (*m)->start : UINT64_MAX;
+}
+
+/* The headers proc_map_is_image needs of M's file, read on the first
+   question about that file.  Where PROC_IMAGE_FILES files were read,
+   one more is not: it is judged as an unreadable one.  */
+static const struct proc_image_file *
+image_file (struct proc *p, const struct proc_map *m)
+{
+  static const struct proc_image_file unread = { .kind = -1 };
+  for (size_t k = 0; k < p->nimage_files; k++)
+    {
+      const struct proc_image_file *f = &p->image_files[k];
+      if (f->dev_major == m->dev_major && f->dev_minor == m->dev_minor
+          && f->inode == m->inode
+          && (m->inode != 0 || strcmp (f->path, m->path) == 0))
+        return f;
+    }
+  if (p->nimage_files == PROC_IMAGE_FILES)
+    return &unread;
+  struct proc_image_file *f = &p->image_files[p->nimage_files++];
+  *f = (struct proc_image_file) { .dev_major = m->dev_major,
+                                  .dev_minor = m->dev_minor,
+                                  .inode = m->inode, .path = m->path,
+                                  .kind = -1 };
+  int fd = open_mapped (p, m, m->path, 0);
+  if (fd < 0)
+    return f;
+  /* The program headers in one read (63rd review: 4095 of them, one
+     read each, per mapping).  A file that is no 64-bit ELF file is no
+     object of ours, readable as it is.  */
+  uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE);
+  Elf64_Ehdr eh;
+  Elf64_Phdr *ph = NULL;
+  f->kind = 0;
+  if (pread_full (fd, &eh, sizeof eh, 0) == 0
+      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+      && eh.e_ident[EI_CLASS] == ELFCLASS64
+      && eh.e_phentsize == sizeof (Elf64_Phdr) && eh.e_phnum > 0
+      && eh.e_phnum < 4096
+      && (ph = malloc (eh.e_phnum * sizeof *ph)) != NULL
+      && pread_full (fd, ph, eh.e_phnum * sizeof *ph, eh.e_phoff) == 0)
+    {
+      /* The first PT_LOAD gives the load bias; the last writable one
+         (else the last) is the data.  */
+      const Elf64_Phdr *first = NULL, *data = NULL;
+      for (int k = 0; k < eh.e_phnum; k++)
+        {
+          if (ph[k].p_type != PT_LOAD)
+            continue;
+          if (first == NULL)
+            first = &ph[k];
+          if (ph[k].p_filesz != 0
+              && (data == NULL || (ph[k].p_flags & PF_W) != 0
+                  || (data->p_flags & PF_W) == 0))
+            data = &ph[k];
+        }
+      if (first != NULL && data != NULL)
+        {
+          f->kind = 1;
+          f->first_page = first->p_vaddr & ~(page - 1);
+          f->data_page = data->p_vaddr & ~(page - 1);
+          f->data_off = data->p_offset & ~(page - 1);
+        }
+    }
+  free (ph);
+  close (fd);
+  return f;
 }
 
 /* Whether maps[I], a mapping from the start of a file, is where a
@@ -1005,64 +1089,25 @@ mapped_start (struct proc *p, const char *path, int exe,
    pages) leaves none of the file's mapped executable (61st review).
    Where the file cannot be read, a mapping from further in the file
    before the next from its start will do: its symbols cannot be read
-   then either.  */
+   then either.  Each file is read once (image_file) and each answer
+   is a search of the sorted maps, so every mapping may be asked.  */
 int
 proc_map_is_image (struct proc *p, size_t i)
 {
   const struct proc_map *m = &p->maps[i];
   if (m->offset != 0)
     return 0;
-  uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE);
-  int fd = open_mapped (p, m, m->path, 0);
-  if (fd >= 0)
+  const struct proc_image_file *f = image_file (p, m);
+  if (f->kind == 1)
     {
-      /* The program headers in one read (63rd review: 4095 of them,
-         one read each, per mapping).  A file that is no 64-bit ELF
-         file is no object of ours, readable as it is.  */
-      Elf64_Ehdr eh;
-      Elf64_Phdr *ph = NULL;
-      int image = 0;
-      if (pread_full (fd, &eh, sizeof eh, 0) == 0
-          && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
-          && eh.e_ident[EI_CLASS] == ELFCLASS64
-          && eh.e_phentsize == sizeof (Elf64_Phdr) && eh.e_phnum > 0
-          && eh.e_phnum < 4096
-          && (ph = malloc (eh.e_phnum * sizeof *ph)) != NULL
-          && pread_full (fd, ph, eh.e_phnum * sizeof *ph, eh.e_phoff) == 0)
-        {
-          /* The first PT_LOAD gives the load bias; the last writable
-             one (else the last) is the data.  */
-          const Elf64_Phdr *first = NULL, *data = NULL;
-          for (int k = 0; k < eh.e_phnum; k++)
-            {
-              if (ph[k].p_type != PT_LOAD)
-                continue;
-              if (first == NULL)
-                first = &ph[k];
-              if (ph[k].p_filesz != 0
-                  && (data == NULL || (ph[k].p_flags & PF_W) != 0
-                      || (data->p_flags & PF_W) == 0))
-                data = &ph[k];
-            }
-          if (first != NULL && data != NULL)
-            {
-              uint64_t bias = m->start - (first->p_vaddr & ~(page - 1));
-              uint64_t want = bias + (data->p_vaddr & ~(page - 1));
-              uint64_t off = data->p_offset & ~(page - 1);
-              for (size_t j = 0; j < p->nmaps && !image; j++)
-                {
-                  const struct proc_map *n = &p->maps[j];
-                  image = n->start == want && n->offset == off
-                          && n->inode == m->inode
-                          && n->dev_major == m->dev_major
-                          && n->dev_minor == m->dev_minor;
-                }
-            }
-        }
-      free (ph);
-      close (fd);
-      return image;
+      uint64_t want = m->start - f->first_page + f->data_page;
+      const struct proc_map *n = proc_find (p, want);
+      return n != NULL && n->start == want && n->offset == f->data_off
+             && n->inode == m->inode && n->dev_major == m->dev_major
+             && n->dev_minor == m->dev_minor;
     }
+  if (f->kind == 0)
+    return 0;
   for (size_t j = i + 1; j < p->nmaps && j < i + 64; j++)
     {
       const struct proc_map *n = &p->maps[j];
@@ -1501,6 +1546,7 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
   p->fuse_skipped = 0;
   p->areas_unmapped = 0;
   p->have_random = 0;
+  p->nimage_files = 0;
   char path[128];
   snprintf (path, sizeof path, "%s/mem", dir);
   p->mem_fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -1659,8 +1705,9 @@ proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
 }
 
 void
-libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
-               char *name, size_t namelen, char *version, size_t versionlen)
+libc_identify (struct proc *p, const char *dir, const struct proc_map *maps,
+               size_t nmaps, char *name, size_t namelen, char *version,
+               size_t versionlen)
 {
   snprintf (name, namelen, "unknown");
   version[0] = '\0';
@@ -1676,6 +1723,8 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
         continue;
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
+        continue;
+      if (p != NULL && !proc_map_is_image (p, i))
         continue;
       if (proc_map_seen (&maps[i], tried, ntried))
         continue;

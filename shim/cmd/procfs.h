@@ -35,6 +35,29 @@ struct proc_map
   const char *path;
 };
 
+/* What proc_map_is_image read of one mapped file's headers: once per
+   file, however often it is mapped (64th review: 70 data mappings of a
+   file named like the shim, each asked in turn, used up a bound on
+   the files asked, and the loader was never read).  */
+struct proc_image_file
+{
+  unsigned int dev_major, dev_minor;
+  uint64_t inode;
+  /* The name, for a file without an inode number.  */
+  const char *path;
+  /* 1: a 64-bit ELF file whose first PT_LOAD starts in page FIRST_PAGE
+     and whose data segment starts in page DATA_PAGE, from file offset
+     DATA_OFF (page-aligned); 0: no object of ours (no such ELF file);
+     -1: not read (it cannot be opened, or too many files were).  */
+  int kind;
+  uint64_t first_page, data_page, data_off;
+};
+/* How many files proc_map_is_image reads at most: only files named
+   like a candidate (the loader, the C library, libpthread, the shim)
+   are asked, so a process needs that many such files before the rest
+   are judged as unreadable ones are.  */
+#define PROC_IMAGE_FILES 64
+
 struct proc
 {
   pid_t pid;
@@ -61,6 +84,8 @@ struct proc
      where they could not be.  */
   unsigned char random[16];
   int have_random;
+  struct proc_image_file image_files[PROC_IMAGE_FILES];
+  size_t nimage_files;
 };
 
 int proc_open (struct proc *, pid_t pid, const char *dir, char *err,
@@ -171,9 +196,12 @@ int proc_map_seen (const struct proc_map *m,
    asked); of LIBC_CANDIDATES files at most.  *FILES: how many distinct
    files are mapped.  */
 int proc_maps_need (struct proc *p, const char *prefix, size_t *files);
-void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
-                    char *name, size_t namelen, char *version,
-                    size_t versionlen);
+/* Where P is not NULL, MAPS are P's and only a loaded object counts
+   (proc_map_is_image): a process may map another C library's file as
+   data (64th review: an ELF reader's glibc process said to be musl).  */
+void libc_identify (struct proc *p, const char *dir,
+                    const struct proc_map *maps, size_t nmaps, char *name,
+                    size_t namelen, char *version, size_t versionlen);
 /* Whether the program of DIR (/proc/PID), DIR/exe, is an ELF file of
    another class or machine than this command's.  */
 int elf_foreign (const char *dir);
@@ -202,5 +230,10 @@ const char *base_name (const char *path);
    (ld-linux-x86-64.so.2, ld-2.31.so) but musl's ld-musl-*, or ld.so,
    its name in glibc's build tree (testrun.sh runs it).  */
 int glibc_loader_name (const char *base);
+/* Whether BASE is musl's dynamic loader's: its own name
+   (ld-musl-ARCH.so.1, libc.musl-ARCH.so.1 on Alpine) or that of the
+   file Debian's links lead to (libc.so), deleted or not (62nd review:
+   "libc.so (deleted)" after an upgrade).  */
+int musl_loader_name (const char *base);
 
 #endif

@@ -17,14 +17,15 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* Usage: info-map-file [FILE | x:FILE | twice:FILE | dlopen:FILE
-                         | anon:FILE]...
+                         | anon:FILE | threads:N]...
 
    Maps each FILE read-only from its start, as a checksummer or an ELF
    reader would (x:FILE, executable too; twice:FILE, and again from its
    second page right above), loads it with dlopen, or
    (anon:FILE) moves the code of the loaded FILE to anonymous memory at
    the same address, as programs that put their text in huge pages do
-   (61st review: the object was no longer found); then prints the __rseq_offset
+   (61st review: the object was no longer found), or (threads:N) starts
+   N threads that wait, before what follows is mapped; then prints the __rseq_offset
    and __rseq_size the process's own lookup finds ("offset=N size=N",
    "offset=none" where nothing defines them), "ready", and waits until
    killed.  info -p must read the published values from the objects
@@ -36,7 +37,9 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -101,11 +104,32 @@ move_code (const char *path)
   return 0;
 }
 
+static void *
+wait_forever (void *arg)
+{
+  for (;;)
+    pause ();
+  return arg;
+}
+
 int
 main (int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
     {
+      if (strncmp (argv[i], "threads:", 8) == 0)
+        {
+          for (int n = atoi (argv[i] + 8); n > 0; n--)
+            {
+              pthread_t t;
+              if (pthread_create (&t, NULL, wait_forever, NULL) != 0)
+                {
+                  printf ("cannot create a thread\n");
+                  return 1;
+                }
+            }
+          continue;
+        }
       if (strncmp (argv[i], "anon:", 5) == 0)
         {
           if (move_code (argv[i] + 5) != 0)
