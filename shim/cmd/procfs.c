@@ -1704,13 +1704,14 @@ proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
   return 0;
 }
 
-void
-libc_identify (struct proc *p, const char *dir, const struct proc_map *maps,
-               size_t nmaps, char *name, size_t namelen, char *version,
-               size_t versionlen)
+/* The first file named like a C library, mapped from its start, that
+   names one (libc_from_file); where P is not NULL, of those that are
+   loaded objects (IMAGES).  */
+static int
+libc_named_in (struct proc *p, int images, const char *dir,
+               const struct proc_map *maps, size_t nmaps, char *name,
+               size_t namelen, char *version, size_t versionlen)
 {
-  snprintf (name, namelen, "unknown");
-  version[0] = '\0';
   /* Each file once, and a few at most: a process may map one file under
      such a name tens of thousands of times, each read whole (eighteenth
      review: hours of reading for root's info -p).  */
@@ -1724,15 +1725,36 @@ libc_identify (struct proc *p, const char *dir, const struct proc_map *maps,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
-      if (p != NULL && !proc_map_is_image (p, i))
+      if (images && !proc_map_is_image (p, i))
         continue;
       if (proc_map_seen (&maps[i], tried, ntried))
         continue;
       tried[ntried++] = &maps[i];
       if (libc_from_file (dir, &maps[i], name, namelen, version,
                           versionlen) == 0)
-        return;
+        return 0;
     }
+  return -1;
+}
+
+void
+libc_identify (struct proc *p, const char *dir, const struct proc_map *maps,
+               size_t nmaps, char *name, size_t namelen, char *version,
+               size_t versionlen)
+{
+  snprintf (name, namelen, "unknown");
+  version[0] = '\0';
+  /* A loaded object first; else, by name, one the loader is still
+     mapping: its data segment is not mapped yet (65th review: a glibc
+     2.31 process read then was "a static program?").  Such a process
+     has no other C library, and a copy mapped as data wins only where
+     the loaded one cannot be told.  */
+  if (p != NULL
+      && libc_named_in (p, 1, dir, maps, nmaps, name, namelen, version,
+                        versionlen) == 0)
+    return;
+  libc_named_in (p, 0, dir, maps, nmaps, name, namelen, version,
+                 versionlen);
 }
 
 /* Whether glibc before 2.39 may have cut the GLIBC_TUNABLES value that
