@@ -1705,10 +1705,11 @@ proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
 }
 
 /* The first file named like a C library, mapped from its start, that
-   names one (libc_from_file); where P is not NULL, of those that are
-   loaded objects (IMAGES).  */
+   names one (libc_from_file); where IMAGES is not NULL, of those that
+   are loaded objects (proc_map_is_image), counted in *IMAGES, named or
+   not (a file that cannot be read names nothing).  */
 static int
-libc_named_in (struct proc *p, int images, const char *dir,
+libc_named_in (struct proc *p, size_t *images, const char *dir,
                const struct proc_map *maps, size_t nmaps, char *name,
                size_t namelen, char *version, size_t versionlen)
 {
@@ -1725,8 +1726,12 @@ libc_named_in (struct proc *p, int images, const char *dir,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
-      if (images && !proc_map_is_image (p, i))
-        continue;
+      if (images != NULL)
+        {
+          if (!proc_map_is_image (p, i))
+            continue;
+          ++*images;
+        }
       if (proc_map_seen (&maps[i], tried, ntried))
         continue;
       tried[ntried++] = &maps[i];
@@ -1744,17 +1749,19 @@ libc_identify (struct proc *p, const char *dir, const struct proc_map *maps,
 {
   snprintf (name, namelen, "unknown");
   version[0] = '\0';
-  /* A loaded object first; else, by name, one the loader is still
-     mapping: its data segment is not mapped yet (65th review: a glibc
-     2.31 process read then was "a static program?").  Such a process
-     has no other C library, and a copy mapped as data wins only where
-     the loaded one cannot be told.  */
-  if (p != NULL
-      && libc_named_in (p, 1, dir, maps, nmaps, name, namelen, version,
-                        versionlen) == 0)
-    return;
-  libc_named_in (p, 0, dir, maps, nmaps, name, namelen, version,
-                 versionlen);
+  /* A loaded object; where there is none named like a C library, by
+     name, one the loader is still mapping: its data segment is not
+     mapped yet (65th review: a glibc 2.31 process read then was "a
+     static program?").  Not where a loaded one could not be read (its
+     file deleted by an upgrade, the reader not root): a copy of
+     another C library mapped as data was named then (66th review).  */
+  size_t images = 0;
+  if (p == NULL
+      || (libc_named_in (p, &images, dir, maps, nmaps, name, namelen,
+                         version, versionlen) != 0
+          && images == 0))
+    libc_named_in (p, NULL, dir, maps, nmaps, name, namelen, version,
+                   versionlen);
 }
 
 /* Whether glibc before 2.39 may have cut the GLIBC_TUNABLES value that
