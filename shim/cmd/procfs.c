@@ -1636,21 +1636,23 @@ musl_version_like (const char *s, size_t len)
 }
 
 /* glibc names itself in "... release version 2.36." in libc.so.6; musl
-   has "musl libc (ARCH)" and its version as a string of its own.  */
+   has "musl libc (ARCH)" and its version as a string of its own.  0, or
+   -1 where the file names no C library, -2 where it cannot be read.  */
 static int
 libc_from_file (const char *dir, const struct proc_map *m, char *name,
                 size_t namelen, char *version, size_t versionlen)
 {
   int fd = open_target_file (dir, m, m->path);
   if (fd < 0)
-    return -1;
+    return -2;
   struct stat st;
   char *buf = NULL;
-  int ret = -1;
+  int ret = -2;
   if (fstat (fd, &st) == 0 && st.st_size > 0 && st.st_size < (64 << 20)
       && (buf = malloc (st.st_size + 1)) != NULL
       && pread_full (fd, buf, st.st_size, 0) == 0)
     {
+      ret = -1;
       size_t len = st.st_size;
       buf[len] = '\0';
       static const char gnu[] = "release version ";
@@ -1705,11 +1707,11 @@ proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
 }
 
 /* The first file named like a C library, mapped from its start, that
-   names one (libc_from_file); where IMAGES is not NULL, of those that
-   are loaded objects (proc_map_is_image), counted in *IMAGES, named or
-   not (a file that cannot be read names nothing).  */
+   names one (libc_from_file); where UNREAD is not NULL, of those that
+   are loaded objects (proc_map_is_image), counting in *UNREAD those
+   whose file cannot be read (any of them may be the C library).  */
 static int
-libc_named_in (struct proc *p, size_t *images, const char *dir,
+libc_named_in (struct proc *p, size_t *unread, const char *dir,
                const struct proc_map *maps, size_t nmaps, char *name,
                size_t namelen, char *version, size_t versionlen)
 {
@@ -1726,18 +1728,17 @@ libc_named_in (struct proc *p, size_t *images, const char *dir,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
-      if (images != NULL)
-        {
-          if (!proc_map_is_image (p, i))
-            continue;
-          ++*images;
-        }
+      if (unread != NULL && !proc_map_is_image (p, i))
+        continue;
       if (proc_map_seen (&maps[i], tried, ntried))
         continue;
       tried[ntried++] = &maps[i];
-      if (libc_from_file (dir, &maps[i], name, namelen, version,
-                          versionlen) == 0)
+      int ret = libc_from_file (dir, &maps[i], name, namelen, version,
+                                versionlen);
+      if (ret == 0)
         return 0;
+      if (ret == -2 && unread != NULL)
+        ++*unread;
     }
   return -1;
 }
@@ -1749,17 +1750,19 @@ libc_identify (struct proc *p, const char *dir, const struct proc_map *maps,
 {
   snprintf (name, namelen, "unknown");
   version[0] = '\0';
-  /* A loaded object; where there is none named like a C library, by
-     name, one the loader is still mapping: its data segment is not
-     mapped yet (65th review: a glibc 2.31 process read then was "a
-     static program?").  Not where a loaded one could not be read (its
-     file deleted by an upgrade, the reader not root): a copy of
-     another C library mapped as data was named then (66th review).  */
-  size_t images = 0;
+  /* A loaded object; where none names a C library, by name, one the
+     loader is still mapping: its data segment is not mapped yet (65th
+     review: a glibc 2.31 process read then was "a static program?"; a
+     loaded library named like one that is not, libc-client's, did
+     not stop that: 68th review).  Not where a loaded one could not be
+     read (its file deleted by an upgrade, the reader not root): a copy
+     of another C library mapped as data was named then (66th
+     review).  */
+  size_t unread = 0;
   if (p == NULL
-      || (libc_named_in (p, &images, dir, maps, nmaps, name, namelen,
+      || (libc_named_in (p, &unread, dir, maps, nmaps, name, namelen,
                          version, versionlen) != 0
-          && images == 0))
+          && unread == 0))
     libc_named_in (p, NULL, dir, maps, nmaps, name, namelen, version,
                    versionlen);
 }

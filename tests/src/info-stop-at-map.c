@@ -16,10 +16,10 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-stop-at-map NAME PROGRAM [ARG]...
+/* Usage: info-stop-at-map PREFIX[:PREFIX]... PROGRAM [ARG]...
 
    Runs PROGRAM under ptrace and, as the first mmap of a file whose
-   base name is NAME followed by '.' or '-' returns, leaves it stopped (SIGSTOP)
+   base name starts with one of the PREFIXes returns, leaves it stopped (SIGSTOP)
    and detached, prints its PID and exits 0: the loader has mapped the
    file's first segment and not its data (65th review: a glibc 2.31
    process read there was "a static program?").  Exits 1 where the
@@ -71,7 +71,7 @@ main (int argc, char **argv)
 {
   if (argc < 3)
     {
-      fprintf (stderr, "usage: info-stop-at-map NAME PROGRAM [ARG]...\n");
+      fprintf (stderr, "usage: info-stop-at-map PREFIX[:PREFIX]... PROGRAM [ARG]...\n");
       return 2;
     }
   const char *prefix = argv[1];
@@ -118,10 +118,14 @@ main (int argc, char **argv)
       path[n] = '\0';
       const char *base = strrchr (path, '/');
       base = base != NULL ? base + 1 : path;
-      /* libc.so.6, libc-2.31.so; not libcrypt.so.1.  */
-      size_t len = strlen (prefix);
-      if (strncmp (base, prefix, len) != 0
-          || (base[len] != '.' && base[len] != '-'))
+      int match = 0;
+      for (const char *q = prefix; *q != '\0' && !match;)
+        {
+          size_t len = strcspn (q, ":");
+          match = len > 0 && strncmp (base, q, len) == 0;
+          q += len + (q[len] == ':');
+        }
+      if (!match)
         continue;
       kill (pid, SIGSTOP);
       ptrace (PTRACE_DETACH, pid, NULL, NULL);
