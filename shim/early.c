@@ -75,6 +75,7 @@ extern const unsigned int __rseq_flags
    once), and its C library's __rseq_* are resolved by the linker, not
    exported by a loader.  */
 # define earlier_copy(boot) ((void) (boot), 0)
+# define libc_ahead(boot) ((void) (boot), 0)
 
 static int
 libc_abi (const struct rseq_compat_boot *boot, const ptrdiff_t **offset,
@@ -162,16 +163,24 @@ earlier_copy (const struct rseq_compat_boot *boot)
   return 0;
 }
 #else
+/* The run-time address of the dynamic section of the object INFO
+   describes, NULL where it has none.  */
+static const ElfW(Dyn) *
+info_dynamic (const struct dl_phdr_info *info)
+{
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      return (const ElfW(Dyn) *) (info->dlpi_addr
+                                  + info->dlpi_phdr[i].p_vaddr);
+  return NULL;
+}
+
 static int
 copy_search_cb (struct dl_phdr_info *info, size_t size, void *data)
 {
   int *found = data;
   (void) size;
-  const ElfW(Dyn) *dyn = NULL;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-      dyn = (const ElfW(Dyn) *) (info->dlpi_addr
-                                 + info->dlpi_phdr[i].p_vaddr);
+  const ElfW(Dyn) *dyn = info_dynamic (info);
   if (dyn == self_dynamic)
     return 1;
   *found = adopt_copy (info->dlpi_name, info->dlpi_addr, dyn);
@@ -187,6 +196,84 @@ earlier_copy (const struct rseq_compat_boot *boot)
   int found = 0;
   dl_iterate_phdr (copy_search_cb, &found);
   return found;
+}
+#endif
+
+/* Every caller reaches the first definition in the search order, so
+   the shim's pthread_create, vfork and clone take effect only where it
+   comes before the C library's objects: preloaded, or linked by the
+   program ahead of them.  A program linked with -lpthread or -lc
+   before -lrseq-compat, or one that has the shim only through a
+   library it links (which the loader places after the C library),
+   would have its threads start unregistered while __rseq_size said
+   registered (51st review).  libc_ahead returns 1 where a C library object comes first;
+   the shim then refuses, as when it is dlopened.  The program's own
+   object (the first) does not count: a definition there is its own
+   choice, as a preloaded wrapper's is (sanitizer runtimes forward to
+   the next definition, which is the shim's).  */
+#if RSEQ_COMPAT_GLIBC
+/* glibc's objects by their DT_SONAME, where they define pthread_create:
+   libpthread.so.0 before 2.34, libc.so.6 since (the libpthread.so.0 of
+   2.34 and later is an empty stub, which does not count).  A libc.so.6
+   ahead of the shim before 2.34 takes vfork and clone alone: the
+   threads still reach the shim, and a vfork child then reads its
+   parent's cpu_id, as under glibc 2.35 and later without the shim, so
+   that is no reason to refuse (52nd review: a library linking the shim
+   and -pthread, in a program that does not, was refused).  At the
+   IFUNC's time, as earlier_copy: no call through the PLT.  */
+static int
+libc_ahead (const struct rseq_compat_boot *boot)
+{
+  const struct link_map *m = boot->loader_debug->r_map;
+  for (m = m != NULL ? m->l_next : NULL; m != NULL; m = m->l_next)
+    {
+      if (m->l_ld == self_dynamic)
+        return 0;
+      /* The vDSO is in the list, and glibc relocates its dynamic
+         section only in a copy (elf-sym.c).  */
+      if (__rseq_compat_elf_contains (boot->vdso_base, m->l_ld))
+        continue;
+      if ((__rseq_compat_elf_soname_is (m->l_addr, m->l_ld, "libc.so.6")
+           || __rseq_compat_elf_soname_is (m->l_addr, m->l_ld,
+                                           "libpthread.so.0"))
+          && __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld,
+                                        "pthread_create") != NULL)
+        return 1;
+    }
+  return 0;
+}
+#else
+struct ahead_search
+{
+  int index, found;
+};
+
+/* musl's libc.so has no DT_SONAME; it is the one object that defines
+   both __libc_start_main and pthread_create.  */
+static int
+ahead_search_cb (struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct ahead_search *q = data;
+  (void) size;
+  const ElfW(Dyn) *dyn = info_dynamic (info);
+  if (dyn == self_dynamic)
+    return 1;
+  if (q->index++ == 0 || dyn == NULL)
+    return 0;
+  q->found = __rseq_compat_elf_sym_dyn (info->dlpi_addr, dyn,
+                                        "__libc_start_main") != NULL
+             && __rseq_compat_elf_sym_dyn (info->dlpi_addr, dyn,
+                                           "pthread_create") != NULL;
+  return q->found;
+}
+
+static int
+libc_ahead (const struct rseq_compat_boot *boot)
+{
+  (void) boot;
+  struct ahead_search q = { 0, 0 };
+  dl_iterate_phdr (ahead_search_cb, &q);
+  return q.found;
 }
 #endif
 
@@ -289,8 +376,8 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
   int tunable_off = boot->tunable_off;
 
 #ifdef RSEQ_COMPAT_VDSO_GETCPU
-  st->vdso_getcpu = __rseq_compat_elf_sym (boot->vdso_base,
-                                           RSEQ_COMPAT_VDSO_GETCPU);
+  st->vdso_getcpu = __rseq_compat_elf_vdso_sym (boot->vdso_base,
+                                                RSEQ_COMPAT_VDSO_GETCPU);
 #endif
 
   rseq_layout_compute (&st->layout, boot->at_feature_size, boot->at_align);
@@ -335,6 +422,12 @@ __rseq_compat_decide (const struct rseq_compat_boot *boot)
   st->own_area = boot->startup;
   if (!boot->startup)
     st->mode = RSEQ_COMPAT_MODE_REFUSED;
+  else if (libc_ahead (boot))
+    {
+      st->own_area = 0;
+      st->late_link = 1;
+      st->mode = RSEQ_COMPAT_MODE_REFUSED;
+    }
   else if (tunable_off)
     st->mode = RSEQ_COMPAT_MODE_DISABLED;
   else

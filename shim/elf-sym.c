@@ -36,26 +36,50 @@
 struct elf_image
 {
   uintptr_t bias;
+  /* The link-time addresses the object's PT_LOAD segments span, where
+     its program headers were read (open_image); LO == HI where not.  */
+  uintptr_t lo, hi;
+  /* The kernel's vDSO: nobody relocates its dynamic section.  */
+  int vdso;
   const ELFW(Sym) *symtab;
   const char *strtab;
   const uint32_t *hash;		/* DT_HASH */
   const uint32_t *gnu_hash;	/* DT_GNU_HASH */
 };
 
-/* Some loaders relocate d_ptr in place (glibc on most targets) and some
-   do not (the vDSO, musl, read-only dynamic sections).  Link-time
-   addresses of a shared object are small, so anything below the load
-   bias has not been relocated.  */
+/* glibc's loader adds the load bias to the d_ptr entries of every
+   object it maps (elf_get_dynamic_info, in the dynamic section itself)
+   but the vDSO's, whose section it cannot write (it relocates a copy);
+   so does glibc's loader to its own.  musl's loader never does, nor
+   does anyone to the vDSO's.  From glibc 2.35 on, a dynamic section in
+   a read-only segment is left as it is too: the objects read through
+   the loader's list here (libc.so.6, libpthread.so.0, libdl.so.2, the
+   shim's copies) have writable ones.  Where the object's extent is
+   known, a value that lies in exactly one of its link-time and its
+   run-time span says which it is, whatever the loader.  Guesses read a
+   bias away and crashed: "below the bias: not relocated" for a library
+   linked at a fixed address and mapped below it, a bias that wraps
+   (53rd review), "the reading nearer the dynamic section" for one
+   mapped near it (54th review).  */
 static const void *
 dyn_ptr (const struct elf_image *img, uintptr_t value)
 {
-  if (value < img->bias)
-    value += img->bias;
-  return (const void *) value;
+  if (img->bias == 0)
+    return (const void *) value;
+  uintptr_t moved = value + img->bias;
+  if (img->hi > img->lo)
+    {
+      uintptr_t span = img->hi - img->lo;
+      int link_time = value - img->lo < span;
+      int run_time = value - img->bias - img->lo < span;
+      if (link_time != run_time)
+        return (const void *) (link_time ? moved : value);
+    }
+  return (const void *) (RSEQ_COMPAT_GLIBC && !img->vdso ? value : moved);
 }
 
 /* The image whose load bias is BIAS and whose dynamic section, already
-   mapped, is at DYN.  */
+   mapped, is at DYN; its extent as the caller set it.  */
 static int
 open_dynamic (struct elf_image *img, uintptr_t bias, const ELFW(Dyn) *dyn)
 {
@@ -84,9 +108,9 @@ open_dynamic (struct elf_image *img, uintptr_t bias, const ELFW(Dyn) *dyn)
          && (img->hash != NULL || img->gnu_hash != NULL);
 }
 
-/* The image whose ELF header is at BASE.  */
+/* The image whose ELF header is at BASE; VDSO: it is the kernel's.  */
 static int
-open_image (struct elf_image *img, uintptr_t base)
+open_image (struct elf_image *img, uintptr_t base, int vdso)
 {
   const ELFW(Ehdr) *eh = (const ELFW(Ehdr) *) base;
   if (eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1
@@ -95,16 +119,24 @@ open_image (struct elf_image *img, uintptr_t base)
 
   const ELFW(Phdr) *ph = (const ELFW(Phdr) *) (base + eh->e_phoff);
   uintptr_t dyn = 0;
-  uintptr_t first_load = UINTPTR_MAX;
+  uintptr_t first_load = UINTPTR_MAX, end = 0;
   for (int i = 0; i < eh->e_phnum; i++)
     {
-      if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr < first_load)
-        first_load = ph[i].p_vaddr;
+      if (ph[i].p_type == PT_LOAD)
+        {
+          if (ph[i].p_vaddr < first_load)
+            first_load = ph[i].p_vaddr;
+          if (ph[i].p_vaddr + ph[i].p_memsz > end)
+            end = ph[i].p_vaddr + ph[i].p_memsz;
+        }
       else if (ph[i].p_type == PT_DYNAMIC)
         dyn = ph[i].p_vaddr;
     }
-  if (dyn == 0 || first_load == UINTPTR_MAX)
+  if (dyn == 0 || first_load == UINTPTR_MAX || end <= first_load)
     return 0;
+  img->lo = first_load;
+  img->hi = end;
+  img->vdso = vdso;
   /* The header sits at the start of the first PT_LOAD segment, which
      need not be at address 0 (a library linked at a fixed address).  */
   uintptr_t bias = base - (first_load & ~(uintptr_t) 0xfff);
@@ -204,19 +236,49 @@ void *
 __rseq_compat_elf_sym (uintptr_t base, const char *name)
 {
   struct elf_image img;
-  if (base == 0 || !open_image (&img, base))
+  if (base == 0 || !open_image (&img, base, 0))
     return NULL;
   return lookup (&img, name);
+}
+
+void *
+__rseq_compat_elf_vdso_sym (uintptr_t base, const char *name)
+{
+  struct elf_image img;
+  if (base == 0 || !open_image (&img, base, 1))
+    return NULL;
+  return lookup (&img, name);
+}
+
+int
+__rseq_compat_elf_contains (uintptr_t base, const void *addr)
+{
+  struct elf_image img;
+  return base != 0 && open_image (&img, base, 0)
+         && (uintptr_t) addr - img.bias - img.lo < img.hi - img.lo;
 }
 
 void *
 __rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
                            const char *name)
 {
-  struct elf_image img;
+  struct elf_image img = { .lo = 0, .hi = 0, .vdso = 0 };
   if (dynamic == NULL || !open_dynamic (&img, bias, dynamic))
     return NULL;
   return lookup (&img, name);
+}
+
+int
+__rseq_compat_elf_soname_is (uintptr_t bias, const void *dynamic,
+                             const char *name)
+{
+  struct elf_image img = { .lo = 0, .hi = 0, .vdso = 0 };
+  if (dynamic == NULL || !open_dynamic (&img, bias, dynamic))
+    return 0;
+  for (const ELFW(Dyn) *d = dynamic; d->d_tag != DT_NULL; d++)
+    if (d->d_tag == DT_SONAME)
+      return same_name (img.strtab + d->d_un.d_val, name);
+  return 0;
 }
 
 /* The kernel names the dynamic loader in AT_BASE only when it loaded it

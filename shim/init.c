@@ -475,6 +475,11 @@ __rseq_compat_init_once (void)
       __rseq_compat_thread_init ();
       break;
     case RSEQ_COMPAT_MODE_REFUSED:
+      /* Linked behind the C library, the program was built so: nothing
+         is said in every run of it (fd 2 may be anything by then);
+         rseq_compat_mode () and rseq-compat info -p say it.  */
+      if (__rseq_compat_state.late_link)
+        break;
       say ("librseq-compat: loaded by dlopen, too late to register rseq for "
            "threads that already run; nothing was registered.  Start the "
            "program with 'rseq-compat run', or preload the shim as "

@@ -104,6 +104,10 @@ struct rseq_compat_state
   /* Set when __rseq_offset designates the shim's own area, which the
      shim then initialises in every thread it starts.  */
   int own_area;
+  /* Refused because the C library comes before the shim in the search
+     order (early.c, libc_ahead): its pthread_create, not the shim's, is
+     the one every caller reaches.  */
+  int late_link;
   /* errno of the probe registration when the mode is unavailable.  */
   int probe_errno;
   int (*vdso_getcpu) (unsigned int *, unsigned int *, void *);
@@ -166,6 +170,16 @@ void *__rseq_compat_elf_sym (uintptr_t base, const char *name)
   attribute_hidden;
 void *__rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
                                  const char *name) attribute_hidden;
+/* 1 if that image's DT_SONAME is NAME.  */
+int __rseq_compat_elf_soname_is (uintptr_t bias, const void *dynamic,
+                                 const char *name) attribute_hidden;
+/* __rseq_compat_elf_sym for the vDSO, whose header is at BASE.  */
+void *__rseq_compat_elf_vdso_sym (uintptr_t base, const char *name)
+  attribute_hidden;
+/* 1 if ADDR lies in the PT_LOAD segments of the image whose header is
+   mapped at BASE.  */
+int __rseq_compat_elf_contains (uintptr_t base, const void *addr)
+  attribute_hidden;
 /* The dynamic loader's struct r_debug, found through the DT_DEBUG entry
    of the program whose program headers are PHDR and PHNUM (AT_PHDR and
    AT_PHNUM), else FALLBACK.  */

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "collect-nostop.h"
@@ -111,6 +112,22 @@ info_pid_target (pid_t *pid, char *err, size_t errlen)
   return 0;
 }
 
+/* Adds a warning to R's, after those there are.  */
+static void __attribute__ ((format (printf, 2, 3)))
+warn (struct info_report *r, const char *fmt, ...)
+{
+  size_t len = strlen (r->warning);
+  if (len > 0 && len + 2 < sizeof r->warning)
+    {
+      memcpy (r->warning + len, "; ", 3);
+      len += 2;
+    }
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (r->warning + len, sizeof r->warning - len, fmt, ap);
+  va_end (ap);
+}
+
 int
 info_pid (pid_t pid, enum info_method method, struct info_report *r,
           char *err, size_t errlen)
@@ -162,11 +179,28 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
      The thread chosen may exit before it is read (the main thread, just
      then): it is chosen again, twice at most, while the process lives
      (twenty-fourth review: "cannot read /proc/PID/auxv: No such
-     process" of a live process).  */
-  int ret = ESRCH, threads_read = 0, mm_changed = 0;
-  for (int attempt = 0; attempt < 3 && ret == ESRCH && !threads_read;
+     process" of a live process).  A thread's registered area outside
+     the maps read just before says the maps are older than the threads
+     (a program that is starting: its C library maps and registers the
+     areas): everything is read again, twice at most (52nd review: about
+     one read in 200 beside a process that runs itself every millisecond
+     showed such areas as "unmapped memory" and the mode as
+     unavailable), then reported with a warning.  */
+  int ret = ESRCH, threads_read = 0, mm_changed = 0, maps_old = 0;
+  for (int attempt = 0;
+       attempt < 3 && ret == ESRCH && (!threads_read || maps_old);
        attempt++)
     {
+      if (attempt > 0)
+        {
+          /* Nothing of the attempt before may stay in the report.  */
+          free (r->threads);
+          memset (r, 0, sizeof *r);
+          r->pid = pid;
+          threads_read = 0;
+          mm_changed = 0;
+        }
+      maps_old = 0;
       char live[64];
       snprintf (live, sizeof live, "/proc/%d", (int) pid);
       if (proc_state_dead (proc_task_state (pid, pid)))
@@ -210,24 +244,56 @@ info_pid (pid_t pid, enum info_method method, struct info_report *r,
                     : ptrace_read_threads (&p, r, err, errlen);
               if (ret == 0 && !proc_same_mm (&p))
                 mm_changed = 1;
-              if (ret == 0 && p.fuse_skipped != 0)
+              if (ret == 0 && p.areas_unmapped != 0 && attempt < 2)
                 {
-                  size_t len = strlen (r->warning);
-                  snprintf (r->warning + len, sizeof r->warning - len,
-                            "%s%lu read%s of process %d's memory left out: "
-                            "it lies in files on FUSE, whose servers "
-                            "rseq-compat does not ask (one that does not "
-                            "answer would hold it for ever); what is there "
-                            "shows as unknown", len ? "; " : "",
-                            p.fuse_skipped, p.fuse_skipped == 1 ? "" : "s",
-                            (int) pid);
+                  maps_old = 1;
+                  /* What is said if the process is gone before the next
+                     read (54th review: nothing was, an uninitialised
+                     message printed).  */
+                  ret = fail (err, errlen, ESRCH, "process %d exited while "
+                              "it was being read; nothing to report",
+                              (int) pid);
                 }
+              /* Three times: not a map read too early, or not only.  A
+                 thread whose area another unmapped keeps it registered
+                 until it next runs (and is killed then), and an area
+                 registered through a tagged pointer (AArch64's tagged
+                 address ABI, x86's LAM) is in no map by that address:
+                 reported as read, as before, with the reason.  */
+              else if (ret == 0 && p.areas_unmapped != 0)
+                warn (r, "%lu of process %d's threads' rseq areas lay "
+                      "outside its memory map, read again for that (shown "
+                      "as \"unmapped memory\"): it is starting a program "
+                      "or changing its memory (run info -p again), or an "
+                      "area was unmapped under a thread that registered it "
+                      "(which kills that thread when it next runs: --stop "
+                      "makes it run), or registered through a tagged "
+                      "pointer", p.areas_unmapped, (int) pid);
+              if (ret == 0 && p.fuse_skipped != 0)
+                warn (r, "%lu read%s of process %d's memory left out: it "
+                      "lies in files on FUSE, whose servers rseq-compat does "
+                      "not ask (one that does not answer would hold it for "
+                      "ever); what is there shows as unknown",
+                      p.fuse_skipped, p.fuse_skipped == 1 ? "" : "s",
+                      (int) pid);
             }
           proc_close (&p);
         }
       if (ret == ESRCH && !proc_alive (pid))
         break;
     }
+
+  /* A process that dies as it is read (one whose area was unmapped
+     under a thread, which --stop lets run) may leave the last attempt
+     with a raw "No such process" from a thread chosen while its others
+     were still listed: said plainly once it is gone (a tenth of a
+     second given to its exit; glibc 2.17's tier).  A live process's
+     answers (starting a program, mid-exec) stay as they are.  */
+  for (int i = 0; ret == ESRCH && i < 10 && proc_alive (pid); i++)
+    nanosleep (&(struct timespec) { 0, 10000000 }, NULL);
+  if (ret == ESRCH && !proc_alive (pid))
+    ret = fail (err, errlen, ESRCH, "process %d exited while it was being "
+                "read; nothing to report", (int) pid);
 
   if (ret == 0
       && (mm_changed || proc_identity (pid, &ended) != 0

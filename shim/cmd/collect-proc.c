@@ -42,6 +42,18 @@
 #include "procfs.h"
 #include "report.h"
 
+/* The architectures glibc (2.35 on) defines RSEQ_SIG for, where its
+   loader sets __rseq_offset at start-up whatever the kernel answers;
+   elsewhere it stays 0.  A process of the other word size (i386 under
+   x86-64, arm under AArch64) is of the same family.  */
+#if defined __x86_64__ || defined __i386__ || defined __aarch64__ \
+    || defined __arm__ || defined __powerpc__ || defined __s390__ \
+    || defined __mips__
+# define GLIBC_SETS_RSEQ_OFFSET 1
+#else
+# define GLIBC_SETS_RSEQ_OFFSET 0
+#endif
+
 /* Owner of the area of a registered thread whose thread pointer is TP.
    glibc's area is at TP + its __rseq_offset, the shim's at TP + the
    shim's (the same address in libc-owned mode, where glibc owns it).
@@ -114,9 +126,17 @@ owner_of (struct proc *p, const struct info_report *r,
   else
     {
       const struct proc_map *m = proc_find (p, t->area);
+      /* The kernel writes to a registered area at every return to user
+         space after a preemption, so that memory is mapped, as a rule:
+         the maps, read before the threads, are older than the area (a
+         program starting, its C library mapping the threads' areas;
+         52nd review).  info_pid reads the process again.  */
       if (m == NULL)
-        snprintf (t->owner_detail, sizeof t->owner_detail,
-                  "unmapped memory");
+        {
+          p->areas_unmapped++;
+          snprintf (t->owner_detail, sizeof t->owner_detail,
+                    "unmapped memory");
+        }
       else if (m->path[0] == '/')
         snprintf (t->owner_detail, sizeof t->owner_detail,
                   "static data of %.200s", m->path);
@@ -321,16 +341,25 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
   if (uname (&u) == 0)
     snprintf (r->kernel, sizeof r->kernel, "%s", u.release);
 
-  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align, &r->secure)
-      != 0)
+  uint64_t at_base = 0, at_phdr = 0;
+  if (read_auxv (p->dir, &r->at_feature_size, &r->at_align, &r->secure,
+                 &at_base, &at_phdr) != 0)
     {
       int e = errno;
       snprintf (err, errlen, "cannot read %s/auxv: %s", p->dir, strerror (e));
       return e;
     }
 
-  libc_identify (p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
+  libc_identify (p, p->dir, p->maps, p->nmaps, r->libc, sizeof r->libc,
                  r->libc_version, sizeof r->libc_version);
+  /* musl's loader, its file not to be read (deleted, and this user may
+     not open the mapping): musl all the same, by the interpreter's name
+     (62nd review: "a static program?", or a file of glibc's).  */
+  for (size_t i = 0; at_base != 0 && strcmp (r->libc, "unknown") == 0
+                     && i < p->nmaps; i++)
+    if (p->maps[i].start == at_base && p->maps[i].offset == 0
+        && musl_loader_name (base_name (p->maps[i].path)))
+      snprintf (r->libc, sizeof r->libc, "musl");
 
   int off = 0, off_loose = 0;
   int minor = info_glibc_minor (r);
@@ -359,19 +388,42 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      review).  */
   const struct proc_map *asked[2 * LIBC_CANDIDATES];
   size_t nasked = 0, nshim = 0, nld = 0;
+  int shim_unreadable = 0;
+  char unreadable_shim[sizeof r->shim] = "";
   for (size_t i = 0; i < p->nmaps; i++)
     {
       const struct proc_map *m = &p->maps[i];
       const char *b = base_name (m->path);
       if (m->offset != 0 || m->path[0] != '/')
         continue;
-      int shim = strncmp (b, "librseq-compat.so", 17) == 0 && !r->shim_abi;
-      int ld = !shim && strncmp (b, "ld-", 3) == 0
-               && strncmp (b, "ld-musl", 7) != 0 && !r->libc_abi;
+      /* Of two copies of the shim, the one that registered: a copy
+         loaded later (dlopen) may lie lower, and says nothing is
+         registered (61st review: "unavailable" on glibc 2.31).  */
+      int shim = strncmp (b, "librseq-compat.so", 17) == 0
+                 && (!r->shim_abi || r->shim_size == 0);
+      /* The C library's values are its loader's: the program's
+         interpreter, at AT_BASE, whatever its name (ld64.so.2 on
+         ppc64le, a copy: 60th review), or the program itself where a
+         loader runs as a command (AT_BASE 0; the kernel's AT_PHDR lies
+         in its first mapping).  Another copy of that file, loaded
+         (dlopen), mapped by a static program's dlopen or mapped as
+         data, is never set up, and its 0s meant a failed registration,
+         then a program still starting (59th and 60th reviews).  */
+      int ld = !shim && !r->libc_abi
+               && (at_base != 0 ? m->start == at_base
+                   : m->start <= at_phdr && at_phdr < m->end);
       if (!shim && !ld)
         continue;
       if (proc_map_seen (m, asked, nasked)
           || (shim ? nshim : nld) >= LIBC_CANDIDATES)
+        continue;
+      /* Whether it is a loaded object opens the file once (63rd
+         review: every mapping was asked, each through a child where
+         map_files is refused, 27 s for 3000 mappings); each mapping of
+         it is then asked without opening anything, so data mappings of
+         a file named like the shim, however many, cannot use up a
+         bound before the loader is asked (64th review).  */
+      if (!proc_map_is_image (p, i))
         continue;
       asked[nasked++] = m;
       if (shim)
@@ -380,39 +432,87 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         nld++;
       if (shim)
         {
-          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
-                                    NULL, NULL);
-          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
-                                    NULL, NULL);
-          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
-                                    NULL, NULL);
-          snprintf (r->shim, sizeof r->shim, "%s", p->maps[i].path);
+          uint64_t o = proc_symbol_at (p, m, "__rseq_offset");
+          uint64_t s = proc_symbol_at (p, m, "__rseq_size");
+          uint64_t f = proc_symbol_at (p, m, "__rseq_flags");
+          int64_t offset;
+          uint32_t size, flags;
           if (o != 0 && s != 0 && f != 0
-              && proc_read (p, o, &r->shim_offset, sizeof r->shim_offset) == 0
-              && proc_read (p, s, &r->shim_size, sizeof r->shim_size) == 0
-              && proc_read (p, f, &r->shim_flags, sizeof r->shim_flags) == 0)
-            r->shim_abi = 1;
+              && proc_read (p, o, &offset, sizeof offset) == 0
+              && proc_read (p, s, &size, sizeof size) == 0
+              && proc_read (p, f, &flags, sizeof flags) == 0)
+            {
+              if (!r->shim_abi || size != 0)
+                {
+                  snprintf (r->shim, sizeof r->shim, "%s", m->path);
+                  r->shim_offset = offset;
+                  r->shim_size = size;
+                  r->shim_flags = flags;
+                  r->shim_abi = 1;
+                }
+            }
+          else if (r->shim_abi && o == 0 && !proc_map_readable (p, m))
+            {
+              shim_unreadable = 1;
+              snprintf (unreadable_shim, sizeof unreadable_shim, "%s",
+                        m->path);
+            }
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
-            r->abi_unread = 1;
+            {
+              snprintf (r->shim, sizeof r->shim, "%s", m->path);
+              r->abi_unread = ABI_UNREAD_FUSE;
+            }
+          /* Its file deleted, and not to be opened by this user: loaded
+             all the same (61st review: "not loaded").  */
+          else
+            {
+              snprintf (r->shim, sizeof r->shim, "%s", m->path);
+              if (o == 0 && !proc_map_readable (p, m))
+                {
+                  r->abi_unread = ABI_UNREAD_FILE;
+                  shim_unreadable = 1;
+                  snprintf (unreadable_shim, sizeof unreadable_shim, "%s",
+                            m->path);
+                }
+            }
         }
       /* glibc 2.35 and later export __rseq_* from the dynamic loader
          (ld-linux-*.so.*; ld-2.NN.so for RHEL 9's 2.34).  */
       else
         {
-          uint64_t o = proc_symbol (p, p->maps[i].path, "__rseq_offset",
-                                    NULL, NULL);
-          uint64_t s = proc_symbol (p, p->maps[i].path, "__rseq_size",
-                                    NULL, NULL);
-          uint64_t f = proc_symbol (p, p->maps[i].path, "__rseq_flags",
-                                    NULL, NULL);
+          uint64_t o = proc_symbol_at (p, m, "__rseq_offset");
+          uint64_t s = proc_symbol_at (p, m, "__rseq_size");
+          uint64_t f = proc_symbol_at (p, m, "__rseq_flags");
           if (o != 0 && s != 0 && f != 0
               && proc_read (p, o, &r->libc_offset, sizeof r->libc_offset) == 0
               && proc_read (p, s, &r->libc_size, sizeof r->libc_size) == 0
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
-            r->abi_unread = 1;
+            r->abi_unread = ABI_UNREAD_FUSE;
+          /* Its file not to be opened (deleted by an upgrade, and this
+             user may not open the mapping instead): whether it defines
+             __rseq_* is not known (its version does not tell: our
+             patched 2.31 does).  Not "does not register" (60th review).
+             musl's loader never defines them; by name, since the file
+             cannot be read (61st review).  */
+          else if (o == 0 && strcmp (r->libc, "musl") != 0
+                   && !musl_loader_name (b) && !proc_map_readable (p, m))
+            r->abi_unread = ABI_UNREAD_FILE;
         }
+    }
+
+  /* A copy of the shim whose file could not be opened may be the one
+     that registered, where the one read says nothing is (62nd review:
+     the preloaded shim deleted, a copy loaded by dlopen, read by the
+     process's user: "unavailable").  */
+  if (shim_unreadable && r->shim_abi && r->shim_size == 0)
+    {
+      r->shim_abi = 0;
+      r->abi_unread = ABI_UNREAD_FILE;
+      /* The report names the file it could not read (63rd review: the
+         copy whose values were set aside was named).  */
+      snprintf (r->shim, sizeof r->shim, "%s", unreadable_shim);
     }
 
   /* A static program maps no dynamic loader, so libc_identify knows no
@@ -427,9 +527,23 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
      dynamic loader run as a command has no PT_INTERP either).  */
   int unknown = strcmp (r->libc, "unknown") == 0;
   /* A program without PT_INTERP that is no dynamic loader (one run as a
-     command has none either, and its own name) is linked statically.  */
-  int static_exe = r->exe[0] == '/' && proc_exe_has_interp (p) == 0
-                   && strncmp (base_name (r->exe), "ld-", 3) != 0;
+     command has none either, and its own name: ld-*, or ld.so in
+     glibc's build tree) is linked statically.  */
+  /* Where the file cannot be read (execute-only to the reader, or on
+     FUSE), the kernel's AT_BASE still tells: 0, no interpreter (59th
+     review: a static glibc program that had called dlopen was taken
+     for a dynamic one, its loader for the C library's).  */
+  int interp = proc_exe_has_interp (p);
+  int static_exe = r->exe[0] == '/'
+                   && (interp == 0 || (interp < 0 && at_base == 0))
+                   && strncmp (base_name (r->exe), "ld-", 3) != 0
+                   && !glibc_loader_name (base_name (r->exe))
+                   /* A loader run as a command under another name:
+                      musl's, whose file is libc.so (it has no
+                      DT_SONAME), and glibc's, which has one (rtld: 61st
+                      review).  */
+                   && !musl_loader_name (base_name (r->exe))
+                   && !proc_exe_has_soname (p);
   if (!r->shim_abi && r->exe[0] == '/'
       && ((unknown && !r->libc_abi) || static_exe))
     {
@@ -459,7 +573,7 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
               && proc_read (p, f, &r->libc_flags, sizeof r->libc_flags) == 0)
             r->libc_abi = 1;
           else if (o != 0 && s != 0 && f != 0 && p->fuse_skipped != 0)
-            r->abi_unread = 1;
+            r->abi_unread = ABI_UNREAD_FUSE;
         }
       /* Stripped: only the archive's descriptor, where it is linked
          in, names the C library; otherwise it is not known, and the
@@ -470,6 +584,100 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
           r->libc_version[0] = '\0';
           r->libc_abi = 0;
         }
+    }
+
+  /* Two windows of a program starting, told apart by what is mapped:
+     before its loader has mapped the C library (by name, here), and
+     after it has, before the C library or the shim has set up rseq
+     (their __rseq_offset still 0, below).  Both are live: a read can
+     fall in either.
+
+     glibc's dynamic loader mapped and nothing named like its C library,
+     in a dynamic program: its loader is still at work, right after an
+     exec.  Read then, the process was said to have no C library and a
+     registration that failed (52nd review: 2 of 200 reads of a process
+     that runs programs in turn).  The caller reads again, as for an
+     exec seen.  By name alone: a C library that cannot be opened is no
+     sign of that.  */
+  int glibc_ld = 0, libc_named = 0;
+  for (size_t i = 0; i < p->nmaps; i++)
+    {
+      const char *b = base_name (p->maps[i].path);
+      if (p->maps[i].path[0] != '/')
+        continue;
+      glibc_ld |= glibc_loader_name (b);
+      libc_named |= strncmp (b, "libc.so", 7) == 0
+                    || strncmp (b, "libc-", 5) == 0;
+    }
+  /* And something mapped must need the C library: a program that needs
+     none (linked -nostdlib, run by glibc's loader) is never anything
+     else (53rd review: every read said "run info -p again").  Not only
+     /proc/PID/exe, which is the loader where it runs the program as a
+     command ("ld.so PROGRAM": 54th review).  A file that cannot be read
+     (or lies on FUSE) is taken to need it.  */
+  size_t files = 0;
+  if (strcmp (r->libc, "unknown") == 0 && !static_exe && glibc_ld
+      && !libc_named
+      && (proc_maps_need (p, "libc.so", &files) != 0
+          /* The loader run as a command before it mapped the program
+             (56th review): nothing but itself mapped.  */
+          || (glibc_loader_name (base_name (r->exe)) && files <= 1)))
+    {
+      snprintf (err, errlen, "process %d is starting a program: its "
+                "dynamic loader has not loaded the C library yet; nothing "
+                "to report: run info -p again", (int) p->pid);
+      return ESRCH;
+    }
+
+  /* Mapped, but not set up yet: glibc's loader sets __rseq_offset when
+     it sets up the main thread's TLS (2.35 and later, and our patched
+     2.31, whether or not the kernel takes the registration; on the
+     architectures glibc defines RSEQ_SIG for), after it has loaded
+     every library; the shim on glibc sets its own while the loader
+     relocates it, after loading.  Neither is ever 0 after that (the
+     area is never at the thread pointer).  Read between the two, with
+     the C library mapped and its loader still loading another library
+     (one on a slow file system, or a FIFO), the process was said to
+     have a registration that failed, with status 0 (58th review).  Only
+     the interpreter's values count (above): a static program's dlopen
+     maps a loader that is never set up (59th review).  */
+  /* musl on AArch64 may place the first module's TLS at the thread
+     pointer itself (a program with none of its own): the preloaded
+     shim's area is there, __rseq_offset 0 for good (the aarch64 tier's
+     portable musl row was told "run info -p again").  Only x86, where
+     TLS lies below the thread pointer, tells the musl shim's window
+     so.  */
+  int shim_unset = r->shim_abi && r->shim_offset == 0
+#if !(defined __x86_64__ || defined __i386__)
+                   && strcmp (r->libc, "musl") != 0
+#endif
+                   ;
+  if (!static_exe && !r->libc_static && strcmp (r->libc, "musl") != 0
+      && ((r->libc_abi && r->libc_offset == 0 && GLIBC_SETS_RSEQ_OFFSET)
+          || shim_unset))
+    {
+      snprintf (err, errlen, "process %d is starting a program: its "
+                "dynamic loader is still loading its libraries (%s has not "
+                "set up rseq yet); nothing to report: run info -p again",
+                (int) p->pid,
+                shim_unset ? "librseq-compat" : "the C library");
+      return ESRCH;
+    }
+  /* On musl the shim decides in its constructor, which runs after
+     loading, and after those of the libraries linked before it: one of
+     those still running (or a process forked in one, which runs no
+     constructor again) has every library loaded and no thread
+     registered by the shim yet (59th review: "still loading its
+     libraries" was not always so).  */
+  if (shim_unset && !static_exe)
+    {
+      snprintf (err, errlen, "process %d is starting a program: "
+                "librseq-compat's constructor has not run yet (its dynamic "
+                "loader is still loading its libraries, or a constructor "
+                "that runs before the shim's has not returned, or the "
+                "process was forked in one); nothing to report: run info "
+                "-p again", (int) p->pid);
+      return ESRCH;
     }
 
   if (r->libc_static && !r->shim_static)

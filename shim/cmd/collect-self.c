@@ -268,8 +268,9 @@ info_self (struct info_report *r)
   snprintf (r->libc, sizeof r->libc, "unknown");
   if (read_maps ("/proc/self", &maps, &nmaps) == 0)
     {
-      libc_identify ("/proc/self", maps, nmaps, r->libc, sizeof r->libc,
-                     r->libc_version, sizeof r->libc_version);
+      libc_identify (NULL, "/proc/self", maps, nmaps, r->libc,
+                     sizeof r->libc, r->libc_version,
+                     sizeof r->libc_version);
       free (maps);
     }
 #endif

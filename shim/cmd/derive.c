@@ -179,6 +179,12 @@ derive_reason (struct info_report *r)
                   "start-up (rr, valgrind, qemu-user, or a kernel without "
                   "rseq)");
     }
+  else if (strcmp (m, "unknown") == 0 && r->abi_unread == ABI_UNREAD_FILE)
+    snprintf (r->reason, sizeof r->reason, "the file that would define "
+              "__rseq_* (the dynamic loader's, or librseq-compat's) could "
+              "not be opened (deleted, as an upgrade does, and this user "
+              "may not open the mapping; root may): whether the process "
+              "registers, and who, cannot be told");
   else if (strcmp (m, "unknown") == 0)
     snprintf (r->reason, sizeof r->reason, "%s lie%s in a file on FUSE "
               "and %s not read (see the warning): %s cannot be told",
@@ -189,9 +195,12 @@ derive_reason (struct info_report *r)
               "kernel refused it");
   else if (strcmp (m, "refused") == 0)
     snprintf (r->reason, sizeof r->reason, "librseq-compat was loaded by "
-              "dlopen, too late to register the threads that already run; "
-              "preload it (rseq-compat run, LD_PRELOAD) or link the program "
-              "with -lrseq-compat");
+              "dlopen, too late to register the threads that already run, "
+              "or linked behind the C library (-lpthread or -lc before "
+              "-lrseq-compat, or only through a library), where the "
+              "program's threads would not reach it; preload it "
+              "(rseq-compat run, LD_PRELOAD) or link the program with "
+              "-lrseq-compat before the C library");
   else if (unattributed (r) != NULL)
     snprintf (r->reason, sizeof r->reason, "no __rseq_* symbols and no "
               "librseq-compat (a static program?): the threads' "
@@ -468,10 +477,11 @@ info_derive (struct info_report *r)
     "the vDSO's getcpu";
 #endif
   if (strcmp (r->getcpu_impl, "unknown") == 0)
-    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: whose "
-              "sched_getcpu the program has cannot be told (a static "
-              "program without symbols); a static glibc 2.35 or later "
-              "loads cpu_id, other C libraries ask %s", slow);
+    snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: no C "
+              "library known (a static program without symbols, one that "
+              "needs none, or one whose C library's files cannot be read); "
+              "a static glibc 2.35 or later loads cpu_id, others ask %s",
+              slow);
   else if (live == 0 && unread > 0)
     snprintf (r->sched_getcpu, sizeof r->sched_getcpu, "not known: no "
               "thread could be read (%s's sched_getcpu loads cpu_id in a "

@@ -76,18 +76,31 @@ db_field (const struct db *db, const char *name, uint32_t *offset,
   return 0;
 }
 
+/* The name of the first file mapped from its start whose base name
+   starts with PREFIX1 or PREFIX2 (or, both NULL, is glibc's loader's)
+   and that is mapped as a loaded object, else of the first so named, or
+   NULL: a copy of another glibc's libc.so.6 mapped as data lies lower
+   (64th review: its thread descriptions read, every thread
+   "unknown").  */
 static const char *
-mapped (const struct proc *p, const char *prefix1, const char *prefix2)
+mapped (struct proc *p, const char *prefix1, const char *prefix2)
 {
+  const char *first = NULL;
   for (size_t i = 0; i < p->nmaps; i++)
     {
       const char *b = base_name (p->maps[i].path);
-      if (p->maps[i].offset == 0 && p->maps[i].path[0] == '/'
-          && (strncmp (b, prefix1, strlen (prefix1)) == 0
-              || strncmp (b, prefix2, strlen (prefix2)) == 0))
+      if (p->maps[i].offset != 0 || p->maps[i].path[0] != '/'
+          || !(prefix1 == NULL
+               ? glibc_loader_name (b)
+               : strncmp (b, prefix1, strlen (prefix1)) == 0
+                 || strncmp (b, prefix2, strlen (prefix2)) == 0))
+        continue;
+      if (proc_map_is_image (p, i))
         return p->maps[i].path;
+      if (first == NULL)
+        first = p->maps[i].path;
     }
-  return NULL;
+  return first;
 }
 
 static int
@@ -117,14 +130,7 @@ glibc_thread_pointers (struct proc *p, const char *static_exe,
   *count = 0;
   const char *pthread = mapped (p, "libpthread.so", "libpthread-");
   const char *libc = mapped (p, "libc.so.6", "libc-2.");
-  const char *ldso = NULL;
-  for (size_t i = 0; i < p->nmaps && ldso == NULL; i++)
-    {
-      const char *b = base_name (p->maps[i].path);
-      if (p->maps[i].offset == 0 && p->maps[i].path[0] == '/'
-          && strncmp (b, "ld-", 3) == 0 && strncmp (b, "ld-musl", 7) != 0)
-        ldso = p->maps[i].path;
-    }
+  const char *ldso = mapped (p, NULL, NULL);
 
   /* glibc before 2.34 describes its threads in libpthread, later ones
      in libc.so.6; a static program in its own static symbol table, and

@@ -33,7 +33,13 @@
 /* Whether we run in the machine's user namespace, whose map is the
    whole range: our capabilities hold over every process only there
    (forty-first review: root of a user namespace was taken for the
-   machine's).  */
+   machine's).  A namespace that root made with the whole range as its
+   map reads the same (43rd review, R2), so the namespace's own inode
+   number decides where it can be read: the kernel gives the initial one
+   a fixed number (PROC_USER_INIT_INO, since Linux 3.8) and every other
+   one another.  */
+#define USER_NS_INIT_INO 0xEFFFFFFDul
+
 static int
 in_initial_user_ns (void)
 {
@@ -46,6 +52,9 @@ in_initial_user_ns (void)
             && inside == 0 && outside == 0 && count == 4294967295UL
             && n > 0 && map[n] == '\0';
   free (map);
+  struct stat st;
+  if (ret && stat ("/proc/self/ns/user", &st) == 0)
+    ret = (unsigned long int) st.st_ino == USER_NS_INIT_INO;
   return ret;
 }
 

@@ -132,6 +132,11 @@ print_text (FILE *f, const struct info_report *r)
     }
   /* A static program whose C library is not known: stripped, so no
      static symbol table says whether its C library defines them.  */
+  /* Before the C library's name: an upgrade deletes its files, which
+     then tell nothing (61st review).  */
+  else if (r->abi_unread == ABI_UNREAD_FILE)
+    row (f, "__rseq_*", "not read: the file that would define them could "
+         "not be opened");
   else if (strcmp (r->libc, "unknown") == 0 && r->shim[0] == '\0')
     row (f, "__rseq_*", "not found: no dynamic symbol table defines "
          "them, and no static one is there to read (a stripped static "

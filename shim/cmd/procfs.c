@@ -240,6 +240,22 @@ base_name (const char *path)
   return slash != NULL ? slash + 1 : path;
 }
 
+int
+glibc_loader_name (const char *base)
+{
+  return (strncmp (base, "ld-", 3) == 0 && strncmp (base, "ld-musl", 7) != 0)
+         || strcmp (base, "ld.so") == 0;
+}
+
+int
+musl_loader_name (const char *base)
+{
+  return strncmp (base, "ld-musl", 7) == 0
+         || strncmp (base, "libc.musl", 9) == 0
+         || strcmp (base, "libc.so") == 0
+         || strcmp (base, "libc.so (deleted)") == 0;
+}
+
 /* A regular file's descriptor for reading from the O_PATH descriptor
    FD (closed), or -1: O_PATH opens nothing (a device node's open has
    effects of its own), and the file is checked first: not on FUSE
@@ -787,14 +803,17 @@ elf_symbol (int fd, const char *name, int symtab, uint64_t *value,
   return found;
 }
 
-int
-elf_file_soname (const char *path, char *out, size_t outlen)
+/* The strings of PATH's dynamic section with tag TAG in turn: copied
+   to OUT (OUTLEN bytes) and 0 at the first where PREFIX is NULL, 0 at
+   the first that starts with PREFIX where it is not; -1 where there is
+   none, -2 where the file (FD, closed here) cannot be read as an ELF
+   file.  */
+static int
+elf_file_dyn_string (int fd, int64_t tag, const char *prefix, char *out,
+                     size_t outlen)
 {
-  /* Non-blocking: a FIFO put where a library was must not hold the
-     caller.  */
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
-    return -1;
+    return -2;
   struct stat st;
   Elf64_Ehdr eh;
   Elf64_Shdr *sh = NULL;
@@ -803,17 +822,28 @@ elf_file_soname (const char *path, char *out, size_t outlen)
   /* A library has about ten program headers; elf_headers reads them one
      by one (forty-ninth review: 65535 of them cost a second an
      entry).  */
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-      || pread_full (fd, &eh, sizeof eh, 0) != 0 || eh.e_phnum > 64
-      || elf_headers (fd, &eh, &first, &sh) != 0)
+  if (fstat (fd, &st) != 0 || pread_full (fd, &eh, sizeof eh, 0) != 0)
+    {
+      close (fd);
+      return -2;
+    }
+  /* A file read whole that is no ELF file (or no regular file: a
+     device) names nothing; only one that cannot be read is unknown (56th
+     review: a data file mapped by a program that needs no C library).  */
+  if (!S_ISREG (st.st_mode) || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0)
     {
       close (fd);
       return -1;
     }
+  if (eh.e_phnum > 64 || elf_headers (fd, &eh, &first, &sh) != 0)
+    {
+      close (fd);
+      return -2;
+    }
   /* The first SHT_DYNAMIC section, its string table by sh_link; an
      object has one, of a few hundred bytes: a larger one is no
      library's.  */
-  for (int i = 0; i < eh.e_shnum && ret != 0; i++)
+  for (int i = 0; i < eh.e_shnum; i++)
     {
       if (sh[i].sh_type != SHT_DYNAMIC)
         continue;
@@ -823,22 +853,30 @@ elf_file_soname (const char *path, char *out, size_t outlen)
       const Elf64_Shdr *str = &sh[sh[i].sh_link];
       size_t n = sh[i].sh_size / sizeof (Elf64_Dyn);
       Elf64_Dyn *dyn = malloc (n * sizeof *dyn + 1);
-      if (dyn != NULL
-          && pread_full (fd, dyn, n * sizeof *dyn, sh[i].sh_offset) == 0)
-        for (size_t k = 0; k < n && dyn[k].d_tag != DT_NULL; k++)
-          if (dyn[k].d_tag == DT_SONAME && dyn[k].d_un.d_val < str->sh_size)
+      if (dyn == NULL
+          || pread_full (fd, dyn, n * sizeof *dyn, sh[i].sh_offset) != 0)
+        ret = -2;
+      else
+        for (size_t k = 0; k < n && dyn[k].d_tag != DT_NULL && ret == -1;
+             k++)
+          if (dyn[k].d_tag == tag && dyn[k].d_un.d_val < str->sh_size)
             {
               size_t want = str->sh_size - dyn[k].d_un.d_val;
               if (want > outlen - 1)
                 want = outlen - 1;
               if (pread_full (fd, out, want,
-                              str->sh_offset + dyn[k].d_un.d_val) == 0)
+                              str->sh_offset + dyn[k].d_un.d_val) != 0)
                 {
-                  out[want] = '\0';
-                  /* A name longer than OUT is no match for any.  */
-                  ret = strlen (out) < outlen - 1 ? 0 : -1;
+                  ret = -2;
+                  break;
                 }
-              break;
+              out[want] = '\0';
+              /* A name longer than OUT is no match for any.  */
+              if (strlen (out) >= outlen - 1)
+                continue;
+              if (prefix == NULL
+                  || strncmp (out, prefix, strlen (prefix)) == 0)
+                ret = 0;
             }
       free (dyn);
       break;
@@ -846,6 +884,16 @@ elf_file_soname (const char *path, char *out, size_t outlen)
   free (sh);
   close (fd);
   return ret;
+}
+
+int
+elf_file_soname (const char *path, char *out, size_t outlen)
+{
+  /* Non-blocking: a FIFO put where a library was must not hold the
+     caller.  */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  return elf_file_dyn_string (fd, DT_SONAME, NULL, out, outlen) == 0
+         ? 0 : -1;
 }
 
 /* The allocated section NAME of the ELF file FD (found by the section
@@ -922,7 +970,10 @@ maps_name_is (const char *mapped, const char *path)
    its start (M: that mapping), or UINT64_MAX.  For the program (EXE),
    the file of /proc/PID/exe, by device and inode where they can be had:
    its symbols are read from there, and another file may have been
-   mapped under its name (twenty-third review).  */
+   mapped under its name (twenty-third review).  Otherwise the lowest
+   where it is a loaded object, if it is anywhere: a copy mapped as
+   data lies lower (64th review: glibc's thread list read through a
+   data mapping of libc.so.6, every thread "unknown").  */
 static uint64_t
 mapped_start (struct proc *p, const char *path, int exe,
               const struct proc_map **m)
@@ -938,27 +989,172 @@ mapped_start (struct proc *p, const char *path, int exe,
       if (fd >= 0)
         close (fd);
     }
-  uint64_t start = UINT64_MAX;
   *m = NULL;
   for (size_t i = 0; i < p->nmaps; i++)
-    if (p->maps[i].offset == 0 && p->maps[i].start < start
+    if (p->maps[i].offset == 0
         && (by_file ? (p->maps[i].dev_major == major (st.st_dev)
                        && p->maps[i].dev_minor == minor (st.st_dev)
                        && p->maps[i].inode == (uint64_t) st.st_ino)
             : maps_name_is (p->maps[i].path, path)))
       {
-        start = p->maps[i].start;
-        *m = &p->maps[i];
+        /* The kernel lists the mappings in ascending order.  */
+        if (*m == NULL)
+          *m = &p->maps[i];
+        if (by_file || proc_map_is_image (p, i))
+          {
+            *m = &p->maps[i];
+            break;
+          }
       }
-  return start;
+  return *m != NULL ? (*m)->start : UINT64_MAX;
 }
 
-static uint64_t
-symbol_in (struct proc *p, const char *path, const char *name, int symtab,
-           int exe, int *is_tls, uint64_t *tls_value)
+/* The headers proc_map_is_image needs of M's file, read on the first
+   question about that file.  Where PROC_IMAGE_FILES files were read,
+   one more is not: it is judged as an unreadable one.  */
+static const struct proc_image_file *
+image_file (struct proc *p, const struct proc_map *m)
 {
-  const struct proc_map *m;
-  uint64_t start = mapped_start (p, path, exe, &m);
+  static const struct proc_image_file unread = { .kind = -1 };
+  for (size_t k = 0; k < p->nimage_files; k++)
+    {
+      const struct proc_image_file *f = &p->image_files[k];
+      if (f->dev_major == m->dev_major && f->dev_minor == m->dev_minor
+          && f->inode == m->inode
+          && (m->inode != 0 || strcmp (f->path, m->path) == 0))
+        return f;
+    }
+  if (p->nimage_files == PROC_IMAGE_FILES)
+    return &unread;
+  struct proc_image_file *f = &p->image_files[p->nimage_files++];
+  *f = (struct proc_image_file) { .dev_major = m->dev_major,
+                                  .dev_minor = m->dev_minor,
+                                  .inode = m->inode, .path = m->path,
+                                  .kind = -1 };
+  int fd = open_mapped (p, m, m->path, 0);
+  if (fd < 0)
+    return f;
+  /* The program headers in one read (63rd review: 4095 of them, one
+     read each, per mapping).  A file that is no 64-bit ELF file is no
+     object of ours, readable as it is.  */
+  uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE);
+  Elf64_Ehdr eh;
+  Elf64_Phdr *ph = NULL;
+  f->kind = 0;
+  if (pread_full (fd, &eh, sizeof eh, 0) == 0
+      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+      && eh.e_ident[EI_CLASS] == ELFCLASS64
+      && eh.e_phentsize == sizeof (Elf64_Phdr) && eh.e_phnum > 0
+      && eh.e_phnum < 4096
+      && (ph = malloc (eh.e_phnum * sizeof *ph)) != NULL
+      && pread_full (fd, ph, eh.e_phnum * sizeof *ph, eh.e_phoff) == 0)
+    {
+      /* The first PT_LOAD gives the load bias; the last writable one
+         (else the last) is the data.  */
+      const Elf64_Phdr *first = NULL, *data = NULL;
+      for (int k = 0; k < eh.e_phnum; k++)
+        {
+          if (ph[k].p_type != PT_LOAD)
+            continue;
+          if (first == NULL)
+            first = &ph[k];
+          if (ph[k].p_filesz != 0
+              && (data == NULL || (ph[k].p_flags & PF_W) != 0
+                  || (data->p_flags & PF_W) == 0))
+            data = &ph[k];
+        }
+      if (first != NULL && data != NULL)
+        {
+          f->kind = 1;
+          f->first_page = first->p_vaddr & ~(page - 1);
+          f->data_page = data->p_vaddr & ~(page - 1);
+          f->data_off = data->p_offset & ~(page - 1);
+        }
+    }
+  free (ph);
+  close (fd);
+  return f;
+}
+
+/* Whether maps[I], a mapping from the start of a file, is where a
+   loader mapped that file as an object: the file's writable segment
+   (its data, which a loader maps from the file and nothing moves) is
+   mapped from the file where the segment's address says, relative to
+   maps[I].  A file mapped as data (a checksummer's, an ELF reader's),
+   even executable, or twice (62nd review: from its start and from a
+   page further, just above), is not, and its symbols' addresses there
+   mean nothing: read from it, the shim's __rseq_offset was another
+   word, and glibc's loader's 0 (59th and 60th reviews).  Code is not
+   asked for: a program that moves its text to anonymous memory (huge
+   pages) leaves none of the file's mapped executable (61st review).
+   Where the file cannot be read, a mapping from further in the file
+   before the next from its start will do: its symbols cannot be read
+   then either.  Each file is read once (image_file) and each answer
+   is a search of the sorted maps, so every mapping may be asked.  */
+int
+proc_map_is_image (struct proc *p, size_t i)
+{
+  const struct proc_map *m = &p->maps[i];
+  if (m->offset != 0)
+    return 0;
+  const struct proc_image_file *f = image_file (p, m);
+  if (f->kind == 1)
+    {
+      uint64_t want = m->start - f->first_page + f->data_page;
+      const struct proc_map *n = proc_find (p, want);
+      return n != NULL && n->start == want && n->offset == f->data_off
+             && n->inode == m->inode && n->dev_major == m->dev_major
+             && n->dev_minor == m->dev_minor;
+    }
+  if (f->kind == 0)
+    return 0;
+  for (size_t j = i + 1; j < p->nmaps && j < i + 64; j++)
+    {
+      const struct proc_map *n = &p->maps[j];
+      if (n->inode != m->inode || n->dev_major != m->dev_major
+          || n->dev_minor != m->dev_minor)
+        continue;
+      if (n->offset == 0)
+        break;
+      return 1;
+    }
+  return 0;
+}
+
+/* Whether the program's file (/proc/PID/exe) has a DT_SONAME: a shared
+   object run as a program, which can only be a dynamic loader run as a
+   command, whatever its name; never a static or static-pie program.
+   0 where it cannot be read.  */
+int
+proc_exe_has_soname (struct proc *p)
+{
+  char name[256];
+  return elf_file_dyn_string (open_mapped (p, NULL, NULL, 1), DT_SONAME,
+                              NULL, name, sizeof name) == 0;
+}
+
+/* Whether M's file can be opened for reading as this process may.  */
+int
+proc_map_readable (struct proc *p, const struct proc_map *m)
+{
+  int fd = open_mapped (p, m, m->path, 0);
+  if (fd < 0)
+    return 0;
+  close (fd);
+  return 1;
+}
+
+/* The run-time address of NAME in the file mapped as PATH (or, GIVEN,
+   the object mapped there), from its dynamic symbols (or SYMTAB its
+   static ones too).  */
+static uint64_t
+symbol_in (struct proc *p, const char *path, const struct proc_map *given,
+           const char *name, int symtab, int exe, int *is_tls,
+           uint64_t *tls_value)
+{
+  const struct proc_map *m = given;
+  uint64_t start = given != NULL ? given->start
+                   : mapped_start (p, path, exe, &m);
   if (start == UINT64_MAX)
     return 0;
   int fd = open_mapped (p, m, path, exe);
@@ -985,19 +1181,25 @@ uint64_t
 proc_symbol (struct proc *p, const char *path, const char *name,
              int *is_tls, uint64_t *tls_value)
 {
-  return symbol_in (p, path, name, 0, 0, is_tls, tls_value);
+  return symbol_in (p, path, NULL, name, 0, 0, is_tls, tls_value);
 }
 
 uint64_t
 proc_symbol_any (struct proc *p, const char *path, const char *name)
 {
-  return symbol_in (p, path, name, 1, 0, NULL, NULL);
+  return symbol_in (p, path, NULL, name, 1, 0, NULL, NULL);
+}
+
+uint64_t
+proc_symbol_at (struct proc *p, const struct proc_map *m, const char *name)
+{
+  return symbol_in (p, m->path, m, name, 0, 0, NULL, NULL);
 }
 
 uint64_t
 proc_symbol_exe (struct proc *p, const char *path, const char *name)
 {
-  return symbol_in (p, path, name, 1, 1, NULL, NULL);
+  return symbol_in (p, path, NULL, name, 1, 1, NULL, NULL);
 }
 
 uint64_t
@@ -1049,6 +1251,42 @@ proc_exe_has_interp (struct proc *p)
         }
     }
   close (fd);
+  return ret;
+}
+
+int
+proc_maps_need (struct proc *p, const char *prefix, size_t *files)
+{
+  /* Each file once, and a bounded number, as libc_identify: the
+     program, which names the C library where anything does, is mapped
+     lowest but in rare layouts, and a program that maps more files
+     than that before its C library needs none.  */
+  const struct proc_map *tried[LIBC_CANDIDATES];
+  size_t ntried = 0;
+  int ret = 0;
+  *files = 0;
+  for (size_t i = 0; i < p->nmaps && ret != 1; i++)
+    {
+      const struct proc_map *m = &p->maps[i];
+      if (m->offset != 0 || m->path[0] != '/'
+          || proc_map_seen (m, tried, ntried))
+        continue;
+      ++*files;
+      if (ntried == LIBC_CANDIDATES)
+        continue;
+      tried[ntried++] = m;
+      char name[256];
+      /* By name in the process's root: the program too, whose file
+         /proc/PID/exe may not be (the loader run as a command).  Never
+         a file on FUSE (open_target_file).  */
+      int found = elf_file_dyn_string (open_mapped (p, m, m->path, 0),
+                                       DT_NEEDED, prefix, name,
+                                       sizeof name);
+      if (found == 0)
+        ret = 1;
+      else if (found == -2)
+        ret = -1;
+    }
   return ret;
 }
 
@@ -1306,14 +1544,23 @@ proc_open (struct proc *p, pid_t pid, const char *dir, char *err,
   p->nmaps = 0;
   p->pagemap_fd = -1;
   p->fuse_skipped = 0;
+  p->areas_unmapped = 0;
   p->have_random = 0;
+  p->nimage_files = 0;
   char path[128];
   snprintf (path, sizeof path, "%s/mem", dir);
   p->mem_fd = open (path, O_RDONLY | O_CLOEXEC);
   if (p->mem_fd < 0)
     {
       int e = errno;
-      snprintf (err, errlen, "cannot open %s: %s", path, strerror (e));
+      /* The kernel answers ESRCH where the task behind DIR is gone: the
+         process has exited (its threads may still be listed a moment;
+         55th review, in a chroot).  */
+      if (e == ESRCH && strchr (dir + 6, '/') == NULL)
+        snprintf (err, errlen, "process %d exited while it was being read; "
+                  "nothing to report", (int) pid);
+      else
+        snprintf (err, errlen, "cannot open %s: %s", path, strerror (e));
       return e;
     }
   if (read_maps (dir, &p->maps, &p->nmaps) != 0)
@@ -1389,21 +1636,23 @@ musl_version_like (const char *s, size_t len)
 }
 
 /* glibc names itself in "... release version 2.36." in libc.so.6; musl
-   has "musl libc (ARCH)" and its version as a string of its own.  */
+   has "musl libc (ARCH)" and its version as a string of its own.  0, or
+   -1 where the file names no C library, -2 where it cannot be read.  */
 static int
 libc_from_file (const char *dir, const struct proc_map *m, char *name,
                 size_t namelen, char *version, size_t versionlen)
 {
   int fd = open_target_file (dir, m, m->path);
   if (fd < 0)
-    return -1;
+    return -2;
   struct stat st;
   char *buf = NULL;
-  int ret = -1;
+  int ret = -2;
   if (fstat (fd, &st) == 0 && st.st_size > 0 && st.st_size < (64 << 20)
       && (buf = malloc (st.st_size + 1)) != NULL
       && pread_full (fd, buf, st.st_size, 0) == 0)
     {
+      ret = -1;
       size_t len = st.st_size;
       buf[len] = '\0';
       static const char gnu[] = "release version ";
@@ -1457,12 +1706,15 @@ proc_map_seen (const struct proc_map *m, const struct proc_map *const *seen,
   return 0;
 }
 
-void
-libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
-               char *name, size_t namelen, char *version, size_t versionlen)
+/* The first file named like a C library, mapped from its start, that
+   names one (libc_from_file); where UNREAD is not NULL, of those that
+   are loaded objects (proc_map_is_image), counting in *UNREAD those
+   whose file cannot be read (any of them may be the C library).  */
+static int
+libc_named_in (struct proc *p, size_t *unread, const char *dir,
+               const struct proc_map *maps, size_t nmaps, char *name,
+               size_t namelen, char *version, size_t versionlen)
 {
-  snprintf (name, namelen, "unknown");
-  version[0] = '\0';
   /* Each file once, and a few at most: a process may map one file under
      such a name tens of thousands of times, each read whole (eighteenth
      review: hours of reading for root's info -p).  */
@@ -1476,13 +1728,43 @@ libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
       if (strncmp (b, "libc.so", 7) != 0 && strncmp (b, "libc-", 5) != 0
           && strncmp (b, "ld-musl", 7) != 0 && strncmp (b, "libc.musl", 9) != 0)
         continue;
+      if (unread != NULL && !proc_map_is_image (p, i))
+        continue;
       if (proc_map_seen (&maps[i], tried, ntried))
         continue;
       tried[ntried++] = &maps[i];
-      if (libc_from_file (dir, &maps[i], name, namelen, version,
-                          versionlen) == 0)
-        return;
+      int ret = libc_from_file (dir, &maps[i], name, namelen, version,
+                                versionlen);
+      if (ret == 0)
+        return 0;
+      if (ret == -2 && unread != NULL)
+        ++*unread;
     }
+  return -1;
+}
+
+void
+libc_identify (struct proc *p, const char *dir, const struct proc_map *maps,
+               size_t nmaps, char *name, size_t namelen, char *version,
+               size_t versionlen)
+{
+  snprintf (name, namelen, "unknown");
+  version[0] = '\0';
+  /* A loaded object; where none names a C library, by name, one the
+     loader is still mapping: its data segment is not mapped yet (65th
+     review: a glibc 2.31 process read then was "a static program?"; a
+     loaded library named like one that is not, libc-client's, did
+     not stop that: 68th review).  Not where a loaded one could not be
+     read (its file deleted by an upgrade, the reader not root): a copy
+     of another C library mapped as data was named then (66th
+     review).  */
+  size_t unread = 0;
+  if (p == NULL
+      || (libc_named_in (p, &unread, dir, maps, nmaps, name, namelen,
+                         version, versionlen) != 0
+          && unread == 0))
+    libc_named_in (p, NULL, dir, maps, nmaps, name, namelen, version,
+                   versionlen);
 }
 
 /* Whether glibc before 2.39 may have cut the GLIBC_TUNABLES value that
@@ -1555,7 +1837,8 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
 
 int
 read_auxv (const char *dir, unsigned long int *feature,
-           unsigned long int *align, int *secure)
+           unsigned long int *align, int *secure, uint64_t *base,
+           uint64_t *phdr)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/auxv", dir);
@@ -1574,9 +1857,13 @@ read_auxv (const char *dir, unsigned long int *feature,
              : (!auxv_find (buf, len, 8, AT_RANDOM, &at)
                 && auxv_find (buf, len, 4, AT_RANDOM, &at)) ? 4 : 8;
   uint64_t f = 0, a = 0, s = 0;
+  *phdr = 0;
+  auxv_find (buf, len, w, AT_PHDR, phdr);
   auxv_find (buf, len, w, RSEQ_LAYOUT_AT_FEATURE_SIZE, &f);
   auxv_find (buf, len, w, RSEQ_LAYOUT_AT_ALIGN, &a);
   auxv_find (buf, len, w, AT_SECURE, &s);
+  *base = 0;
+  auxv_find (buf, len, w, AT_BASE, base);
   *feature = f;
   *align = a;
   *secure = s != 0;

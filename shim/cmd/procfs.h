@@ -35,6 +35,29 @@ struct proc_map
   const char *path;
 };
 
+/* What proc_map_is_image read of one mapped file's headers: once per
+   file, however often it is mapped (64th review: 70 data mappings of a
+   file named like the shim, each asked in turn, used up a bound on
+   the files asked, and the loader was never read).  */
+struct proc_image_file
+{
+  unsigned int dev_major, dev_minor;
+  uint64_t inode;
+  /* The name, for a file without an inode number.  */
+  const char *path;
+  /* 1: a 64-bit ELF file whose first PT_LOAD starts in page FIRST_PAGE
+     and whose data segment starts in page DATA_PAGE, from file offset
+     DATA_OFF (page-aligned); 0: no object of ours (no such ELF file);
+     -1: not read (it cannot be opened, or too many files were).  */
+  int kind;
+  uint64_t first_page, data_page, data_off;
+};
+/* How many files proc_map_is_image reads at most: only files named
+   like a candidate (the loader, the C library, libpthread, the shim)
+   are asked, so a process needs that many such files before the rest
+   are judged as unreadable ones are.  */
+#define PROC_IMAGE_FILES 64
+
 struct proc
 {
   pid_t pid;
@@ -53,11 +76,16 @@ struct proc
   /* Reads refused: their memory lies in a file on FUSE, not in memory
      yet (proc_read).  */
   unsigned long int fuse_skipped;
+  /* Registered areas of threads found in none of MAPS (owner_of): the
+     maps were read before the area was mapped.  */
+  unsigned long int areas_unmapped;
   /* The 16 random bytes the kernel gave the program at exec
      (AT_RANDOM), as read through MEM_FD at the start; HAVE_RANDOM 0
      where they could not be.  */
   unsigned char random[16];
   int have_random;
+  struct proc_image_file image_files[PROC_IMAGE_FILES];
+  size_t nimage_files;
 };
 
 int proc_open (struct proc *, pid_t pid, const char *dir, char *err,
@@ -89,6 +117,18 @@ uint64_t proc_symbol (struct proc *, const char *path, const char *name,
    has kept one: glibc before 2.34 keeps the symbols debuggers need to
    find the threads there, in libpthread.  */
 uint64_t proc_symbol_any (struct proc *, const char *path, const char *name);
+/* proc_symbol of the object mapped at M (a mapping from the start of
+   its file).  */
+uint64_t proc_symbol_at (struct proc *p, const struct proc_map *m,
+                         const char *name);
+/* Whether P's maps[I] is a loaded object's first mapping, not the file
+   mapped as data.  */
+int proc_map_is_image (struct proc *p, size_t i);
+/* Whether the program's file has a DT_SONAME (a dynamic loader run as
+   a command); 0 where it cannot be read.  */
+int proc_exe_has_soname (struct proc *p);
+/* Whether M's file can be opened for reading.  */
+int proc_map_readable (struct proc *p, const struct proc_map *m);
 /* proc_symbol_any in the program itself, mapped as PATH (its
    /proc/PID/exe name), read through /proc/PID/exe.  */
 uint64_t proc_symbol_exe (struct proc *p, const char *path,
@@ -126,10 +166,13 @@ int read_maps (const char *dir, struct proc_map **maps, size_t *nmaps);
 /* The status line KEY of /proc/PID/status (or /proc/PID/task/TID).  */
 int proc_status_field (const char *dir, const char *key, char *out,
                        size_t outlen);
-/* AT_RSEQ_FEATURE_SIZE, AT_RSEQ_ALIGN and AT_SECURE from DIR/auxv (0
-   when absent).  Returns 0, or -1 with errno set.  */
+/* AT_RSEQ_FEATURE_SIZE, AT_RSEQ_ALIGN, AT_SECURE, AT_BASE (where the
+   program's interpreter is mapped) and AT_PHDR (the program's headers,
+   as the kernel mapped it) from DIR/auxv (0 when absent).  Returns 0,
+   or -1 with errno set.  */
 int read_auxv (const char *dir, unsigned long int *feature,
-               unsigned long int *align, int *secure);
+               unsigned long int *align, int *secure, uint64_t *base,
+               uint64_t *phdr);
 /* GLIBC_TUNABLES from DIR/environ: 1 and the last value in OUT, with
    *OFF whether it turns registration off, and *OFF_LOOSE whether it
    does as glibc before 2.39 reads it; 0 when unset; -1 when the file
@@ -147,9 +190,18 @@ int elf_file_soname (const char *path, char *out, size_t outlen);
 /* Whether M maps the same file (device and inode) as one of SEEN.  */
 int proc_map_seen (const struct proc_map *m,
                    const struct proc_map *const *seen, size_t n);
-void libc_identify (const char *dir, const struct proc_map *maps, size_t nmaps,
-                    char *name, size_t namelen, char *version,
-                    size_t versionlen);
+/* 1 if a file mapped in the process names a library whose name starts
+   with PREFIX in a DT_NEEDED entry, 0 if none does, -1 if one that is
+   not known could (it cannot be read, or lies on FUSE, which is not
+   asked); of LIBC_CANDIDATES files at most.  *FILES: how many distinct
+   files are mapped.  */
+int proc_maps_need (struct proc *p, const char *prefix, size_t *files);
+/* Where P is not NULL, MAPS are P's and only a loaded object counts
+   (proc_map_is_image): a process may map another C library's file as
+   data (64th review: an ELF reader's glibc process said to be musl).  */
+void libc_identify (struct proc *p, const char *dir,
+                    const struct proc_map *maps, size_t nmaps, char *name,
+                    size_t namelen, char *version, size_t versionlen);
 /* Whether the program of DIR (/proc/PID), DIR/exe, is an ELF file of
    another class or machine than this command's.  */
 int elf_foreign (const char *dir);
@@ -174,5 +226,14 @@ int proc_alive (pid_t pid);
 ssize_t proc_slurp (const char *path, char **out, size_t max);
 /* The last component of PATH.  */
 const char *base_name (const char *path);
+/* Whether BASE, a file's base name, is glibc's dynamic loader's: ld-*
+   (ld-linux-x86-64.so.2, ld-2.31.so) but musl's ld-musl-*, or ld.so,
+   its name in glibc's build tree (testrun.sh runs it).  */
+int glibc_loader_name (const char *base);
+/* Whether BASE is musl's dynamic loader's: its own name
+   (ld-musl-ARCH.so.1, libc.musl-ARCH.so.1 on Alpine) or that of the
+   file Debian's links lead to (libc.so), deleted or not (62nd review:
+   "libc.so (deleted)" after an upgrade).  */
+int musl_loader_name (const char *base);
 
 #endif

@@ -70,6 +70,8 @@ struct info_thread
   char legacy_fix[256];
 };
 
+enum { ABI_UNREAD_FUSE = 1, ABI_UNREAD_FILE = 2 };
+
 struct info_report
 {
   int self;
@@ -107,8 +109,10 @@ struct info_report
   uint32_t libc_flags;
   /* The shim's exported values, when it is loaded.  */
   int shim_abi;
-  /* __rseq_* are defined, but where they lie in a file on FUSE and
-     were not read (procfs.h, proc_read).  */
+  /* Why __rseq_* were not read: 0, they were (or are not defined);
+     ABI_UNREAD_FUSE, they lie in a file on FUSE (procfs.h, proc_read);
+     ABI_UNREAD_FILE, the loader's file could not be opened to find
+     them (deleted, and this user may not open the mapping).  */
   int abi_unread;
   int64_t shim_offset;
   uint32_t shim_size;

@@ -129,11 +129,12 @@ layout_subdir (enum libc_kind kind)
   return RSEQ_COMPAT_GLIBC_LIB[0] != '\0' ? RSEQ_COMPAT_GLIBC_LIB : NULL;
 }
 
-/* The LD_PRELOAD entry: RSEQ_COMPAT_LIBRARY as it is, else the preload
-   layout (build-aux/preload-layout) next to this program (a build
-   tree), beside it under the same prefix (an installed tree moved
-   elsewhere: the portable tarball unpacked anywhere), or where it was
-   installed, provided it has the build for KIND.  Every process of the
+/* The LD_PRELOAD entry: RSEQ_COMPAT_LIBRARY as it is (made absolute),
+   else the preload layout (build-aux/preload-layout) next to this
+   program (a build tree), beside it under the same prefix (an
+   installed tree moved elsewhere: the portable tarball unpacked
+   anywhere), or where it was installed, provided it has the build for
+   KIND.  Every process of the
    tree inherits the entry and its loader picks its own build from it,
    so it names the layout, not the file.  */
 static char *
@@ -141,7 +142,39 @@ find_preload (enum libc_kind kind, char *looked, size_t looked_size)
 {
   const char *env = getenv ("RSEQ_COMPAT_LIBRARY");
   if (env != NULL && *env != '\0')
-    return realpath (env, NULL);
+    {
+      /* As it is, made absolute where it is relative (every process of
+         the tree resolves it from its own directory), and not resolved
+         further: the preload layout's "$LIB/" entry leads, through its
+         literal "$LIB" directory, to the musl build, where each loader
+         must expand it for itself (51st review: realpath exported the
+         musl build, and every glibc process exited with 127).  */
+      char *path = NULL, cwd[PATH_MAX];
+      if (env[0] == '/')
+        path = strdup (env);
+      else if (getcwd (cwd, sizeof cwd) != NULL
+               && asprintf (&path, "%s/%s", cwd, env) < 0)
+        path = NULL;
+      /* The file KIND's loader opens: a layout entry's "$LIB" is
+         expanded by glibc's loader and taken as it stands by musl's.  */
+      static const char entry[] = "/$LIB/" SONAME;
+      size_t len = path != NULL ? strlen (path) : 0;
+      const char *sub = layout_subdir (kind);
+      char *file = NULL;
+      if (len >= sizeof entry - 1
+          && strcmp (path + len - (sizeof entry - 1), entry) == 0
+          && sub != NULL
+          && asprintf (&file, "%.*s/%s/" SONAME,
+                       (int) (len - (sizeof entry - 1)), path, sub) < 0)
+        file = NULL;
+      if (path != NULL && access (file != NULL ? file : path, R_OK) != 0)
+        {
+          free (path);
+          path = NULL;
+        }
+      free (file);
+      return path;
+    }
 
   const char *sub = layout_subdir (kind);
   char self[PATH_MAX];

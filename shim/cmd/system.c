@@ -531,7 +531,7 @@ is_shim_entry (const char *tok, size_t len)
    glibc before 2.28 did: $NAME only where '/' or the end follows
    (elf/dl-load.c, is_dst; since 2.28 anything but a letter, a digit or
    '_' ends it).  forty-seventh review: read the newer way, an entry
-   "$PLATFORM-x" that glibc 2.17 opens as it stands was expanded.  */
+   "$LIB-x" that glibc 2.17 opens as it stands was expanded.  */
 static int
 old_dst_rule (void)
 {

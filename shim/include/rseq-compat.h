@@ -28,6 +28,13 @@
 #ifndef _RSEQ_COMPAT_H
 #define _RSEQ_COMPAT_H 1
 
+/* Declarations in for loops, and the C library's C99 declarations
+   (57th review: -std=c89 failed inside the header).  */
+#if !defined __cplusplus \
+    && (!defined __STDC_VERSION__ || __STDC_VERSION__ < 199901L)
+# error "<rseq-compat.h> needs C99 or later (or C++)"
+#endif
+
 #include <fcntl.h>
 #include <sched.h>
 #include <stddef.h>
@@ -48,11 +55,13 @@ extern const unsigned int __rseq_size __attribute__ ((__weak__));
 
 /* The slow paths.  The C libraries declare these only under
    _GNU_SOURCE or _DEFAULT_SOURCE, which a strict -std=c11 program lacks;
-   the declarations are compatible with theirs.  (g++ always defines
-   _GNU_SOURCE.)  */
+   and aligned_alloc only for C11, which -std=c99 is not (57th review:
+   called undeclared, its pointer was cut to an int).  The declarations
+   are compatible with theirs.  (g++ always defines _GNU_SOURCE.)  */
 #ifndef __cplusplus
 extern int sched_getcpu (void);
 extern long int syscall (long int, ...);
+extern void *aligned_alloc (size_t, size_t);
 #endif
 
 /* Defined by librseq-compat only (weak: null without it).
@@ -109,10 +118,25 @@ rseq_compat_size (void)
   return *p == 32 ? 20 : *p;
 }
 
+/* What __rseq_compat_offset gives where there is no area: the lowest
+   ptrdiff_t, computed in the compiler's own type (an ILP32 build may
+   read an LP64 <stdint.h>, whose PTRDIFF_MIN overflows it), without a
+   cast where the compiler names its limit (C++'s -Wold-style-cast,
+   -Wuseless-cast: 58th review).  */
+#ifdef __PTRDIFF_MAX__
+# define __RSEQ_COMPAT_NO_AREA (-__PTRDIFF_MAX__ - 1)
+#else
+# define __RSEQ_COMPAT_NO_AREA (-(ptrdiff_t) ((size_t) -1 >> 1) - 1)
+#endif
+
 /* Offset from the thread pointer to the calling thread's rseq area.
-   When nothing in the process defines __rseq_offset, or __rseq_size is
-   still 0, the offset of a block of -1 words instead, so that callers
-   reach their slow path through the cpu_id test alone.  __rseq_size is
+   When nothing in the process defines __rseq_offset or __rseq_size
+   (something may define one alone: 58th review, a null read), or
+   __rseq_size is still 0, __RSEQ_COMPAT_NO_AREA instead, and callers
+   take their slow path.  It must not depend on the thread: the compiler may reuse it
+   on another thread, where a C++ coroutine or a green thread resumes
+   (57th review: the offset of a block of -1 words, computed from the
+   thread pointer, read far off there and crashed).  __rseq_size is
    0 until the definer has decided: on musl, a library linked before
    -lrseq-compat has its constructor run before the shim's, when
    __rseq_offset is 0 too and would lead to the thread descriptor.  The
@@ -125,38 +149,36 @@ rseq_compat_size (void)
 static __inline__ ptrdiff_t
 __rseq_compat_offset (void)
 {
-  static const int32_t unset[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
   ptrdiff_t off;
 #if defined __RSEQ_COMPAT_X86_64
-  /* %fs:0 holds the thread pointer itself (x86-64 TLS ABI).  */
   __asm__ ("testq %1, %1\n\t"
+           "jz 1f\n\t"
+           "testq %3, %3\n\t"
            "jz 1f\n\t"
            "cmpl $0, (%3)\n\t"
            "je 1f\n\t"
            "movq (%1), %0\n\t"
            "jmp 2f\n"
            "1:\n\t"
-           "movq %%fs:0, %0\n\t"
-           "negq %0\n\t"
-           "addq %2, %0\n"
+           "movq %2, %0\n"
            "2:"
-           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset),
-             "r" (&__rseq_size) : "cc");
+           : "=&r" (off) : "r" (&__rseq_offset),
+             "r" (__RSEQ_COMPAT_NO_AREA), "r" (&__rseq_size)
+           : "cc");
 #elif defined __RSEQ_COMPAT_AARCH64
   __asm__ ("cbz %1, 1f\n\t"
+           "cbz %3, 1f\n\t"
            "ldar %w0, [%3]\n\t"
            "cbz %w0, 1f\n\t"
            "ldr %0, [%1]\n\t"
            "b 2f\n"
            "1:\n\t"
-           "mrs %0, tpidr_el0\n\t"
-           "sub %0, %2, %0\n"
+           "mov %0, %2\n"
            "2:"
-           : "=&r" (off) : "r" (&__rseq_offset), "r" (unset),
-             "r" (&__rseq_size));
+           : "=&r" (off) : "r" (&__rseq_offset),
+             "r" (__RSEQ_COMPAT_NO_AREA), "r" (&__rseq_size));
 #else
-  off = 0;
-  (void) unset;
+  off = __RSEQ_COMPAT_NO_AREA;
 #endif
   return off;
 }
@@ -167,17 +189,24 @@ __rseq_compat_offset (void)
 static __inline__ int
 __rseq_compat_load32 (unsigned int offset, int32_t *value)
 {
-#if defined __RSEQ_COMPAT_X86_64
+#if defined __RSEQ_COMPAT_X86_64 || defined __RSEQ_COMPAT_AARCH64
+  ptrdiff_t off = __rseq_compat_offset ();
+  if (__builtin_expect (off == __RSEQ_COMPAT_NO_AREA, 0))
+    {
+      *value = -1;
+      return 1;
+    }
+# if defined __RSEQ_COMPAT_X86_64
   /* volatile: the CPU may change between two calls, so two loads must
      never be merged.  */
   __asm__ __volatile__ ("movl %%fs:(%1), %0"
                         : "=r" (*value)
-                        : "r" (__rseq_compat_offset () + (ptrdiff_t) offset));
-  return 1;
-#elif defined __RSEQ_COMPAT_AARCH64
+                        : "r" (off + (ptrdiff_t) offset));
+# else
   char *tp;
   __asm__ __volatile__ ("mrs %0, tpidr_el0" : "=r" (tp));
-  *value = *(volatile int32_t *) (tp + __rseq_compat_offset () + offset);
+  *value = *(volatile int32_t *) (tp + off + offset);
+# endif
   return 1;
 #else
   (void) offset;
@@ -351,7 +380,9 @@ static __inline__ int
 rseq_compat_counter_init (struct rseq_compat_counter *c)
 {
   unsigned int n = __rseq_compat_possible_cpus ();
-  size_t bytes = (size_t) n * sizeof (struct rseq_compat_counter_slot);
+  /* sizeof first: the product is a size_t without a cast, which ILP32
+     C++ would call useless (59th review).  */
+  size_t bytes = sizeof (struct rseq_compat_counter_slot) * n;
   c->slots = (struct rseq_compat_counter_slot *)
     aligned_alloc (RSEQ_COMPAT_COUNTER_ALIGN, bytes);
   if (c->slots == NULL)

@@ -4,6 +4,7 @@
    SPDX-License-Identifier: LGPL-2.1-or-later  */
 
 /* Usage: fuse-serve DIR OPENS [allow_other] [arm=FILE] [prog=FILE]
+                   [stall=OFFSET]
 
    Mounts a FUSE file system at DIR (as root, in the caller's mount
    namespace) whose every name beginning "libc" is a regular file of
@@ -12,7 +13,10 @@
    FILE exists no request is answered at all (lookups, attributes,
    opens: twenty-third review).  It answers STATFS, which an overlayfs
    mount over it asks (twenty-fifth review).  With prog=FILE, names
-   beginning "prog" are FILE's bytes, executable.  Prints "mounted",
+   beginning "prog" are FILE's bytes, executable; with stall=OFFSET too,
+   a read of them that reaches OFFSET is never answered, and reads ahead
+   are of one page (a program whose exec waits in the kernel).  Prints
+   "mounted",
    then serves until it is killed.  Mounted by root without allow_other
    (and without default_permissions) it serves only processes whose
    real, effective and saved IDs are root's, whatever their file-system
@@ -80,10 +84,10 @@ main (int argc, char **argv)
   if (argc < 3)
     {
       fprintf (stderr, "usage: fuse-serve DIR OPENS [allow_other] "
-               "[arm=FILE] [prog=FILE]\n");
+               "[arm=FILE] [prog=FILE] [stall=OFFSET]\n");
       return 2;
     }
-  long int answer = atol (argv[2]), opens = 0;
+  long int answer = atol (argv[2]), opens = 0, stall = -1;
   const char *arm = NULL;
   int allow_other = 0;
   for (int i = 3; i < argc; i++)
@@ -91,6 +95,8 @@ main (int argc, char **argv)
       allow_other = 1;
     else if (strncmp (argv[i], "arm=", 4) == 0)
       arm = argv[i] + 4;
+    else if (strncmp (argv[i], "stall=", 6) == 0)
+      stall = atol (argv[i] + 6);
     else if (strncmp (argv[i], "prog=", 5) == 0)
       {
         int fd = open (argv[i] + 5, O_RDONLY | O_CLOEXEC);
@@ -154,7 +160,7 @@ main (int argc, char **argv)
             memset (&o, 0, sizeof o);
             o.major = FUSE_KERNEL_VERSION;
             o.minor = i->minor < 26 ? i->minor : 26;
-            o.max_readahead = i->max_readahead;
+            o.max_readahead = stall >= 0 ? 4096 : i->max_readahead;
             o.max_write = 4096;
             /* Before 7.23 the reply was 24 bytes (FUSE_COMPAT_22).  */
             reply (in->unique, 0, &o, o.minor < 23 ? 24 : sizeof o);
@@ -197,6 +203,9 @@ main (int argc, char **argv)
         case FUSE_READ:
           {
             struct fuse_read_in *r = (struct fuse_read_in *) arg;
+            if (in->nodeid == 3 && stall >= 0
+                && r->offset + r->size > (uint64_t) stall)
+              break;
             const char *data = in->nodeid == 3 ? prog : content;
             size_t size = in->nodeid == 3 ? prog_len : sizeof content;
             size_t len = r->offset >= size ? 0 : size - r->offset;

@@ -176,11 +176,13 @@ struct result
 /* How the command of one run runs: as we do; as nobody; as the root
    of a user namespace that nobody makes ("0 65534 1": root inside, its
    capabilities only there; where the kernel refuses to make one in a
-   chroot, the run ends with status 125).  */
-enum { AS_IS, AS_NOBODY, AS_NS_ROOT };
+   chroot, the run ends with status 125); as root having entered the
+   user namespace nobody_userns (which root made).  */
+enum { AS_IS, AS_NOBODY, AS_NS_ROOT, AS_ROOT_IN_NS };
 
-/* Where nobody's command runs, set for one run: a user namespace to
-   enter first (an open /proc/PID/ns/user, -1: ours).  */
+/* Where nobody's command (or root's, AS_ROOT_IN_NS) runs, set for one
+   run: a user namespace to enter first (an open /proc/PID/ns/user, -1:
+   ours).  */
 static int nobody_userns = -1;
 
 /* The /proc that the command of one run sees, in a mount namespace of
@@ -499,7 +501,7 @@ run_watching (char **argv, char **env, int who, pid_t watch)
               close (fd);
             }
         }
-      if (who == AS_NOBODY && nobody_userns >= 0
+      if ((who == AS_NOBODY || who == AS_ROOT_IN_NS) && nobody_userns >= 0
           && setns (nobody_userns, CLONE_NEWUSER) != 0)
         {
           fprintf (stderr, "cannot enter the user namespace: %s\n",
@@ -1528,6 +1530,23 @@ end_child (pid_t pid)
     }
 }
 
+/* COPY info -p TARGET, run WHO in the user namespace of HOLDER.  */
+static struct result
+read_from_ns (char *copy, pid_t holder, pid_t target, int who)
+{
+  char path[64], tpid[32];
+  snprintf (path, sizeof path, "/proc/%d/ns/user", (int) holder);
+  nobody_userns = open (path, O_RDONLY | O_CLOEXEC);
+  CHECK (nobody_userns >= 0, "open %s", path);
+  snprintf (tpid, sizeof tpid, "%d", (int) target);
+  char *argv[] = { copy, "info", "-p", tpid, NULL };
+  struct result r = run (argv, NULL, who);
+  if (nobody_userns >= 0)
+    close (nobody_userns);
+  nobody_userns = -1;
+  return r;
+}
+
 /* The fortieth review's cases of the permission hint, read by nobody's
    COPY of the command: namespaces that /proc shows nobody alike, a
    rootless container's, threads of different users, /proc mounted
@@ -1563,6 +1582,45 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
       end_child (t);
     }
 
+  /* Root in a namespace that root made with the whole range as its uid
+     and gid maps (43rd review, R2): its uid_map reads as the machine's,
+     so root there was taken for the machine's root, and a security
+     module alone was blamed.  The namespace's inode number tells it
+     apart.  The target: a process of user 54346 in the machine's
+     namespace, dumpable (one that changed its IDs is not, which is
+     another refusal).  Without a projid_map, that map tells the
+     namespaces apart; with one, nothing that root of the namespace may
+     read does, and the hint must say so.  */
+  pid_t t = fork ();
+  if (t == 0)
+    {
+      if (setgroups (0, NULL) == 0 && setresgid (54346, 54346, 54346) == 0
+          && setresuid (54346, 54346, 54346) == 0
+          && prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) == 0)
+        for (;;)
+          pause ();
+      _exit (1);
+    }
+  CHECK (t > 0, "fork: %s", strerror (errno));
+  for (int k = 0; k < 2 && t > 0; k++)
+    {
+      pid_t holder = ns_child (0, identity, k == 0 ? NULL : identity, 0);
+      if (holder <= 0)
+        continue;
+      r = read_from_ns (copy, holder, t, AS_ROOT_IN_NS);
+      if (k == 0)
+        want_error (&r, "root of a namespace with our uid and gid maps, "
+                    "made by root", "permission denied",
+                    "it runs in another user namespace",
+                    "as the machine's root", NULL);
+      else
+        want_error (&r, "root of a namespace with all our maps, made by "
+                    "root", "permission denied", "it may run in another "
+                    "user namespace whose ID maps read as ours", NULL);
+      end_child (holder);
+    }
+  end_child (t);
+
   /* Two of root's namespaces whose maps (201 lines, 6,633 bytes) differ
      after their first 4096 bytes, all that was compared: nobody in the
      first reads nobody's process in the second.  */
@@ -1582,15 +1640,7 @@ perm_fortieth (char *copy, char *kid, pid_t roots)
       pid_t t = holder > 0 ? ns_child (0, map2, NULL, 65534) : 0;
       if (t > 0)
         {
-          char path[64];
-          snprintf (path, sizeof path, "/proc/%d/ns/user", (int) holder);
-          nobody_userns = open (path, O_RDONLY | O_CLOEXEC);
-          CHECK (nobody_userns >= 0, "open %s", path);
-          snprintf (tpid, sizeof tpid, "%d", (int) t);
-          char *argv[] = { copy, "info", "-p", tpid, NULL };
-          r = run (argv, NULL, AS_NOBODY);
-          close (nobody_userns);
-          nobody_userns = -1;
+          r = read_from_ns (copy, holder, t, AS_NOBODY);
           want_error (&r, "a sibling namespace whose map differs after 4096 "
                       "bytes", "permission denied",
                       "it runs in another user namespace", NULL);

@@ -16,23 +16,35 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-static [dlopen] (linked with -static)
+/* Usage: info-static [dlopen] [retitle] (linked with -static, or not)
 
    With "dlopen", first opens libm.so.6, as a static glibc program may:
    that maps a libc.so.6 and an ld.so beside the program's own C
    library, which never uses them, and prints "dlopen=ok" (or
-   "dlopen=failed: WHY").  Then starts one thread, prints "pid=N", "rseq_size=N" (the C library's
-   __rseq_size, 0 where it has none) and "ready", and exits at end of
-   file on stdin.  It publishes no __rseq_* symbols, so info -p cannot
-   tell whose its threads' areas are: a static glibc 2.35 or later
-   registers every thread itself, musl none.  Nothing here touches rseq,
-   and rtest.h is left out: it looks symbols up with dlsym, which a
-   static program has not.  */
+   "dlopen=failed: WHY").  With "retitle", overwrites its environment
+   area as a ps title does (PostgreSQL, nginx, setproctitle): the
+   strings move to the heap and the area then holds one title, so that
+   /proc/PID/environ no longer shows what the C library read at start.
+   Then starts one thread, prints "pid=N", "rseq_size=N" (the C
+   library's __rseq_size, or a preloaded shim's; 0 where there is
+   none), "rseq_abi=0|1" (whether the C library or a shim defines
+   __rseq_size), "mode=M" (rseq_compat_mode (), "none" without the shim),
+   "libc_version=V" (glibc's own, "unknown" for another C library) and
+   "ready", and exits at end of file on stdin.  It publishes no
+   __rseq_* symbols, so info -p cannot tell whose a static program's
+   areas are: a static glibc 2.35 or later registers every thread
+   itself, musl none.  Nothing here touches rseq, and rtest.h is left
+   out: it looks symbols up with dlsym, which a static program has
+   not.  */
 
 #include <dlfcn.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -63,11 +75,71 @@ worker (void *arg)
    not with what the host's shared C library does: a static program
    links the archive, which another glibc may have built.  */
 extern const unsigned int __rseq_size __attribute__ ((weak));
+/* The shim's, linked in (librseq-compat.a) or preloaded: a dynamic
+   program binds a weak reference to a preloaded definition too.  */
+extern const char *rseq_compat_mode (void) __attribute__ ((weak));
+
+extern char **environ;
+
+/* What setproctitle does: the environment strings are copied to the
+   heap and their bytes given to a title.  The area is the one the
+   kernel shows in /proc/PID/environ (env_start and env_end, the 50th
+   and 51st fields of /proc/self/stat): glibc before 2.39 points
+   environ's GLIBC_TUNABLES at a copy of its own, so environ alone does
+   not say where the area lies.  */
+static int
+retitle (void)
+{
+  char buf[4096];
+  FILE *f = fopen ("/proc/self/stat", "r");
+  if (f == NULL)
+    return -1;
+  size_t len = fread (buf, 1, sizeof buf - 1, f);
+  fclose (f);
+  buf[len] = '\0';
+  char *p = strrchr (buf, ')');
+  unsigned long int start = 0, end = 0;
+  /* After ") ": field 3 onwards; env_start is field 50.  */
+  for (int field = 2; p != NULL && field < 51; field++)
+    {
+      p = strchr (p + 1, ' ');
+      if (p != NULL && field == 49)
+        start = strtoul (p + 1, NULL, 10);
+      if (p != NULL && field == 50)
+        end = strtoul (p + 1, NULL, 10);
+    }
+  if (start == 0 || end <= start)
+    return -1;
+  size_t n = 0;
+  while (environ[n] != NULL)
+    n++;
+  char **copy = calloc (n + 1, sizeof *copy);
+  if (copy == NULL)
+    return -1;
+  for (size_t i = 0; i < n; i++)
+    if ((copy[i] = strdup (environ[i])) == NULL)
+      return -1;
+  environ = copy;
+  memset ((char *) start, 0, end - start);
+  snprintf ((char *) start, end - start, "info-static: retitled");
+  return 0;
+}
 
 int
 main (int argc, char **argv)
 {
-  if (argc > 1 && strcmp (argv[1], "dlopen") == 0)
+  int want_dlopen = 0, want_retitle = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      want_dlopen |= strcmp (argv[i], "dlopen") == 0;
+      want_retitle |= strcmp (argv[i], "retitle") == 0;
+    }
+  if (want_retitle && retitle () != 0)
+    {
+      fprintf (stderr, "info-static: no environment area to retitle\n");
+      return 1;
+    }
+  if (want_dlopen)
     {
       void *h = dlopen ("libm.so.6", RTLD_NOW);
       if (h != NULL)
@@ -84,8 +156,14 @@ main (int argc, char **argv)
     }
   while (sem_wait (&started) != 0)
     ;
-  printf ("pid=%d\nrseq_size=%u\nready\n", (int) getpid (),
-          &__rseq_size != NULL ? __rseq_size : 0);
+  const char *version = "unknown";
+#ifdef __GLIBC__
+  version = gnu_get_libc_version ();
+#endif
+  printf ("pid=%d\nrseq_size=%u\nrseq_abi=%d\nmode=%s\nlibc_version=%s\n"
+          "ready\n", (int) getpid (), &__rseq_size != NULL ? __rseq_size : 0,
+          &__rseq_size != NULL,
+          rseq_compat_mode != NULL ? rseq_compat_mode () : "none", version);
   fflush (stdout);
   char buf[64];
   while (fgets (buf, sizeof buf, stdin) != NULL)

@@ -16,7 +16,7 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: signals early|exit
+/* Usage: signals early|exit|last
 
    early: the whole process is pinned to one CPU.  Many times, a thread
    is created and sent a signal at once with pthread_kill, so that the
@@ -32,7 +32,17 @@
    each sched_getcpu () against the system call (pinned) and, in the
    owned modes, that the thread is still registered with the kernel and
    its area holds that CPU; and once more after the threads exited the
-   main thread keeps allocating memory that reuses theirs.  */
+   main thread keeps allocating memory that reuses theirs.
+
+   last: main calls pthread_exit while another thread runs; that thread,
+   once main is gone, returns, so that the C library runs the atexit
+   handlers and the ELF destructors on it.  Each checks the registration
+   there: glibc keeps it, and so does the shim on glibc.  musl runs them
+   after the thread's destructor rounds, where the shim unregistered the
+   thread (it cannot tell the last thread from a detached one in time),
+   so there the area says -1 while __rseq_size still says registered:
+   the limit doc/using.md states, pinned so that it changes only on
+   purpose (46th review, F01).  */
 
 #include "rtest.h"
 
@@ -277,6 +287,112 @@ part_exit (void)
   return rt_exit_status ();
 }
 
+/* ---- last --------------------------------------------------------- */
+
+static int last_part;
+static pid_t main_tid;
+static unsigned int last_checks, last_size;
+
+/* The state of the calling thread's registration as WHO sees it.  */
+static void
+last_check (const char *who)
+{
+  pid_t tid = (pid_t) syscall (SYS_gettid);
+  CHECK (tid != main_tid, "%s ran on the main thread (%d), not on the last "
+         "thread", who, (int) tid);
+  int id = rt_cpu_id (&abi);
+  unsigned int size = *abi.size;
+  int got = sched_getcpu ();
+  CHECK (got == rt_syscall_cpu () && got == the_cpu, "%s: sched_getcpu %d, "
+         "kernel %d, pinned to %d", who, got, rt_syscall_cpu (), the_cpu);
+  if (!rt_expect_registered ())
+    CHECK (size == 0 && id == RSEQ_CPU_ID_REGISTRATION_FAILED,
+           "%s: __rseq_size %u, cpu_id %d in mode %s", who, size, id,
+           rt_expect ());
+  else
+    {
+      int reg = rt_registered (rt_area (&abi), expected_len);
+      CHECK (size == last_size, "%s: __rseq_size %u, expected %u", who,
+             size, last_size);
+#ifndef __GLIBC__
+      if (rt_expect_is ("shim-owned"))
+        /* The limit: unregistered although __rseq_size says otherwise.
+           Should it ever be lifted, this fails and the docs change.  */
+        CHECK (!reg && id == -1, "%s: registered %d, cpu_id %d; the "
+               "documented musl limit is unregistered, cpu_id -1 (update "
+               "doc/using.md if this changed)", who, reg, id);
+      else
+#endif
+        CHECK (reg && id == the_cpu, "%s: registered %d, cpu_id %d, pinned "
+               "to %d", who, reg, id, the_cpu);
+    }
+  last_checks++;
+}
+
+static void
+last_atexit (void)
+{
+  last_check ("atexit handler");
+}
+
+/* After every atexit handler (musl runs ELF destructors after them, and
+   glibc's _dl_fini is the first handler registered): the verdict.  */
+__attribute__ ((destructor)) static void
+last_destructor (void)
+{
+  if (!last_part)
+    return;
+  last_check ("ELF destructor");
+  CHECK (last_checks == 2, "%u checks ran, expected 2", last_checks);
+  fflush (stdout);
+  _exit (rt_exit_status ());
+}
+
+/* Waits until the main thread is a zombie (it called pthread_exit),
+   then returns: the process's last thread.  */
+static void *
+last_thread (void *arg)
+{
+  (void) arg;
+  char path[64];
+  snprintf (path, sizeof path, "/proc/self/task/%d/stat", (int) main_tid);
+  for (int i = 0; i < 10000; i++)
+    {
+      char buf[512] = "";
+      FILE *f = fopen (path, "r");
+      if (f == NULL)
+        break;
+      size_t n = fread (buf, 1, sizeof buf - 1, f);
+      fclose (f);
+      buf[n] = '\0';
+      const char *paren = strrchr (buf, ')');
+      if (paren != NULL && paren[1] == ' ' && (paren[2] == 'Z'
+                                               || paren[2] == 'X'))
+        return NULL;
+      usleep (1000);
+    }
+  fprintf (stderr, "FAIL the main thread did not exit\n");
+  _exit (1);
+}
+
+static int
+part_last (void)
+{
+  /* From auxv, through /proc/self: read now, as the leader's files
+     (those of a zombie) no longer answer once main has exited.  */
+  last_size = rt_expected_size ();
+  expected_len = rt_expected_len ();
+  main_tid = getpid ();
+  last_part = 1;
+  CHECK (atexit (last_atexit) == 0, "atexit");
+  pthread_t t;
+  int err = pthread_create (&t, NULL, last_thread, NULL);
+  CHECK (err == 0, "pthread_create: %s", strerror (err));
+  if (rt_failures != 0)
+    return rt_exit_status ();
+  pthread_exit (NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -309,6 +425,8 @@ main (int argc, char **argv)
     return part_early ();
   if (strcmp (part, "exit") == 0)
     return part_exit ();
-  fprintf (stderr, "FAIL usage: signals early|exit\n");
+  if (strcmp (part, "last") == 0)
+    return part_last ();
+  fprintf (stderr, "FAIL usage: signals early|exit|last\n");
   return 2;
 }
