@@ -103,7 +103,8 @@ on_thread_exit (void *value)
     return;
   /* The kernel refused the unregistration: a seccomp filter installed
      after the thread registered answers EPERM or ENOSYS (or whatever
-     errno it was written to give).  A joinable thread's memory is freed
+     errno it was written to give), or 0 without doing the call, which
+     unregister_self tells as EPERM.  A joinable thread's memory is freed
      by its joiner once the kernel has cleared its TID, when the
      registration has gone with the thread; a detached one would unmap
      the live area itself.  */
