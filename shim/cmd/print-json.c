@@ -70,13 +70,14 @@ j_string (FILE *f, const char *s)
     else
       {
         int n = info_utf8_length (p);
+        unsigned int hidden = n != 0 ? info_utf8_hidden (p, n) : 0;
         if (n == 0)
           fputs ("\\ufffd", f);
-        else if (info_utf8_c1 (p))
+        else if (hidden != 0)
           {
             /* Escaped, for whoever prints the string later.  */
-            fprintf (f, "\\u%04x", p[1]);
-            p++;
+            fprintf (f, "\\u%04x", hidden);
+            p += n - 1;
           }
         else
           {

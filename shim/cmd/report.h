@@ -180,17 +180,38 @@ const char *info_state_name (enum thread_state);
 
 /* Length of the valid UTF-8 sequence at P (NUL-terminated), or 0.  */
 int info_utf8_length (const unsigned char *p);
-/* Whether the valid sequence at P is a C1 control (U+0080 to U+009F),
-   which a terminal may obey as it obeys ESC.  */
-static inline int
-info_utf8_c1 (const unsigned char *p)
+/* The character of the valid sequence at P, N bytes long, where the
+   report must not print it as it is, or 0: a C1 control (U+0080 to
+   U+009F), which a terminal may obey as it obeys ESC, and the
+   characters that are invisible or reorder the text around them --
+   Unicode's bidirectional controls (U+061C, U+200E, U+200F, U+202A to
+   U+202E, U+2066 to U+2069), zero-width and other format characters
+   (U+200B to U+200D, U+2060 to U+206F, U+FEFF, U+FFF9 to U+FFFB) and
+   the line and paragraph separators (U+2028, U+2029): a target's name
+   could otherwise hide or reverse what follows it in its row (70th
+   review).  All in the BMP.  */
+static inline unsigned int
+info_utf8_hidden (const unsigned char *p, int n)
 {
-  return p[0] == 0xc2 && p[1] < 0xa0;
+  unsigned int c;
+  if (n == 2)
+    c = (p[0] & 0x1fu) << 6 | (p[1] & 0x3fu);
+  else if (n == 3)
+    c = (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
+  else
+    return 0;
+  if ((c >= 0x80 && c <= 0x9f) || c == 0x61c
+      || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e)
+      || (c >= 0x2060 && c <= 0x206f) || c == 0xfeff
+      || (c >= 0xfff9 && c <= 0xfffb))
+    return c;
+  return 0;
 }
 /* S made safe for a terminal into OUT (OUTLEN bytes; 4 per byte of S
-   plus one always suffice): control bytes, DEL, backslash and bytes
-   that are not UTF-8 become \n, \t, \\ or \xNN.  Returns OUT.  For
-   every string another process chose.  */
+   plus one always suffice): control bytes, DEL, backslash, bytes that
+   are not UTF-8 and those of info_utf8_hidden's characters become \n,
+   \t, \\ or \xNN.  Returns OUT.  For every string another process
+   chose.  */
 const char *info_escape (const char *s, char *out, size_t outlen);
 
 #endif
