@@ -75,8 +75,14 @@ j_string (FILE *f, const char *s)
           fputs ("\\ufffd", f);
         else if (hidden != 0)
           {
-            /* Escaped, for whoever prints the string later.  */
-            fprintf (f, "\\u%04x", hidden);
+            /* Escaped, for whoever prints the string later; past the
+               BMP as JSON's surrogate pair.  */
+            if (hidden > 0xffff)
+              fprintf (f, "\\u%04x\\u%04x",
+                       0xd800 + ((hidden - 0x10000) >> 10),
+                       0xdc00 + ((hidden - 0x10000) & 0x3ff));
+            else
+              fprintf (f, "\\u%04x", hidden);
             p += n - 1;
           }
         else
