@@ -301,16 +301,41 @@ __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
                                flags, RSEQ_SIG);
 }
 
-/* Whether the kernel accepts LAYOUT's registration from this thread.
-   Returns 0 or a negative errno.  */
+/* Whether this thread may register LAYOUT's area and take the
+   registration back.  Returns 0 or a negative errno.
+
+   The probe registers a scratch area, and only an unregistration
+   undoes that: a seccomp filter (or a tracer) that refuses or fakes
+   unregistrations while it lets registrations through, as an allowlist
+   written by watching glibc 2.35 and later would (glibc never
+   unregisters), left the kernel writing into the scratch area for the
+   rest of the main thread's life, its real registration refused
+   (cpu_id -2 under a nonzero __rseq_size), and on musl every detached
+   thread kept at its exit (71st review).  So the unregistration is
+   tried first, where the kernel itself can only answer EINVAL (this
+   area is not registered); any other answer, 0 included, is such a
+   filter's, and the process runs as the C library alone would,
+   unregistered (EPERM stands for a faked 0).  A filter that answers
+   the second unregistration otherwise than the first leaves the
+   scratch area registered all the same; it is told too.  */
 static long int
 probe (const struct rseq_layout *layout)
 {
+  long int ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len,
+                                         RSEQ_FLAG_UNREGISTER);
+  if (ret != -EINVAL)
+    return ret == 0 ? -EPERM : ret;
   probe_area.abi.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
-  long int ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len, 0);
-  if (ret == 0)
-    __rseq_compat_sys_rseq (&probe_area, layout->reg_len,
-                            RSEQ_FLAG_UNREGISTER);
+  ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len, 0);
+  if (ret != 0)
+    return ret;
+  /* A real unregistration writes cpu_id -1 before it answers.  */
+  ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len,
+                                RSEQ_FLAG_UNREGISTER);
+  if (ret == 0
+      && (int32_t) __atomic_load_n (&probe_area.abi.cpu_id,
+                                    __ATOMIC_RELAXED) >= 0)
+    ret = -EPERM;
   return ret;
 }
 

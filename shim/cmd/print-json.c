@@ -70,13 +70,20 @@ j_string (FILE *f, const char *s)
     else
       {
         int n = info_utf8_length (p);
+        unsigned int hidden = n != 0 ? info_utf8_hidden (p, n) : 0;
         if (n == 0)
           fputs ("\\ufffd", f);
-        else if (info_utf8_c1 (p))
+        else if (hidden != 0)
           {
-            /* Escaped, for whoever prints the string later.  */
-            fprintf (f, "\\u%04x", p[1]);
-            p++;
+            /* Escaped, for whoever prints the string later; past the
+               BMP as JSON's surrogate pair.  */
+            if (hidden > 0xffff)
+              fprintf (f, "\\u%04x\\u%04x",
+                       0xd800 + ((hidden - 0x10000) >> 10),
+                       0xdc00 + ((hidden - 0x10000) & 0x3ff));
+            else
+              fprintf (f, "\\u%04x", hidden);
+            p += n - 1;
           }
         else
           {

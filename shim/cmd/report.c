@@ -118,8 +118,9 @@ info_utf8_length (const unsigned char *p)
    plus one is always enough).  What another process chose (its name,
    its environment, the paths it maps) must neither reach the terminal
    as control sequences nor forge lines of the report: control bytes,
-   DEL, backslash and bytes that are not UTF-8 are written as \n, \t,
-   \\ or \xNN; printable ASCII and UTF-8 stay as they are.  */
+   DEL, backslash, bytes that are not UTF-8 and the bytes of the
+   characters info_utf8_hidden names are written as \n, \t, \\ or
+   \xNN; printable ASCII and other UTF-8 stay as they are.  */
 const char *
 info_escape (const char *s, char *out, size_t outlen)
 {
@@ -128,7 +129,7 @@ info_escape (const char *s, char *out, size_t outlen)
   for (size_t i = 0; i < n && o + 5 < outlen;)
     {
       size_t len = p[i] >= 0x80 ? (size_t) info_utf8_length (p + i) : 0;
-      if (len > 0 && !info_utf8_c1 (p + i))
+      if (len > 0 && !info_utf8_hidden (p + i, (int) len))
         {
           if (o + len + 1 >= outlen)
             break;

@@ -180,17 +180,51 @@ const char *info_state_name (enum thread_state);
 
 /* Length of the valid UTF-8 sequence at P (NUL-terminated), or 0.  */
 int info_utf8_length (const unsigned char *p);
-/* Whether the valid sequence at P is a C1 control (U+0080 to U+009F),
-   which a terminal may obey as it obeys ESC.  */
-static inline int
-info_utf8_c1 (const unsigned char *p)
+/* The character of the valid sequence at P, N bytes long, where the
+   report must not print it as it is, or 0: a C1 control (U+0080 to
+   U+009F), which a terminal may obey as it obeys ESC, and every
+   character that is invisible or changes how the text around it is
+   shown -- Unicode's format characters (category Cf: the bidirectional
+   controls, zero-width characters, tags), its other default-ignorable
+   code points (variation selectors, Hangul fillers, the soft hyphen's
+   kin) and the line and paragraph separators: a target's name could
+   otherwise hide or reverse what follows it in its row, or pass for
+   another process's (70th and 71st reviews).  Combining marks stay:
+   they change one character's look, not the row's.  */
+static inline unsigned int
+info_utf8_hidden (const unsigned char *p, int n)
 {
-  return p[0] == 0xc2 && p[1] < 0xa0;
+  static const unsigned int ranges[][2] = {
+    { 0x80, 0x9f }, { 0xad, 0xad }, { 0x34f, 0x34f }, { 0x600, 0x605 },
+    { 0x61c, 0x61c }, { 0x6dd, 0x6dd }, { 0x70f, 0x70f },
+    { 0x890, 0x891 }, { 0x8e2, 0x8e2 }, { 0x115f, 0x1160 },
+    { 0x17b4, 0x17b5 }, { 0x180b, 0x180f }, { 0x200b, 0x200f },
+    { 0x2028, 0x202e }, { 0x2060, 0x206f }, { 0x3164, 0x3164 },
+    { 0xfe00, 0xfe0f }, { 0xfeff, 0xfeff }, { 0xffa0, 0xffa0 },
+    { 0xfff0, 0xfffb }, { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+    { 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+    { 0xe0000, 0xe0fff },
+  };
+  unsigned int c;
+  if (n == 2)
+    c = (p[0] & 0x1fu) << 6 | (p[1] & 0x3fu);
+  else if (n == 3)
+    c = (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
+  else if (n == 4)
+    c = (p[0] & 0x07u) << 18 | (p[1] & 0x3fu) << 12 | (p[2] & 0x3fu) << 6
+        | (p[3] & 0x3fu);
+  else
+    return 0;
+  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+    if (c >= ranges[i][0] && c <= ranges[i][1])
+      return c;
+  return 0;
 }
 /* S made safe for a terminal into OUT (OUTLEN bytes; 4 per byte of S
-   plus one always suffice): control bytes, DEL, backslash and bytes
-   that are not UTF-8 become \n, \t, \\ or \xNN.  Returns OUT.  For
-   every string another process chose.  */
+   plus one always suffice): control bytes, DEL, backslash, bytes that
+   are not UTF-8 and those of info_utf8_hidden's characters become \n,
+   \t, \\ or \xNN.  Returns OUT.  For every string another process
+   chose.  */
 const char *info_escape (const char *s, char *out, size_t outlen);
 
 #endif

@@ -98,11 +98,14 @@
                  registration back.  Needs CAP_SYS_ADMIN (the test
                  suite runs as root); it says so otherwise.
    vfork-rseq-faked  a filter installed after start-up answers rseq
-                 with 0 without doing it (every call, then registrations
-                 only), and the process vforks: its mask afterwards is
+                 with 0 without doing it (every call, registrations
+                 only, unregistrations only), and the process, pinned
+                 to one CPU, vforks 200 times: its mask afterwards is
                  its own and a signal's handler runs (a spare area the
                  shim registered to tell the paused task by left it
-                 with every signal blocked; twelfth review).
+                 with every signal blocked; twelfth review), and where
+                 the registration stays live, its area says that CPU
+                 right after each vfork (70th review).
    vfork-filters  vfork under four filters installed after start-up:
                  one that traps rseq (SECCOMP_RET_TRAP; the program's
                  SIGSYS handler answers ENOSYS), one that refuses
@@ -952,6 +955,23 @@ thread_pointer (void)
   return tp;
 }
 
+#if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq
+/* The calling thread's cpu_id_start and cpu_id, where __rseq_size
+   says it is registered: 1, or 0 without an area.  */
+static int
+area_ids (uint32_t *start, int32_t *id)
+{
+  if (&__rseq_size == NULL || &__rseq_offset == NULL || __rseq_size == 0
+      || thread_pointer () == NULL)
+    return 0;
+  volatile uint32_t *a
+    = (volatile uint32_t *) ((char *) thread_pointer () + __rseq_offset);
+  *start = a[0];
+  *id = (int32_t) a[1];
+  return 1;
+}
+#endif
+
 /* 1: the handler ran on a registered thread whose area said -1 (not
    registered); 2: otherwise; 0: it did not run.  */
 static volatile sig_atomic_t rtmin_seen;
@@ -1320,38 +1340,93 @@ on_faked_usr1 (int sig)
 
 #endif
 
-/* In a child of its own: the filter stays with the process.  */
+#if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq
+/* A vfork whose child exits at once: its own frame, so that the
+   caller's locals live across it.  */
+static pid_t __attribute__ ((noinline))
+vfork_exit0 (void)
+{
+  pid_t pid = vfork ();
+  if (pid == 0)
+    _exit (0);
+  return pid;
+}
+#endif
+
+/* In a child of its own: the filter stays with the process.  WHICH:
+   0 every rseq call answered 0, 1 registrations only, 2
+   unregistrations only.  Where every call or every unregistration is
+   answered 0 the registration stays live, and the area must keep
+   saying the CPU the process is pinned to right after each vfork
+   returns, as without the shim (70th review: the shim cleared glibc
+   2.36's live area after a faked unregistration, cpu_id_start 0,
+   cpu_id -1, or wrote cpu_id -2 into it).  Where only registrations
+   are faked, the shim's pause loses the registration (doc/using.md),
+   and the area is not looked at.  */
 static int
-rseq_faked_child (int registrations_only)
+rseq_faked_child (int which)
 {
 #if defined HAVE_SECCOMP_HEADERS && defined SYS_rseq
+  static const char *const names[]
+    = { "every call", "registrations", "unregistrations" };
+  /* args[2] is the flags: 0 registers, RSEQ_FLAG_UNREGISTER (1)
+     unregisters.  */
   struct sock_filter code[] = {
     BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
     BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rseq, 0, 3),
     BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
               offsetof (struct seccomp_data, args[2])),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, 0, 0, registrations_only ? 1 : 0),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, which == 2 ? 1 : 0, 0,
+              which != 0 ? 1 : 0),
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
   struct sock_fprog prog = { sizeof code / sizeof code[0], code };
+  cpu_set_t set;
+  int cpu = -1;
+  if (sched_getaffinity (0, sizeof set, &set) == 0)
+    for (int i = 0; i < CPU_SETSIZE; i++)
+      if (CPU_ISSET (i, &set))
+        cpu = i;
+  CPU_ZERO (&set);
+  if (cpu >= 0)
+    CPU_SET (cpu, &set);
+  if (cpu < 0 || sched_setaffinity (0, sizeof set, &set) != 0)
+    return 2;
   signal (SIGUSR1, on_faked_usr1);
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
       || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
     return 2;
-  pid_t pid = vfork ();
-  if (pid == 0)
-    _exit (0);
-  if (pid < 0 || waitpid (pid, NULL, 0) != pid)
-    return 2;
+  int wrong = 0;
+  uint32_t first_start = 0;
+  int32_t first_id = 0;
+  for (int i = 0; i < 200; i++)
+    {
+      pid_t pid = vfork_exit0 ();
+      uint32_t start;
+      int32_t id;
+      if (which != 1 && area_ids (&start, &id)
+          && (start != (uint32_t) cpu || id != cpu) && wrong++ == 0)
+        {
+          first_start = start;
+          first_id = id;
+        }
+      if (pid < 0 || waitpid (pid, NULL, 0) != pid)
+        return 2;
+    }
   uint64_t mask = raw_sigmask ();
   raise (SIGUSR1);
   printf ("vfork-rseq-faked: %s: %d signals blocked after vfork, the "
-          "handler %s\n", registrations_only ? "registrations" : "every call",
-          __builtin_popcountll (mask), faked_handled ? "ran" : "did not run");
+          "handler %s\n", names[which], __builtin_popcountll (mask),
+          faked_handled ? "ran" : "did not run");
+  if (wrong != 0)
+    printf ("vfork-rseq-faked: %s: the area said another CPU than %d "
+            "after %d of 200 vforks (first: cpu_id_start %u, cpu_id %d)\n",
+            names[which], cpu, wrong, (unsigned int) first_start,
+            (int) first_id);
 #else
   printf ("vfork-rseq-faked: no seccomp headers for this C library (%d)\n",
-          registrations_only);
+          which);
 #endif
   return 0;
 }
@@ -1359,11 +1434,11 @@ rseq_faked_child (int registrations_only)
 static int
 vfork_rseq_faked (void)
 {
-  for (int only = 0; only < 2; only++)
+  for (int which = 0; which < 3; which++)
     {
       pid_t pid = fork ();
       if (pid == 0)
-        _exit (rseq_faked_child (only));
+        _exit (rseq_faked_child (which));
       int status;
       if (pid < 0 || waitpid (pid, &status, 0) != pid
           || !WIFEXITED (status) || WEXITSTATUS (status) != 0)

@@ -38,6 +38,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -104,9 +105,16 @@ move_code (const char *path)
   return 0;
 }
 
+/* Posted by each thread of threads:N once it runs: the C library (or
+   the shim) has registered it by then, so that a reader never finds
+   one still starting (a glibc 2.43 thread stopped before its
+   registration was read "unregistered").  */
+static sem_t started;
+
 static void *
 wait_forever (void *arg)
 {
+  sem_post (&started);
   for (;;)
     pause ();
   return arg;
@@ -119,7 +127,9 @@ main (int argc, char **argv)
     {
       if (strncmp (argv[i], "threads:", 8) == 0)
         {
-          for (int n = atoi (argv[i] + 8); n > 0; n--)
+          int want = atoi (argv[i] + 8);
+          sem_init (&started, 0, 0);
+          for (int n = want; n > 0; n--)
             {
               pthread_t t;
               if (pthread_create (&t, NULL, wait_forever, NULL) != 0)
@@ -128,6 +138,9 @@ main (int argc, char **argv)
                   return 1;
                 }
             }
+          for (int n = want; n > 0; n--)
+            while (sem_wait (&started) != 0)
+              ;
           continue;
         }
       if (strncmp (argv[i], "anon:", 5) == 0)

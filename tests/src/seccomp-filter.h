@@ -147,6 +147,39 @@ sf_install_action_privs (unsigned int action, int keep_privs)
   return 0;
 }
 
+/* A filter that answers rseq's unregistrations (flags
+   RSEQ_FLAG_UNREGISTER) with ACTION and allows every other call,
+   registrations included: an allowlist written by watching glibc 2.35
+   and later, which never unregisters.  no_new_privs set.  */
+static inline int
+sf_install_unregister_action (unsigned int action)
+{
+  struct sock_filter code[] =
+    {
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+                offsetof (struct seccomp_data, arch)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_COMPAT_NR_rseq, 0, 3),
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+                offsetof (struct seccomp_data, args[2])),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_FLAG_UNREGISTER, 0, 1),
+      BPF_STMT (BPF_RET | BPF_K, action),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+  struct sock_fprog prog =
+    {
+      .len = (unsigned short) (sizeof code / sizeof code[0]),
+      .filter = code,
+    };
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return errno;
+  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
+    return errno;
+  return 0;
+}
+
 /* The same, no_new_privs set: what an unprivileged caller must.  */
 static inline int
 sf_install_action (unsigned int action)
