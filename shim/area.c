@@ -86,20 +86,11 @@ __rseq_compat_unregister_self (void)
 {
   if (!__rseq_compat_registered)
     return 0;
-  long int ret = __rseq_compat_sys_rseq (&__rseq_compat_area,
-                                         __rseq_compat_state.layout.reg_len,
-                                         RSEQ_FLAG_UNREGISTER);
+  long int ret
+    = __rseq_compat_sys_unregister (&__rseq_compat_area,
+                                    __rseq_compat_state.layout.reg_len);
   if (ret != 0)
     return (int) -ret;
-  /* A real unregistration has the kernel write cpu_id -1 before it
-     answers 0, and nothing writes this thread's area after it.  A CPU
-     number still there means a seccomp filter answered 0 without
-     doing the call (SECCOMP_RET_ERRNO with 0): the registration is
-     live, and on musl a detached thread would unmap it with its stack
-     (69th review).  Told as a refusal.  */
-  if ((int32_t) __atomic_load_n (&__rseq_compat_area.abi.cpu_id,
-                                 __ATOMIC_RELAXED) >= 0)
-    return EPERM;
   __rseq_compat_registered = 0;
   return 0;
 }

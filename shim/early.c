@@ -301,6 +301,24 @@ __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
                                flags, RSEQ_SIG);
 }
 
+/* Unregisters AREA, LEN bytes, for this thread: 0 or a negative
+   errno.  A real unregistration has the kernel write cpu_id -1 before
+   it answers, and nothing writes the area after it; a 0 that leaves a
+   CPU number there came from a seccomp filter or a tracer that skipped
+   the call (SECCOMP_RET_ERRNO with 0), the registration still live:
+   told as -EPERM, a refusal (69th to 71st reviews: taken for done, it
+   let musl unmap a live area, and vfork clear glibc's).  */
+long int
+__rseq_compat_sys_unregister (void *area, unsigned int len)
+{
+  long int ret = __rseq_compat_sys_rseq (area, len, RSEQ_FLAG_UNREGISTER);
+  if (ret == 0
+      && (int32_t) __atomic_load_n (&((struct rseq *) area)->cpu_id,
+                                    __ATOMIC_RELAXED) >= 0)
+    ret = -EPERM;
+  return ret;
+}
+
 /* Whether this thread may register LAYOUT's area and take the
    registration back.  Returns 0 or a negative errno.
 
@@ -329,14 +347,7 @@ probe (const struct rseq_layout *layout)
   ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len, 0);
   if (ret != 0)
     return ret;
-  /* A real unregistration writes cpu_id -1 before it answers.  */
-  ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len,
-                                RSEQ_FLAG_UNREGISTER);
-  if (ret == 0
-      && (int32_t) __atomic_load_n (&probe_area.abi.cpu_id,
-                                    __ATOMIC_RELAXED) >= 0)
-    ret = -EPERM;
-  return ret;
+  return __rseq_compat_sys_unregister (&probe_area, layout->reg_len);
 }
 
 #if RSEQ_COMPAT_STATIC

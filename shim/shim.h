@@ -204,6 +204,8 @@ void __rseq_compat_clear_area (void *area, unsigned int len)
 int __rseq_compat_register_self (void) attribute_hidden;
 int __rseq_compat_unregister_self (void) attribute_hidden;
 void __rseq_compat_mark_failed (void) attribute_hidden;
+long int __rseq_compat_sys_unregister (void *area, unsigned int len)
+  attribute_hidden;
 long int __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
   attribute_hidden;
 extern __thread unsigned char __rseq_compat_registered

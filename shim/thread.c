@@ -104,7 +104,7 @@ on_thread_exit (void *value)
   /* The kernel refused the unregistration: a seccomp filter installed
      after the thread registered answers EPERM or ENOSYS (or whatever
      errno it was written to give), or 0 without doing the call, which
-     unregister_self tells as EPERM.  A joinable thread's memory is freed
+     __rseq_compat_sys_unregister tells as EPERM.  A joinable thread's memory is freed
      by its joiner once the kernel has cleared its TID, when the
      registration has gone with the thread; a detached one would unmap
      the live area itself.  */
@@ -648,14 +648,8 @@ __rseq_compat_vfork_prepare (void)
   vfork_masked = __rseq_compat_mask_pause (&vfork_mask);
   if (libc)
     {
-      /* As in unregister_self: a 0 that leaves cpu_id a CPU number
-         came from a seccomp filter, not the kernel, and the area is
-         still registered: resuming would clear a live area (70th
-         review).  */
-      struct rseq *area = rseq_compat_current_area ();
-      if (__rseq_compat_sys_rseq (area, st->libc_reg_len,
-                                  RSEQ_FLAG_UNREGISTER) == 0
-          && (int32_t) __atomic_load_n (&area->cpu_id, __ATOMIC_RELAXED) < 0)
+      if (__rseq_compat_sys_unregister (rseq_compat_current_area (),
+                                        st->libc_reg_len) == 0)
         vfork_paused = PAUSED_LIBC;
     }
   else if (__rseq_compat_unregister_self () == 0)

@@ -108,6 +108,20 @@ sf_errno_from_name (const char *name)
   return 0;
 }
 
+/* Installs the LEN instructions at CODE for the calling thread and what
+   it starts; no_new_privs first unless KEEP_PRIVS.  Returns 0 or an
+   errno value.  */
+static inline int
+sf_load (struct sock_filter *code, size_t len, int keep_privs)
+{
+  struct sock_fprog prog = { .len = (unsigned short) len, .filter = code };
+  if (!keep_privs && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return errno;
+  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
+    return errno;
+  return 0;
+}
+
 /* Installs, for the calling thread and the threads and programs it
    starts from now on, a filter that answers rseq with ACTION (a
    SECCOMP_RET_* value) and allows every other system call (of this
@@ -135,16 +149,7 @@ sf_install_action_privs (unsigned int action, int keep_privs)
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_STMT (BPF_RET | BPF_K, action),
     };
-  struct sock_fprog prog =
-    {
-      .len = (unsigned short) (sizeof code / sizeof code[0]),
-      .filter = code,
-    };
-  if (!keep_privs && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-    return errno;
-  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
-    return errno;
-  return 0;
+  return sf_load (code, sizeof code / sizeof code[0], keep_privs);
 }
 
 /* A filter that answers rseq's unregistrations (flags
@@ -168,16 +173,7 @@ sf_install_unregister_action (unsigned int action)
       BPF_STMT (BPF_RET | BPF_K, action),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
-  struct sock_fprog prog =
-    {
-      .len = (unsigned short) (sizeof code / sizeof code[0]),
-      .filter = code,
-    };
-  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-    return errno;
-  if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
-    return errno;
-  return 0;
+  return sf_load (code, sizeof code / sizeof code[0], 0);
 }
 
 /* The same, no_new_privs set: what an unprivileged caller must.  */
