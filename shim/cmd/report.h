@@ -187,19 +187,23 @@ int info_utf8_length (const unsigned char *p);
    shown -- Unicode's format characters (category Cf: the bidirectional
    controls, zero-width characters, tags), its other default-ignorable
    code points (variation selectors, Hangul fillers, the soft hyphen's
-   kin) and the line and paragraph separators: a target's name could
-   otherwise hide or reverse what follows it in its row, or pass for
-   another process's (70th and 71st reviews).  Combining marks stay:
-   they change one character's look, not the row's.  */
+   kin), the line and paragraph separators, and every space but the
+   ASCII one (category Zs: the no-break and the typographic spaces, the
+   ideographic space) with the braille blank that looks like one: a
+   target's name could otherwise hide or reverse what follows it in its
+   row, or pass for another process's, or for a name with a word more
+   or less (70th to 72nd reviews).  Combining marks stay: they change
+   one character's look, not the row's.  */
 static inline unsigned int
 info_utf8_hidden (const unsigned char *p, int n)
 {
   static const unsigned int ranges[][2] = {
-    { 0x80, 0x9f }, { 0xad, 0xad }, { 0x34f, 0x34f }, { 0x600, 0x605 },
+    { 0x80, 0xa0 }, { 0xad, 0xad }, { 0x34f, 0x34f }, { 0x600, 0x605 },
     { 0x61c, 0x61c }, { 0x6dd, 0x6dd }, { 0x70f, 0x70f },
     { 0x890, 0x891 }, { 0x8e2, 0x8e2 }, { 0x115f, 0x1160 },
-    { 0x17b4, 0x17b5 }, { 0x180b, 0x180f }, { 0x200b, 0x200f },
-    { 0x2028, 0x202e }, { 0x2060, 0x206f }, { 0x3164, 0x3164 },
+    { 0x1680, 0x1680 }, { 0x17b4, 0x17b5 }, { 0x180b, 0x180f },
+    { 0x2000, 0x200f }, { 0x2028, 0x202f }, { 0x205f, 0x206f },
+    { 0x2800, 0x2800 }, { 0x3000, 0x3000 }, { 0x3164, 0x3164 },
     { 0xfe00, 0xfe0f }, { 0xfeff, 0xfeff }, { 0xffa0, 0xffa0 },
     { 0xfff0, 0xfffb }, { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
     { 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
