@@ -290,20 +290,9 @@ libc_abi (const struct rseq_compat_boot *boot, const ptrdiff_t **offset,
 }
 #endif
 
-/* The probe's unregistration names this area, which nothing ever
-   registers.  */
+/* Scratch area for probing the kernel: the thread's real area cannot be
+   used before its TLS block is initialised.  */
 static struct rseq_compat_area probe_area;
-
-/* An address the kernel refuses as outside user space (access_ok) after
-   every check of the registration's length, alignment and flags: the
-   last page of the address space, kernel space on x86-64 and AArch64
-   (the top byte that AArch64 ignores is sign-extended, so it stays a
-   kernel address).  Aligned beyond any AT_RSEQ_ALIGN.  Only where
-   pointers are 64 bits wide: a 32-bit process on a 64-bit kernel owns
-   the whole 4 GiB, and the kernel would take such an address.  */
-#define PROBE_KERNEL_ADDRESS ((void *) -(uintptr_t) 4096)
-_Static_assert (sizeof (void *) == 8,
-                "the probe's refused address needs a 64-bit process");
 
 long int
 __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)
@@ -333,26 +322,20 @@ __rseq_compat_sys_unregister (void *area, unsigned int len)
 /* Whether this thread may register LAYOUT's area and take the
    registration back.  Returns 0 or a negative errno.
 
-   The probe registers nothing, so that nothing can be left registered
-   by it: only an unregistration undoes a registration, and a seccomp
-   filter or a tracer may answer unregistrations with the
-   kernel's own EINVAL while it lets registrations through (72nd
-   review: the scratch area that the probe registered stayed so, and
-   the program's own registration of the main thread failed).
-
-   First an unregistration, where the kernel itself can only answer
-   EINVAL (this area is not registered); any other answer, 0 included,
-   is a filter's or a tracer's that refuses or fakes unregistrations (an
-   allowlist written by watching glibc 2.35 and later, which never
-   unregisters), and the process runs as the C library alone would,
-   unregistered (71st review; EPERM stands for a faked 0).  Then a
-   registration of an address outside user space: every kernel from
-   4.18 to the 7.x rework checks flags, length and alignment, and only
-   then refuses the address with EFAULT, before it records anything.
-   EFAULT thus says the real registration will be taken; EINVAL, that
-   the length is not (or that something else registered this thread
-   already); 0, that a filter or a tracer answered in the kernel's
-   place.  */
+   The probe registers a scratch area, and only an unregistration
+   undoes that: a seccomp filter (or a tracer) that refuses or fakes
+   unregistrations while it lets registrations through, as an allowlist
+   written by watching glibc 2.35 and later would (glibc never
+   unregisters), left the kernel writing into the scratch area for the
+   rest of the main thread's life, its real registration refused
+   (cpu_id -2 under a nonzero __rseq_size), and on musl every detached
+   thread kept at its exit (71st review).  So the unregistration is
+   tried first, where the kernel itself can only answer EINVAL (this
+   area is not registered); any other answer, 0 included, is such a
+   filter's, and the process runs as the C library alone would,
+   unregistered (EPERM stands for a faked 0).  A filter that answers
+   the second unregistration otherwise than the first leaves the
+   scratch area registered all the same; it is told too.  */
 static long int
 probe (const struct rseq_layout *layout)
 {
@@ -360,10 +343,11 @@ probe (const struct rseq_layout *layout)
                                          RSEQ_FLAG_UNREGISTER);
   if (ret != -EINVAL)
     return ret == 0 ? -EPERM : ret;
-  ret = __rseq_compat_sys_rseq (PROBE_KERNEL_ADDRESS, layout->reg_len, 0);
-  if (ret == -EFAULT)
-    return 0;
-  return ret == 0 ? -EPERM : ret;
+  probe_area.abi.cpu_id = (uint32_t) RSEQ_CPU_ID_UNINITIALIZED;
+  ret = __rseq_compat_sys_rseq (&probe_area, layout->reg_len, 0);
+  if (ret != 0)
+    return ret;
+  return __rseq_compat_sys_unregister (&probe_area, layout->reg_len);
 }
 
 #if RSEQ_COMPAT_STATIC

@@ -251,9 +251,6 @@ rseq_compat_init (void)
     {
     case RSEQ_COMPAT_MODE_SHIM_OWNED:
       __rseq_compat_register_self ();
-#if !RSEQ_COMPAT_GLIBC
-      __rseq_compat_try_unregister ();
-#endif
       break;
     case RSEQ_COMPAT_MODE_DISABLED:
     case RSEQ_COMPAT_MODE_UNAVAILABLE:

@@ -110,10 +110,6 @@ struct rseq_compat_state
   int late_link;
   /* errno of the probe registration when the mode is unavailable.  */
   int probe_errno;
-  /* musl, shim-owned: the main thread's registration could not be
-     taken back (thread.c, __rseq_compat_try_unregister), so no other
-     thread registers.  */
-  int threads_unregistered;
   int (*vdso_getcpu) (unsigned int *, unsigned int *, void *);
   /* libc-owned mode: the length glibc registered with (max of its
      __rseq_size and 32), for pausing its registration around vfork.  */
@@ -208,7 +204,6 @@ void __rseq_compat_clear_area (void *area, unsigned int len)
 int __rseq_compat_register_self (void) attribute_hidden;
 int __rseq_compat_unregister_self (void) attribute_hidden;
 void __rseq_compat_mark_failed (void) attribute_hidden;
-void __rseq_compat_try_unregister (void) attribute_hidden;
 long int __rseq_compat_sys_unregister (void *area, unsigned int len)
   attribute_hidden;
 long int __rseq_compat_sys_rseq (void *area, unsigned int len, int flags)

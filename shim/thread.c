@@ -399,31 +399,6 @@ attr_without_mask (const pthread_attr_t *attr, const sigset_t *mask,
 }
 #endif
 
-#if !RSEQ_COMPAT_GLIBC
-/* musl frees a detached thread's memory before its exit system call, so
-   each registration must be taken back by then (on_thread_exit).  The
-   probe (early.c) tells apart the filters and tracers that refuse or
-   fake unregistrations, but not one that answers EINVAL, the kernel's
-   own word for an area it has not registered: only a registration
-   shows it.  So the main thread's registration is taken back once and
-   made again.  Where that fails, the main thread stays registered (its
-   area lives as long as the process) and no other thread registers:
-   cpu_id -2, as glibc leaves a thread whose registration failed,
-   rather than every detached thread kept at its exit (72nd review).
-   Costs two system calls at start-up.  */
-void
-__rseq_compat_try_unregister (void)
-{
-  if (!__rseq_compat_registered)
-    return;
-  if (__rseq_compat_unregister_self () != 0)
-    __atomic_store_n (&__rseq_compat_state.threads_unregistered, 1,
-                      __ATOMIC_RELAXED);
-  else
-    __rseq_compat_register_self ();
-}
-#endif
-
 void
 __rseq_compat_thread_init (void)
 {
@@ -441,9 +416,7 @@ trampoline (void *p)
 {
   struct start s = *(struct start *) p;
   __rseq_compat_start_release (p);
-  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED
-      || __atomic_load_n (&__rseq_compat_state.threads_unregistered,
-                          __ATOMIC_RELAXED))
+  if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED)
     __rseq_compat_mark_failed ();
   else if (__rseq_compat_register_self () == 0)
     {

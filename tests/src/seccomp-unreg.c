@@ -16,7 +16,7 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: seccomp-unreg ENOSYS|EPERM|EINVAL|0
+/* Usage: seccomp-unreg ENOSYS|EPERM|0
 
    Installs a filter that answers rseq's unregistrations with the
    named error (0: answers 0 without doing the call) and allows every
@@ -24,22 +24,15 @@
    is in place before the C library and the shim start.  Such a filter
    is what an allowlist written by watching glibc 2.35 and later, which
    never unregisters, may hold; glibc registers under it as without
-   it.
-
-   ENOSYS, EPERM, 0: the shim's probe sees the refusal and runs as the
-   C library alone would, unavailable, nothing registered (71st review:
+   it.  The shim must be able to take back a registration (its start-up
+   probe's, and on musl each thread's as it exits), so it runs as the C
+   library alone would: unavailable, nothing registered (71st review:
    the probe's scratch registration stayed, the main thread's own was
    refused, cpu_id -2 under a nonzero __rseq_size, and on musl every
-   detached thread was kept at its exit); RSEQ_EXPECT says unavailable
-   for shim-owned in seccomp.exp.  EINVAL is the kernel's own answer
-   for an area it has not registered, so the probe, which registers
-   nothing, cannot see it: the shim owns the main thread as without the
-   filter (72nd review: the scratch area stayed registered, the shim
-   ran unavailable and the program's own registration failed).  On
-   musl the main thread's registration cannot be taken back, which a
-   detached thread's exit needs, so no other thread registers (cpu_id
-   -2).  Then THREADS detached threads check their own state and exit,
-   and none of them may be left.
+   detached thread was kept at its exit).  The expected mode is
+   RSEQ_EXPECT's: libc-owned stays, shim-owned becomes unavailable in
+   seccomp.exp.  Then THREADS detached threads check their own state
+   and exit, and none of them may be left.
 
    Nothing here registers an area to test it (rt_registered would, and
    the filter would keep that registration): a registration expected
@@ -56,7 +49,6 @@
 
 static struct rt_abi abi;
 static int owned;
-static int threads_owned;
 static sem_t done;
 /* The threads' TIDs: a sanitizer's runtime has threads of its own, so
    the process's thread count says nothing.  */
@@ -64,9 +56,9 @@ static pid_t tids[THREADS];
 static int ntids;
 
 static void
-check_self (const char *who, int registered)
+check_self (const char *who)
 {
-  if (registered)
+  if (owned)
     CHECK (rt_registered (rt_area (&abi), rt_expected_len ()),
            "%s: not registered (cpu_id %d)", who, rt_cpu_id (&abi));
   else
@@ -78,7 +70,7 @@ static void *
 thread_main (void *arg)
 {
   (void) arg;
-  check_self ("thread", threads_owned);
+  check_self ("thread");
   tids[__atomic_fetch_add (&ntids, 1, __ATOMIC_RELAXED)]
     = (pid_t) syscall (SYS_gettid);
   sem_post (&done);
@@ -108,7 +100,7 @@ main (int argc, char **argv)
       int err = sf_errno_from_name (argv[1]);
       if (err == 0 && strcmp (argv[1], "0") != 0)
         {
-          fprintf (stderr, "FAIL usage: seccomp-unreg ENOSYS|EPERM|EINVAL|0\n");
+          fprintf (stderr, "FAIL usage: seccomp-unreg ENOSYS|EPERM|0\n");
           return 125;
         }
       err = sf_install_unregister_action (SECCOMP_RET_ERRNO
@@ -134,14 +126,9 @@ main (int argc, char **argv)
   CHECK (strcmp (rt_shim_mode (), rt_expect ()) == 0, "mode %s, expected %s",
          rt_shim_mode (), rt_expect ());
   owned = rt_expect_registered ();
-  threads_owned = owned;
-#ifndef __GLIBC__
-  if (argc == 3 && strcmp (argv[1], "EINVAL") == 0)
-    threads_owned = 0;
-#endif
   CHECK (*abi.size == (owned ? rt_expected_size () : 0),
          "__rseq_size %u in mode %s", *abi.size, rt_expect ());
-  check_self ("main", owned);
+  check_self ("main");
 
   sem_init (&done, 0, 0);
   pthread_attr_t det;
@@ -168,6 +155,6 @@ main (int argc, char **argv)
     }
   CHECK (ntids == started, "%d of %d threads ran", ntids, started);
   CHECK (n == 0, "%d of the %d detached threads still there", n, started);
-  check_self ("main again", owned);
+  check_self ("main again");
   return rt_exit_status ();
 }
