@@ -55,11 +55,8 @@ base=$GL_CACHE/baseline/$key
 bsrc=$GL_WORK/$GL_UPSTREAM
 bbuild=$GL_WORK/build-base
 xfail_list=$GL_TOP/build-aux/glibc/xfail-$GLIBC_SUITE
-host_list=$GL_TOP/build-aux/glibc/xfail-host
-# gl_host_dependent TEST: whether TEST is on xfail-host.
-gl_host_dependent() {
-  sed -e 's/#.*//' "$host_list" | grep -q -x -F "$1"
-}
+GL_HOST_LIST=$GL_TOP/build-aux/glibc/xfail-host
+. "$here/xfail-host.sh"
 names_list=$GL_TOP/build-aux/glibc/tests-$GLIBC_SUITE
 baseline=${GL_BASELINE:-0}
 # gl_list_subdirs LIST: the subdirectories LIST speaks for.
@@ -171,9 +168,10 @@ for d in $GL_SUBDIRS; do
       echo "$t" >> "$out/base-also-fail"
       continue
     fi
-    # Not confirmed in the unpatched build either, but for the full
-    # run (GL_BASELINE=1), which runs every failure there.
-    if [ "$baseline" != 1 ] && gl_host_dependent "$t"; then
+    # Failed on the checks xfail-host names for it, and on no other:
+    # the machine's.  Not confirmed in the unpatched build either, but
+    # in the full run (GL_BASELINE=1), which runs every failure there.
+    if [ "$baseline" != 1 ] && gl_host_failure "$t" "$fails/first-run/$t.out"; then
       echo "$t (machine-dependent: build-aux/glibc/xfail-host)" >> "$out/base-also-fail"
       continue
     fi
@@ -325,7 +323,7 @@ if [ "$baseline" = 1 ]; then
         for r in "$results/$d"/*; do
           case $r in *.log) continue ;; esac
           [ "$(cat "$r" 2>/dev/null)" = FAIL ] &&
-            ! gl_host_dependent "$d/$(basename "$r")" && echo "$d/$(basename "$r")"
+            ! gl_host_entry "$d/$(basename "$r")" >/dev/null && echo "$d/$(basename "$r")"
         done
       done
       gl_kept_lines "$xfail_list"; } | LC_ALL=C sort
