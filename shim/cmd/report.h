@@ -189,7 +189,8 @@ int info_utf8_length (const unsigned char *p);
    code points (variation selectors, Hangul fillers, the soft hyphen's
    kin), the line and paragraph separators, and every space but the
    ASCII one (category Zs: the no-break and the typographic spaces, the
-   ideographic space) with the braille blank that looks like one: a
+   ideographic space) with the braille blank that looks like one, and
+   the noncharacters: a
    target's name could otherwise hide or reverse what follows it in its
    row, or pass for another process's, or for a name with a word more
    or less (70th to 72nd reviews).  Combining marks stay: they change
@@ -219,6 +220,10 @@ info_utf8_hidden (const unsigned char *p, int n)
         | (p[3] & 0x3fu);
   else
     return 0;
+  /* Noncharacters: no text holds them, and terminals show them as
+     nothing or as whatever their font has.  */
+  if ((c >= 0xfdd0 && c <= 0xfdef) || (c & 0xfffeu) == 0xfffeu)
+    return c;
   for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
     if (c >= ranges[i][0] && c <= ranges[i][1])
       return c;
