@@ -47,6 +47,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* glibc before 2.29 has no SYS_rseq.  */
+#include "sys-rseq.h"
+
 #ifndef MAP_FIXED_NOREPLACE
 # define MAP_FIXED_NOREPLACE 0x100000
 #endif
