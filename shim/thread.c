@@ -104,10 +104,10 @@ on_thread_exit (void *value)
   /* The kernel refused the unregistration: a seccomp filter installed
      after the thread registered answers EPERM or ENOSYS (or whatever
      errno it was written to give), or 0 without doing the call, which
-     __rseq_compat_sys_unregister tells as EPERM.  A joinable thread's memory is freed
-     by its joiner once the kernel has cleared its TID, when the
-     registration has gone with the thread; a detached one would unmap
-     the live area itself.  */
+     __rseq_compat_sys_unregister tells as EPERM.  A joinable thread's
+     memory is freed by its joiner once the kernel has cleared its TID,
+     when the registration has gone with the thread; a detached one
+     would unmap the live area itself.  */
   if (!self_detached ())
     return;
   /* Kept instead, parked for the rest of the process's life: a thread

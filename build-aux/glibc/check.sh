@@ -323,7 +323,8 @@ if [ "$baseline" = 1 ]; then
         for r in "$results/$d"/*; do
           case $r in *.log) continue ;; esac
           [ "$(cat "$r" 2>/dev/null)" = FAIL ] &&
-            ! gl_host_entry "$d/$(basename "$r")" >/dev/null && echo "$d/$(basename "$r")"
+            ! gl_host_entry "$d/$(basename "$r")" >/dev/null &&
+            echo "$d/$(basename "$r")"
         done
       done
       gl_kept_lines "$xfail_list"; } | LC_ALL=C sort

@@ -18,7 +18,10 @@
 gl_host_entry() {
   [ -r "$GL_HOST_LIST" ] || return 1
   tr '\r\v\f' '   ' < "$GL_HOST_LIST" | sed -e 's/#.*//' |
-    awk -v t="$1" '$1 == t && NF > 1 { for (i = 2; i <= NF; i++) printf "%s ", $i; f = 1 }
+    awk -v t="$1" '$1 == t && NF > 1 {
+        for (i = 2; i <= NF; i++) printf "%s ", $i
+        f = 1
+      }
       END { exit !f }'
 }
 
@@ -35,13 +38,18 @@ gl_host_failure() {
   [ -r "$2" ] || return 1
   awk -v ok=" $_checks" '
     summed && NF > 0 { after = 1 }
-    /^[0-9]+ differences? between / && !summed { summed = 1; count = $1 + 0; next }
+    /^[0-9]+ differences? between / && !summed {
+      summed = 1; count = $1 + 0; next
+    }
     /^ *Checking / {
       name = ""
       if ($0 ~ /^ *Checking [^(]*\([^()]*\): *$/) {
         name = $0; sub(/^[^(]*\(/, "", name); sub(/\): *$/, "", name)
       }
     }
-    /\*\*\* failure \*\*\*/ { n++; if (name == "" || index(ok, " " name " ") == 0) bad = 1 }
+    /\*\*\* failure \*\*\*/ {
+      n++
+      if (name == "" || index(ok, " " name " ") == 0) bad = 1
+    }
     END { exit !(n > 0 && !bad && summed && count == n && !after) }' "$2"
 }

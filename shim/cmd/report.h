@@ -190,11 +190,10 @@ int info_utf8_length (const unsigned char *p);
    kin), the line and paragraph separators, and every space but the
    ASCII one (category Zs: the no-break and the typographic spaces, the
    ideographic space) with the braille blank that looks like one, and
-   the noncharacters: a
-   target's name could otherwise hide or reverse what follows it in its
-   row, or pass for another process's, or for a name with a word more
-   or less (70th to 72nd reviews).  Combining marks stay: they change
-   one character's look, not the row's.  */
+   the noncharacters: a target's name could otherwise hide or reverse
+   what follows it in its row, or pass for another process's, or for a
+   name with a word more or less (70th to 74th reviews).  Combining
+   marks stay: they change one character's look, not the row's.  */
 static inline unsigned int
 info_utf8_hidden (const unsigned char *p, int n)
 {

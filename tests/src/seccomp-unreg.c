@@ -33,8 +33,9 @@
    RSEQ_EXPECT's: libc-owned stays, shim-owned becomes unavailable in
    seccomp.exp.  EINVAL, the kernel's own answer, passes the probe's
    first unregistration, and its scratch area stays registered (a limit
-   doc/using.md tells, 72nd review): unavailable all the same.  Then THREADS detached threads check their own state
-   and exit, and none of them may be left.
+   doc/using.md tells, 72nd review): unavailable all the same.  Then
+   THREADS detached threads check their own state and exit, and none of
+   them may be left.
 
    Nothing here registers an area to test it (rt_registered would, and
    the filter would keep that registration): a registration expected
@@ -102,7 +103,8 @@ main (int argc, char **argv)
       int err = sf_errno_from_name (argv[1]);
       if (err == 0 && strcmp (argv[1], "0") != 0)
         {
-          fprintf (stderr, "FAIL usage: seccomp-unreg ENOSYS|EPERM|EINVAL|0\n");
+          fprintf (stderr,
+                   "FAIL usage: seccomp-unreg ENOSYS|EPERM|EINVAL|0\n");
           return 125;
         }
       err = sf_install_unregister_action (SECCOMP_RET_ERRNO
