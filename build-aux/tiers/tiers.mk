@@ -5,6 +5,8 @@
 #   make check-full           every tier's full scope, in order; writes
 #                             build/check-full.md and a record of each
 #                             passing tier (.ci/records/NAME.full)
+#   make check-full-table     build/check-full.md from the rows and
+#                             records of the current inputs, no tier run
 #   make tier T=NAME [SCOPE=ci|full]
 #                             one tier (default: its ci scope) and its record
 #   make tier-status          each tier: proven at which commit, or stale
@@ -12,7 +14,7 @@
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-.PHONY: check-full tier tier-status tier-env
+.PHONY: check-full check-full-table tier tier-status tier-env
 TIER_TOOL = $(srcdir)/build-aux/tiers/tier
 
 # build-aux/glibc/glibc.mk exports its defaults (GLIBC_SUITE,
@@ -23,6 +25,9 @@ tier_env = env $(foreach v,GLIBC_SUITE GLIBC_ARCH,$(if $(filter file,$(origin $(
 
 check-full:
 	@$(tier_env) $(srcdir)/build-aux/tiers/full
+
+check-full-table:
+	@$(srcdir)/build-aux/tiers/full --table
 
 # What the tiers see of make's variables (tiers.exp checks it).
 tier-env:
