@@ -771,9 +771,6 @@ is_target_entry (const char *tok, size_t len)
 struct preload_word
 {
   size_t off, len;
-  /* After a '#' on its line: a comment to whoever reads the file, an
-     entry to the loader all the same (see loader_words).  */
-  int in_comment;
 };
 
 static int
@@ -811,26 +808,18 @@ loader_words (const char *text, struct preload_word *words)
       while (--rest > 0 && *++c != '\n');
     }
   long n = 0;
-  /* Whether a '#' came before, on this line (the text's, not the
-     loader's copy).  */
-  int hash = 0;
   for (size_t i = 0; i < size;)
     {
       if (is_separator (copy[i]))
         {
-          if (text[i] == '\n')
-            hash = 0;
-          else if (text[i] == '#')
-            hash = 1;
           i++;
           continue;
         }
       size_t start = i;
       while (i < size && !is_separator (copy[i]))
-        hash |= text[i++] == '#';
+        i++;
       words[n].off = start;
       words[n].len = i - start;
-      words[n].in_comment = hash;
       n++;
     }
   free (copy);
@@ -839,10 +828,11 @@ loader_words (const char *text, struct preload_word *words)
 
 /* Whether the loader would read NEW as it read OLD less its shim
    entries (and, when ENTRY_FIRST, with ENTRY first): every other entry
-   kept, in order, and none added.  An entry that the loader took from
-   inside a comment of OLD may be gone from NEW (taking bytes out
-   before a '#' moves the loader's search window; such words are
-   nobody's entries).  */
+   kept, in order, and none added.  That holds for words the loader
+   takes from what looks like a comment too: it loads them (or prints
+   its error for each in every process), and taking bytes out before a
+   later '#' can move its search window over them, so that a library
+   it loaded stops being loaded (seventy-sixth review).  */
 static int
 reads_the_same (const char *old, const char *new, int entry_first)
 {
@@ -865,7 +855,7 @@ reads_the_same (const char *old, const char *new, int entry_first)
       if (j < nb && b[j].len == a[i].len
           && memcmp (new + b[j].off, old + a[i].off, a[i].len) == 0)
         j++;
-      else if (!a[i].in_comment)
+      else
         same = 0;
     }
   same = same && j == nb;
@@ -1781,7 +1771,8 @@ cmd_system (int argc, char **argv)
                   "differently with the shim's entry first (it reads a "
                   "'#' as a comment only within a stretch of the file "
                   "that depends on where the '#'s before it lie, so a "
-                  "comment after the first may become entries); it is "
+                  "comment after the first may become entries, or words "
+                  "it loads a comment); it is "
                   "left as it was: put %s first by hand, or move the "
                   "comments to the file's first line", PRELOAD_FILE,
                   ENTRY);

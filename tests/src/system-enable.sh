@@ -638,9 +638,21 @@ case_disable "disable: a last line without a newline is not rewritten" 0 "not en
 case_disable "disable: the shim on a last line without a newline" 0 "disabled: 1 shim entry" \
   "$m/a.so\n$m/b.so /usr/lib/librseq-compat.so" "$m/a.so\n$m/b.so" \
   "$m/a.so $m/b.so /usr/lib/librseq-compat.so " "$m/a.so $m/b.so "
+# The loader reads the words "#", "comment" and "b" here (its window
+# ends before the second '#'); taking the first line out would make it
+# read only "comment b": the entry is blanked in place, and every other
+# word stays an entry (seventy-sixth review: the "#" was let go).
 case_disable "disable: comments the loader half reads" 0 "disabled: 1 shim entry" \
-  "/opt/z/$soname\n# comment a\n# comment b\n" "# comment a\n# comment b\n" \
-  "/opt/z/$soname # comment b " "comment b "
+  "/opt/z/$soname\n# comment a\n# comment b\n" "$(printf '%*s' 26 '')\n# comment a\n# comment b\n" \
+  "/opt/z/$soname # comment b " "# comment b "
+# A library the loader preloads from what looks like a comment (past
+# its window) stays preloaded: taking the shim's line out would have
+# moved the window over it (seventy-sixth review: "disabled", and the
+# library was gone from every process).
+case_disable "disable: a library the loader reads after a later '#' stays" 0 "disabled: 1 shim entry" \
+  "/x/$soname\n$m/a.so #\n# $m/foo.so\n$m/bar.so\n" \
+  "$(printf '%*s' 22 '')\n$m/a.so #\n# $m/foo.so\n$m/bar.so\n" \
+  "/x/$soname $m/a.so # $m/foo.so $m/bar.so " "$m/a.so # $m/foo.so $m/bar.so "
 # Taking the last line out would move the loader's window past the
 # second comment's '#': the entry is blanked in place instead.
 case_disable "disable: blanks the entry where taking it out moves a comment" 0 "disabled: 1 shim entry" \
@@ -816,6 +828,32 @@ printf '%s # keep: this\n#c\n' "$other" > "$pf"
 run "enable: comments kept byte for byte" 0 "enabled" "$cmd" enable --system &&
   is_file "enable: comments kept byte for byte" "$entry\n$other # keep: this\n#c\n" &&
   pass "enable: comments kept byte for byte"
+# Enable over an older shim entry much longer than its own, before
+# such a library and a long entry after it (the loader's window, from
+# the start of the file, is as long as what follows the first comment):
+# taking the old line out would move the second '#' into the window;
+# blanked in place, the loader reads the rest as before (seventy-sixth
+# review).
+n="enable: a library the loader reads after a later '#' stays"
+d200=$(printf 'd%.0s' $(seq 200))
+b150=$(printf 'b%.0s' $(seq 150))
+long=/opt/$d200/$d200
+tail=/nonexistent/$b150/$b150.so
+printf '%s\n%s #\n# %s\n%s\n' "$long/$soname" /nonexistent/a.so /nonexistent/foo.so "$tail" > "$pf"
+others() { view | tr ' ' '\n' | grep -v -e "$soname" -e '^$' | tr '\n' ' '; }
+if [ "$(others)" != "/nonexistent/a.so # /nonexistent/foo.so $tail " ]; then
+  fail "$n" "the loader reads '$(others)' in the file before (setup)"
+elif run "$n" 0 "enabled" "$cmd" enable --system; then
+  if [ "$(head -n 1 "$pf")" != "$entry" ]; then
+    fail "$n" "the file's first line is '$(head -n 1 "$pf")', not the entry"
+  elif [ "$(others)" != "/nonexistent/a.so # /nonexistent/foo.so $tail " ]; then
+    fail "$n" "the loader reads '$(others)' after, not what it read before"
+  elif grep -q "$long" "$pf"; then
+    fail "$n" "the older entry is still in the file"
+  else
+    pass "$n"
+  fi
+fi
 printf '# comment a\n# comment b\n' > "$pf"
 run "enable: refused where the loader would read a comment as entries" 1 "first by hand" \
     "$cmd" enable --system 2>/dev/null &&
