@@ -36,6 +36,8 @@
 /* The shim's pthread_create, under a name that binds to it (thread.c).  */
 extern __typeof (pthread_create) __rseq_compat_pthread_create
   attribute_hidden;
+extern int __rseq_compat_thrd_create (pthread_t *, int (*) (void *), void *)
+  attribute_hidden;
 
 void *(*__rseq_compat_real_dlsym) (void *, const char *);
 
@@ -143,6 +145,18 @@ fail_lookup (const char *name)
     __rseq_compat_real_dlsym (h, name);
 }
 
+/* The shim's own definition of NAME where NAME starts threads
+   (pthread_create, C11's thrd_create), or NULL.  */
+static void *
+own_creator (const char *name)
+{
+  if (same_string (name, "pthread_create"))
+    return (void *) &__rseq_compat_pthread_create;
+  if (same_string (name, "thrd_create"))
+    return (void *) &__rseq_compat_thrd_create;
+  return NULL;
+}
+
 /* The hook's answer "no such symbol": the stub returns NULL for it.  */
 attribute_hidden char __rseq_compat_dlsym_none;
 
@@ -167,10 +181,13 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      tst-dlopenfail checks).  That lookup, failing, leaves dlerror a
      message naming the symbol.  A library dlopened with RTLD_LOCAL that
      needs libpthread itself would find it through its own scope
-     without the shim, and gets nothing here (doc/using.md).  */
-  if (handle != RTLD_NEXT && same_string (name, "pthread_create")
-      && __rseq_compat_real_dlsym (handle, name)
-         == (void *) &__rseq_compat_pthread_create
+     without the shim, and gets nothing here (doc/using.md).  So too
+     thrd_create before glibc 2.28, which has none.  */
+  void *own = own_creator (name);
+  if (own != NULL)
+    __rseq_compat_creators_resolve ();
+  if (handle != RTLD_NEXT && own != NULL
+      && __rseq_compat_real_dlsym (handle, name) == own
       && __rseq_compat_next (name) == NULL)
     {
       fail_lookup (name);
@@ -186,8 +203,7 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      the C library owns the area the shim's adds nothing: the lookup is
      left alone.  */
   if (__rseq_compat_state.own_area
-      && handle != RTLD_NEXT && handle != RTLD_DEFAULT
-      && strcmp (name, "pthread_create") == 0)
+      && handle != RTLD_NEXT && handle != RTLD_DEFAULT && own != NULL)
     return __rseq_compat_own_create (__rseq_compat_real_dlsym (handle, name));
   if (handle != RTLD_NEXT || !__rseq_compat_state.answer_rtld_next
       || strncmp (name, "__rseq_", 7) != 0)
@@ -303,8 +319,10 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
                                         (getauxval (AT_PHDR),
                                          getauxval (AT_PHNUM), NULL)),
                       __ATOMIC_RELEASE);
-  if (name == NULL || handle == RTLD_NEXT || !__rseq_compat_state.own_area
-      || !same_string (name, "pthread_create"))
+  if (name == NULL || own_creator (name) == NULL)
+    return NULL;
+  __rseq_compat_creators_resolve ();
+  if (handle == RTLD_NEXT || !__rseq_compat_state.own_area)
     return NULL;
   return __rseq_compat_own_create (__rseq_compat_real_dlvsym (handle, name,
                                                               version));

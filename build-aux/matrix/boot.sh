@@ -17,9 +17,16 @@ here=$(dirname "$0")
 suite=$1 kernel=$2 initrd=$3 limit=$4 log=$5 arch=${6:-x86_64}
 case $arch in
   x86_64) machine="qemu-system-x86_64 -m 1024" console=ttyS0 ;;
-  # The guest's root file system is its initramfs: room for it twice
-  # (the image and what the kernel unpacks) and for the tests.
-  aarch64) machine="qemu-system-aarch64 -M virt -nic none -m 4096" console=ttyAMA0 ;;
+  # The guest's root file system is its initramfs, unpacked into a tmpfs
+  # that may take half the memory, while the image is still in memory
+  # too: three times its size and a gigabyte for the tests, at least
+  # 4 GiB.  A fixed 4 GiB left trixie's 1.4 GB userland unpacked only in
+  # part ("Initramfs unpacking failed: write error", then no root: the
+  # aarch64 tier's first full run, session 30); 8 GiB booted it.
+  aarch64)
+    mb=$(( $(wc -c < "$initrd") / 1048576 * 3 + 1024 ))
+    [ "$mb" -ge 4096 ] || mb=4096
+    machine="qemu-system-aarch64 -M virt -nic none -m $mb" console=ttyAMA0 ;;
   *) echo "boot.sh: no machine for $arch" >&2; exit 1 ;;
 esac
 wait_max=${MATRIX_BOOT_WAIT:-120}
