@@ -348,6 +348,56 @@ __rseq_compat_next (const char *name)
    here (libpthread is DF_1_NODELETE), since callers keep the address.
    musl and glibc 2.34 and later define pthread_create in the C library,
    which every scope has: the first lookup finds it.  */
+#if RSEQ_COMPAT_GLIBC
+/* dl_iterate_phdr's callback: whether an object whose file name starts
+   as SONAME's does (libpthread.so.0, or libpthread-2.31.so opened by
+   its path) is loaded.  */
+static int
+loaded_cb (struct dl_phdr_info *info, size_t size, void *p)
+{
+  const char *prefix = p;
+  (void) size;
+  if (info->dlpi_name == NULL)
+    return 0;
+  const char *base = info->dlpi_name;
+  for (const char *c = base; *c != '\0'; c++)
+    if (*c == '/')
+      base = c + 1;
+  /* By hand, as same_string: no string function of the C library's,
+     which a sanitizer may intercept.  */
+  while (*prefix != '\0' && *prefix == *base)
+    prefix++, base++;
+  return *prefix == '\0';
+}
+
+/* Whether SONAME may be loaded, for the dlsym and dlvsym hooks' lookup
+   of both creators (thread.c).  dlopen with RTLD_NOLOAD of a name not
+   loaded still searches the library path for it, opening ld.so.cache
+   and each candidate file: a process that forbids open after start-up
+   (a seccomp sandbox) died at its next lookup of pthread_create or
+   thrd_create (eighty-fourth review, F1).  By file name, which may
+   say yes wrongly (then the search is made, as before) or no wrongly
+   (libpthread opened under another name: then the hook makes no lookup,
+   and a thread's first creation makes it, as before fix63).  The walk
+   takes only the loader's list lock.  Only after the shim's
+   constructor: sanitizer runtimes that intercept dl_iterate_phdr
+   (TSan, MSan) are started by then.  */
+attribute_hidden int
+__rseq_compat_may_be_loaded (const char *soname)
+{
+  char prefix[32];
+  size_t n = 0;
+  while (soname[n] != '\0' && soname[n] != '.' && soname[n] != '-'
+         && n + 1 < sizeof prefix)
+    {
+      prefix[n] = soname[n];
+      n++;
+    }
+  prefix[n] = '\0';
+  return dl_iterate_phdr (loaded_cb, prefix) != 0;
+}
+#endif
+
 void *
 __rseq_compat_next_or_in (const char *name, const char *soname)
 {

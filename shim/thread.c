@@ -469,6 +469,10 @@ next_fn (void **cache, const char *name, const char *soname)
 static void *real_create_cache;
 #if !RSEQ_COMPAT_STATIC
 static void *real_thrd_create_cache;
+# if RSEQ_COMPAT_GLIBC
+/* Set once the shim's constructor has looked the creators up.  */
+static int creators_ready;
+# endif
 
 /* Whether the C library has thrd_create: glibc 2.28 and later, musl.  */
 static int
@@ -509,7 +513,22 @@ real_both (void)
 void
 __rseq_compat_creators_resolve (void)
 {
-  real_both ();
+#if RSEQ_COMPAT_GLIBC
+  /* Not before the shim's constructor has looked them up: sanitizer
+     runtimes look their interceptors up with dlsym while they start,
+     before it, and a sanitized build of the shim (make check-sanitize)
+     crashed TSan's runtime, not yet started, in this code.  A lookup
+     the constructor window needs is made at the creation instead.  */
+  if (!__atomic_load_n (&creators_ready, __ATOMIC_ACQUIRE))
+    return;
+  if (__atomic_load_n (&real_create_cache, __ATOMIC_ACQUIRE) != NULL
+      && (!libc_has_c11 ()
+          || __atomic_load_n (&real_thrd_create_cache, __ATOMIC_ACQUIRE)
+             != NULL))
+    return;
+  if (__rseq_compat_may_be_loaded ("libpthread.so.0"))
+    real_both ();
+#endif
 }
 #endif
 
@@ -693,7 +712,9 @@ real_thrd_create (void)
 {
   void *fn = __atomic_load_n (&real_thrd_create_cache, __ATOMIC_ACQUIRE);
   /* Found: one load, the version not asked.  glibc before 2.28 has
-     none: no lookup, which would take the loader's lock (a library's
+     none (an emulation that the program links was found at start-up,
+     if the shim's constructor ran; one dlopened later is not looked
+     for): no lookup, which would take the loader's lock (a library's
      constructor may hold it while it waits for this thread:
      eighty-first review) and leave a dlerror message.  */
   if (fn != NULL || !libc_has_c11 ())
@@ -715,8 +736,9 @@ attribute_public int
 thrd_create (pthread_t *thread, thrd_fn *fn, void *arg)
 {
   thrd_create_fn *real = real_thrd_create ();
-  /* None: glibc before 2.28, through a weak reference or an RTLD_NEXT
-     lookup from before the shim, or from a library that carries a
+  /* None: glibc before 2.28 without an emulation in the global scope,
+     through a weak reference or an RTLD_NEXT lookup from before the
+     shim, or from a library dlopened with RTLD_LOCAL that carries a
      thrd_create of its own, which its calls then no longer reach
      (doc/using.md: searching the caller's own scope takes the loader's
      lock, which a library's constructor may hold while it waits for
@@ -988,12 +1010,16 @@ __rseq_compat_thread_resolve (void)
 {
   int failed = next_fn (&real_create_cache, "pthread_create", NULL) == NULL;
   failed |= real_clone () == NULL;
-  if (libc_has_c11 ())
-    failed |= next_fn (&real_thrd_create_cache, "thrd_create", NULL) == NULL;
+  /* On every glibc: before 2.28, which has none, a library the program
+     links may carry a C11 emulation of its own, which the shim's
+     thrd_create, first in the global scope, must then call
+     (eighty-fourth review, F2: every thrd_create failed).  */
+  failed |= next_fn (&real_thrd_create_cache, "thrd_create", NULL) == NULL;
   if (!__atomic_load_n (&attr_looked_up, __ATOMIC_ACQUIRE))
     __rseq_compat_thread_lookup ();
   if (failed)
     dlerror ();
+  __atomic_store_n (&creators_ready, 1, __ATOMIC_RELEASE);
 }
 #endif
 

@@ -53,6 +53,7 @@
    thrd_error instead (a limit, doc/using.md).  */
 
 #include "rtest.h"
+#include "seccomp-filter.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -231,9 +232,14 @@ next_scenario (void)
 static int
 plugin_scenario (const char *path)
 {
-  void *h = dlopen (path, RTLD_NOW | RTLD_LOCAL);
-  CHECK (h != NULL, "dlopen %s: %s", path, dlerror ());
-  if (h == NULL)
+  /* "linked": the program links the library (eighty-fourth review,
+     F2), which then comes before the C library in the global scope:
+     its own thrd_create is the one called, on every C library, with
+     the shim too (the shim's calls it).  */
+  int linked = path == NULL;
+  void *h = linked ? RTLD_DEFAULT : dlopen (path, RTLD_NOW | RTLD_LOCAL);
+  CHECK (linked || h != NULL, "dlopen %s: %s", path, dlerror ());
+  if (!linked && h == NULL)
     return rt_exit_status ();
   typedef int run_fn (c11_fn *, void *, int *);
   run_fn *run = (run_fn *) dlsym (h, "c11_plugin_run");
@@ -246,7 +252,8 @@ plugin_scenario (const char *path)
   r.len = rt_expected_len ();
   int own = -1;
   int value = run (thread_main, &r, &own);
-  if (!libc_has_thrd_create () && strcmp (rt_shim_mode (), "none") != 0)
+  if (!linked && !libc_has_thrd_create ()
+      && strcmp (rt_shim_mode (), "none") != 0)
     {
       /* The limit doc/using.md states: the library's calls reach the
          shim's thrd_create, which has no C library's to start.  */
@@ -255,10 +262,11 @@ plugin_scenario (const char *path)
       return rt_exit_status ();
     }
   CHECK (value == 1000, "the library's thread gave %d, not 1000", value);
-  CHECK (own == !libc_has_thrd_create (),
+  int want_own = linked || !libc_has_thrd_create ();
+  CHECK (own == want_own,
          "the library's call reached %s thrd_create, not %s",
          own == 1 ? "its own" : "the C library's",
-         libc_has_thrd_create () ? "the C library's" : "its own");
+         want_own ? "its own" : "the C library's");
   if (value == 1000 && r.abi.offset != NULL)
     {
       if (rt_expect_registered ())
@@ -323,8 +331,20 @@ nextmsg_scenario (void)
       void *p = dlsym (RTLD_NEXT, names[i]);
       const char *e = dlerror ();
       if (p != NULL)
-        CHECK (e == NULL, "dlsym (RTLD_NEXT, %s) found %p and left \"%s\"",
-               names[i], p, e);
+        {
+          CHECK (e == NULL, "dlsym (RTLD_NEXT, %s) found %p and left \"%s\"",
+                 names[i], p, e);
+          /* doc/using.md: the program comes before the shim, whose
+             function it finds (eighty-fourth review, F5).  */
+          Dl_info info;
+          if (strcmp (rt_shim_mode (), "none") != 0)
+            CHECK (dladdr (p, &info) != 0 && info.dli_fname != NULL
+                   && strstr (info.dli_fname, "librseq-compat") != NULL,
+                   "dlsym (RTLD_NEXT, %s) from the program found %p in %s, "
+                   "not the shim's", names[i], p,
+                   dladdr (p, &info) != 0 && info.dli_fname != NULL
+                   ? info.dli_fname : "no object");
+        }
       else
         {
           CHECK ((e != NULL) == libc_leaves,
@@ -337,6 +357,30 @@ nextmsg_scenario (void)
                  names[i], e);
         }
     }
+  return rt_exit_status ();
+}
+
+/* "sandbox" (eighty-fourth review, F1): this program, built without
+   libpthread, forbids opening files, as a sandboxed daemon does after start-up,
+   then asks whether it has threads.  Without the shim no lookup opens a
+   file; with it neither may (the hooks' lookup in libpthread's handle
+   opened ld.so.cache and searched the library path for it): a file
+   opened ends the process.  */
+static int
+sandbox_scenario (void)
+{
+  int err = sf_install_no_open ();
+  CHECK (err == 0, "seccomp: %s", strerror (err));
+  if (err != 0)
+    return rt_exit_status ();
+  static const char *const names[] = { "pthread_create", "thrd_create" };
+  int found = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    {
+      found += dlsym (RTLD_DEFAULT, names[i]) != NULL;
+      found += dlsym (RTLD_NEXT, names[i]) != NULL;
+    }
+  printf ("sandbox: %d of 4 lookups found\n", found);
   return rt_exit_status ();
 }
 
@@ -437,9 +481,12 @@ main (int argc, char **argv)
     return ctor_scenario (argv[2]);
   if (argc == 2 && strcmp (argv[1], "nextmsg") == 0)
     return nextmsg_scenario ();
+  if (argc == 2 && strcmp (argv[1], "sandbox") == 0)
+    return sandbox_scenario ();
   int plugin = argc == 3 && strcmp (argv[1], "plugin") == 0;
   int pluginnext = argc == 3 && strcmp (argv[1], "pluginnext") == 0;
-  CHECK (plugin || pluginnext
+  int linked = argc == 2 && strcmp (argv[1], "linked") == 0;
+  CHECK (plugin || pluginnext || linked
          || (argc == 2
              && (strcmp (argv[1], "default") == 0
                  || strcmp (argv[1], "handle") == 0
@@ -448,15 +495,16 @@ main (int argc, char **argv)
                  || strcmp (argv[1], "next") == 0
                  || strcmp (argv[1], "dlerror") == 0)),
          "usage: c11-threads default|handle|lphandle|timer|next|nextmsg|"
-         "dlerror|before-2.28, or c11-threads plugin|pluginnext|ctor PLUGIN");
+         "dlerror|sandbox|linked|before-2.28, or c11-threads "
+         "plugin|pluginnext|ctor PLUGIN");
   if (argc != 2 && !plugin && !pluginnext)
     return rt_exit_status ();
   /* Without the shim ("alone") there is no mode to ask.  */
   if (strcmp (rt_shim_mode (), "none") != 0)
     CHECK (strcmp (rt_shim_mode (), rt_expect ()) == 0,
            "mode %s, expected %s", rt_shim_mode (), rt_expect ());
-  if (plugin)
-    return plugin_scenario (argv[2]);
+  if (plugin || linked)
+    return plugin_scenario (linked ? NULL : argv[2]);
   if (pluginnext)
     return pluginnext_scenario (argv[2]);
   if (strcmp (argv[1], "timer") == 0)

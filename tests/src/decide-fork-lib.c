@@ -541,24 +541,12 @@ trap_syscall (long int nr)
 {
   struct sock_filter code[] =
     {
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-                offsetof (struct seccomp_data, arch)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      SF_OWN_ARCH_NR,
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (unsigned int) nr, 0, 1),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
-  struct sock_fprog prog =
-    {
-      .len = (unsigned short) (sizeof code / sizeof code[0]),
-      .filter = code,
-    };
-  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
-    return errno;
-  return 0;
+  return sf_load (code, sizeof code / sizeof code[0], 0);
 }
 
 __attribute__ ((constructor)) static void
