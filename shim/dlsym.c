@@ -145,6 +145,23 @@ fail_lookup (const char *name)
     __rseq_compat_real_dlsym (h, name);
 }
 
+/* Whether the hooks may look both creators up (thread.c): not before
+   the shim's constructor has, since sanitizer runtimes look their
+   interceptors up with dlsym while they start, before it, and in a
+   sanitized build of the shim (make check-sanitize) the first call into
+   thread.c's instrumented code crashed TSan's runtime, not yet
+   started.  Read here, in the hook's own code, for that reason.  A
+   lookup the constructor window needs is made at the creation.  */
+static int
+creators_ready (void)
+{
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  return __atomic_load_n (&__rseq_compat_creators_ready, __ATOMIC_ACQUIRE);
+#else
+  return 0;
+#endif
+}
+
 /* The shim's own definition of NAME where NAME starts threads
    (pthread_create, C11's thrd_create), or NULL.  */
 static void *
@@ -184,7 +201,7 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      without the shim, and gets nothing here (doc/using.md).  So too
      thrd_create before glibc 2.28, which has none.  */
   void *own = own_creator (name);
-  if (own != NULL)
+  if (own != NULL && creators_ready ())
     __rseq_compat_creators_resolve ();
   if (handle != RTLD_NEXT && own != NULL
       && __rseq_compat_real_dlsym (handle, name) == own
@@ -321,7 +338,8 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
                       __ATOMIC_RELEASE);
   if (name == NULL || own_creator (name) == NULL)
     return NULL;
-  __rseq_compat_creators_resolve ();
+  if (creators_ready ())
+    __rseq_compat_creators_resolve ();
   if (handle == RTLD_NEXT || !__rseq_compat_state.own_area)
     return NULL;
   return __rseq_compat_own_create (__rseq_compat_real_dlvsym (handle, name,

@@ -470,8 +470,9 @@ static void *real_create_cache;
 #if !RSEQ_COMPAT_STATIC
 static void *real_thrd_create_cache;
 # if RSEQ_COMPAT_GLIBC
-/* Set once the shim's constructor has looked the creators up.  */
-static int creators_ready;
+/* Set once the shim's constructor has looked the creators up; read by
+   the dlsym and dlvsym hooks before they call anything here.  */
+int __rseq_compat_creators_ready;
 # endif
 
 /* Whether the C library has thrd_create: glibc 2.28 and later, musl.  */
@@ -514,13 +515,6 @@ void
 __rseq_compat_creators_resolve (void)
 {
 #if RSEQ_COMPAT_GLIBC
-  /* Not before the shim's constructor has looked them up: sanitizer
-     runtimes look their interceptors up with dlsym while they start,
-     before it, and a sanitized build of the shim (make check-sanitize)
-     crashed TSan's runtime, not yet started, in this code.  A lookup
-     the constructor window needs is made at the creation instead.  */
-  if (!__atomic_load_n (&creators_ready, __ATOMIC_ACQUIRE))
-    return;
   if (__atomic_load_n (&real_create_cache, __ATOMIC_ACQUIRE) != NULL
       && (!libc_has_c11 ()
           || __atomic_load_n (&real_thrd_create_cache, __ATOMIC_ACQUIRE)
@@ -1019,7 +1013,7 @@ __rseq_compat_thread_resolve (void)
     __rseq_compat_thread_lookup ();
   if (failed)
     dlerror ();
-  __atomic_store_n (&creators_ready, 1, __ATOMIC_RELEASE);
+  __atomic_store_n (&__rseq_compat_creators_ready, 1, __ATOMIC_RELEASE);
 }
 #endif
 
