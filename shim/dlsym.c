@@ -36,6 +36,8 @@
 /* The shim's pthread_create, under a name that binds to it (thread.c).  */
 extern __typeof (pthread_create) __rseq_compat_pthread_create
   attribute_hidden;
+extern int __rseq_compat_thrd_create (pthread_t *, int (*) (void *), void *)
+  attribute_hidden;
 
 void *(*__rseq_compat_real_dlsym) (void *, const char *);
 
@@ -143,6 +145,35 @@ fail_lookup (const char *name)
     __rseq_compat_real_dlsym (h, name);
 }
 
+/* Whether the hooks may look both creators up (thread.c): not before
+   the shim's constructor has, since sanitizer runtimes look their
+   interceptors up with dlsym while they start, before it, and in a
+   sanitized build of the shim (make check-sanitize) the first call into
+   thread.c's instrumented code crashed TSan's runtime, not yet
+   started.  Read here, in the hook's own code, for that reason.  A
+   lookup the constructor window needs is made at the creation.  */
+static int
+creators_ready (void)
+{
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  return __atomic_load_n (&__rseq_compat_creators_ready, __ATOMIC_ACQUIRE);
+#else
+  return 0;
+#endif
+}
+
+/* The shim's own definition of NAME where NAME starts threads
+   (pthread_create, C11's thrd_create), or NULL.  */
+static void *
+own_creator (const char *name)
+{
+  if (same_string (name, "pthread_create"))
+    return (void *) &__rseq_compat_pthread_create;
+  if (same_string (name, "thrd_create"))
+    return (void *) &__rseq_compat_thrd_create;
+  return NULL;
+}
+
 /* The hook's answer "no such symbol": the stub returns NULL for it.  */
 attribute_hidden char __rseq_compat_dlsym_none;
 
@@ -167,10 +198,13 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      tst-dlopenfail checks).  That lookup, failing, leaves dlerror a
      message naming the symbol.  A library dlopened with RTLD_LOCAL that
      needs libpthread itself would find it through its own scope
-     without the shim, and gets nothing here (doc/using.md).  */
-  if (handle != RTLD_NEXT && same_string (name, "pthread_create")
-      && __rseq_compat_real_dlsym (handle, name)
-         == (void *) &__rseq_compat_pthread_create
+     without the shim, and gets nothing here (doc/using.md).  So too
+     thrd_create before glibc 2.28, which has none.  */
+  void *own = own_creator (name);
+  if (own != NULL && creators_ready ())
+    __rseq_compat_creators_resolve ();
+  if (handle != RTLD_NEXT && own != NULL
+      && __rseq_compat_real_dlsym (handle, name) == own
       && __rseq_compat_next (name) == NULL)
     {
       fail_lookup (name);
@@ -186,8 +220,7 @@ __rseq_compat_dlsym_hook (void *handle, const char *name)
      the C library owns the area the shim's adds nothing: the lookup is
      left alone.  */
   if (__rseq_compat_state.own_area
-      && handle != RTLD_NEXT && handle != RTLD_DEFAULT
-      && strcmp (name, "pthread_create") == 0)
+      && handle != RTLD_NEXT && handle != RTLD_DEFAULT && own != NULL)
     return __rseq_compat_own_create (__rseq_compat_real_dlsym (handle, name));
   if (handle != RTLD_NEXT || !__rseq_compat_state.answer_rtld_next
       || strncmp (name, "__rseq_", 7) != 0)
@@ -303,8 +336,11 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
                                         (getauxval (AT_PHDR),
                                          getauxval (AT_PHNUM), NULL)),
                       __ATOMIC_RELEASE);
-  if (name == NULL || handle == RTLD_NEXT || !__rseq_compat_state.own_area
-      || !same_string (name, "pthread_create"))
+  if (name == NULL || own_creator (name) == NULL)
+    return NULL;
+  if (creators_ready ())
+    __rseq_compat_creators_resolve ();
+  if (handle == RTLD_NEXT || !__rseq_compat_state.own_area)
     return NULL;
   return __rseq_compat_own_create (__rseq_compat_real_dlvsym (handle, name,
                                                               version));
@@ -330,6 +366,56 @@ __rseq_compat_next (const char *name)
    here (libpthread is DF_1_NODELETE), since callers keep the address.
    musl and glibc 2.34 and later define pthread_create in the C library,
    which every scope has: the first lookup finds it.  */
+#if RSEQ_COMPAT_GLIBC
+/* dl_iterate_phdr's callback: whether an object whose file name starts
+   as SONAME's does (libpthread.so.0, or libpthread-2.31.so opened by
+   its path) is loaded.  */
+static int
+loaded_cb (struct dl_phdr_info *info, size_t size, void *p)
+{
+  const char *prefix = p;
+  (void) size;
+  if (info->dlpi_name == NULL)
+    return 0;
+  const char *base = info->dlpi_name;
+  for (const char *c = base; *c != '\0'; c++)
+    if (*c == '/')
+      base = c + 1;
+  /* By hand, as same_string: no string function of the C library's,
+     which a sanitizer may intercept.  */
+  while (*prefix != '\0' && *prefix == *base)
+    prefix++, base++;
+  return *prefix == '\0';
+}
+
+/* Whether SONAME may be loaded, for the dlsym and dlvsym hooks' lookup
+   of both creators (thread.c).  dlopen with RTLD_NOLOAD of a name not
+   loaded still searches the library path for it, opening ld.so.cache
+   and each candidate file: a process that forbids open after start-up
+   (a seccomp sandbox) died at its next lookup of pthread_create or
+   thrd_create (eighty-fourth review, F1).  By file name, which may
+   say yes wrongly (then the search is made, as before) or no wrongly
+   (libpthread opened under another name: then the hook makes no lookup,
+   and a thread's first creation makes it, as before fix63).  The walk
+   takes only the loader's list lock.  Only after the shim's
+   constructor: sanitizer runtimes that intercept dl_iterate_phdr
+   (TSan, MSan) are started by then.  */
+attribute_hidden int
+__rseq_compat_may_be_loaded (const char *soname)
+{
+  char prefix[32];
+  size_t n = 0;
+  while (soname[n] != '\0' && soname[n] != '.' && soname[n] != '-'
+         && n + 1 < sizeof prefix)
+    {
+      prefix[n] = soname[n];
+      n++;
+    }
+  prefix[n] = '\0';
+  return dl_iterate_phdr (loaded_cb, prefix) != 0;
+}
+#endif
+
 void *
 __rseq_compat_next_or_in (const char *name, const char *soname)
 {

@@ -240,6 +240,9 @@ extern void *__rseq_compat_libc_vfork_sym attribute_hidden;
 /* glibc's dynamic builds: the lookups of the C library's functions the
    shim wraps, made from its constructor (thread.c).  */
 void __rseq_compat_thread_resolve (void) attribute_hidden;
+void __rseq_compat_creators_resolve (void) attribute_hidden;
+extern int __rseq_compat_creators_ready attribute_hidden;
+int __rseq_compat_may_be_loaded (const char *soname) attribute_hidden;
 /* The shim's decision and what follows from it, at most once, on
    whichever thread calls first; no registration (the constructor
    registers the main thread).  Also called by pthread_create on musl,

@@ -411,10 +411,10 @@ __rseq_compat_thread_init (void)
    code raises (see pthread_create), so that no handler of a signal from
    elsewhere runs on it before its area is registered, as under glibc;
    then it takes the creator's mask.  */
-static void *
-trampoline (void *p)
+static void
+take_start (void *p, struct start *s)
 {
-  struct start s = *(struct start *) p;
+  *s = *(struct start *) p;
   __rseq_compat_start_release (p);
   if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_SHIM_OWNED)
     __rseq_compat_mark_failed ();
@@ -425,10 +425,32 @@ trampoline (void *p)
         pthread_setspecific (exit_key, (void *) 1);
 #endif
     }
-  if (s.set_mask)
-    mask_back (&s.mask, !s.attr_mask);
+  if (s->set_mask)
+    mask_back (&s->mask, !s->attr_mask);
+}
+
+static void *
+trampoline (void *p)
+{
+  struct start s;
+  take_start (p, &s);
   return s.fn (s.arg);
 }
+
+/* C11's start routine returns an int; the C library's thrd_create,
+   which starts c11_trampoline, keeps its own conversion of it and of
+   thrd_exit's value (see thrd_create).  */
+typedef int thrd_fn (void *);
+
+#if !RSEQ_COMPAT_STATIC
+static int
+c11_trampoline (void *p)
+{
+  struct start s;
+  take_start (p, &s);
+  return ((thrd_fn *) (void (*) (void)) s.fn) (s.arg);
+}
+#endif
 
 /* SONAME: where NAME may be when the global scope lacks it (see
    __rseq_compat_next_or_in), or NULL.  */
@@ -445,25 +467,94 @@ next_fn (void **cache, const char *name, const char *soname)
 }
 
 static void *real_create_cache;
+#if !RSEQ_COMPAT_STATIC
+static void *real_thrd_create_cache;
+# if RSEQ_COMPAT_GLIBC
+/* Set once the shim's constructor has looked the creators up; read by
+   the dlsym and dlvsym hooks before they call anything here.  */
+int __rseq_compat_creators_ready;
+# endif
+
+/* Whether the C library has thrd_create: glibc 2.28 and later, musl.  */
+static int
+libc_has_c11 (void)
+{
+# if RSEQ_COMPAT_GLIBC
+  return strverscmp (gnu_get_libc_version (), "2.28") >= 0;
+# else
+  return 1;
+# endif
+}
+#endif
+
+/* Where the start-up lookup found them not (glibc 2.28 to 2.33, a
+   program without libpthread: a library dlopened later brings it),
+   pthread_create and thrd_create are looked up together, and each kept
+   once found (libpthread is never unloaded).  The lookup takes the
+   loader's lock: the first creation in a library's constructor, which
+   holds it, finds both there, so that a thread the constructor waits
+   for needs no lookup of its own for either (eighty-second review: a
+   thread's first thrd_create waited for the lock for good).  */
+static void
+real_both (void)
+{
+  next_fn (&real_create_cache, "pthread_create", "libpthread.so.0");
+#if !RSEQ_COMPAT_STATIC
+  if (libc_has_c11 ())
+    next_fn (&real_thrd_create_cache, "thrd_create", "libpthread.so.0");
+#endif
+}
+
+#if !RSEQ_COMPAT_STATIC
+/* For the dlsym and dlvsym hooks: a lookup of either, in whatever
+   handle, finds both, so that a constructor that starts a thread with
+   the C library's own pthread_create (dlsym (RTLD_NEXT, ...)) leaves
+   that thread no lookup to make under the loader's lock, which the
+   constructor holds (eighty-third review).  */
+void
+__rseq_compat_creators_resolve (void)
+{
+#if RSEQ_COMPAT_GLIBC
+  if (__atomic_load_n (&real_create_cache, __ATOMIC_ACQUIRE) != NULL
+      && (!libc_has_c11 ()
+          || __atomic_load_n (&real_thrd_create_cache, __ATOMIC_ACQUIRE)
+             != NULL))
+    return;
+  if (__rseq_compat_may_be_loaded ("libpthread.so.0"))
+    real_both ();
+#endif
+}
+#endif
+
+/* *CACHE, once found; looked up with the other creator (real_both)
+   while it is not.  */
+static void *
+creator (void **cache)
+{
+  void *fn = __atomic_load_n (cache, __ATOMIC_ACQUIRE);
+  if (fn == NULL)
+    {
+      real_both ();
+      fn = __atomic_load_n (cache, __ATOMIC_ACQUIRE);
+    }
+  return fn;
+}
 
 static create_fn *
 real_create (void)
 {
-  return (create_fn *) next_fn (&real_create_cache, "pthread_create",
-                                "libpthread.so.0");
+  return (create_fn *) creator (&real_create_cache);
 }
 
-attribute_public int
-pthread_create (pthread_t *thread, const pthread_attr_t *attr,
-                void *(*fn) (void *), void *arg)
+typedef int thrd_create_fn (pthread_t *, thrd_fn *, void *);
+
+/* The C library's pthread_create (REAL) or, for C11's thrd_create, its
+   thrd_create (REAL_C11, with ATTR NULL and FN an int function) starts
+   the thread in the trampoline.  */
+static int
+create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
+        const pthread_attr_t *attr, void *(*fn) (void *), void *arg)
 {
-  create_fn *real = real_create ();
-  /* Before glibc 2.34 a program without libpthread has no other
-     pthread_create (a weak reference binds to this one).  Nothing is
-     printed: file descriptor 2 may be a daemon's data file by now, or
-     a closed pipe.  */
-  if (real == NULL)
-    return EAGAIN;
 #if !RSEQ_COMPAT_GLIBC || RSEQ_COMPAT_STATIC
   /* A constructor that runs before the shim's (init.c), in a static
      program an entry of .preinit_array before the archive's, or a
@@ -474,7 +565,9 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   __rseq_compat_init_once ();
 #endif
   if (!__rseq_compat_state.own_area)
-    return real (thread, attr, fn, arg);
+    return real_c11 != NULL
+           ? real_c11 (thread, (thrd_fn *) (void (*) (void)) fn, arg)
+           : real (thread, attr, fn, arg);
 
   /* Where no block is free and no page can be mapped (memory
      exhausted; or every block held by a creation in flight, nested
@@ -496,7 +589,18 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
      own code raises as the creator had them; any other signal waits
      until it is registered.  */
   sigset_t old;
-  int blocked = block_async (&old) == 0;
+  int blocked = 0;
+#if !RSEQ_COMPAT_GLIBC
+  /* musl starts a C11 thread with the application's signals blocked
+     and leaves them so (its start_c11, unlike start, restores no mask):
+     no handler can run there before the registration, and the thread
+     keeps the mask musl gave it, as without the shim (c11-threads.exp,
+     musl alone).  */
+  if (real_c11 == NULL)
+#endif
+    blocked = block_async (&old) == 0;
+  if (!blocked)
+    sigemptyset (&old);
   s->mask = old;
   s->set_mask = blocked;
   s->attr_mask = 0;
@@ -538,12 +642,22 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
       s->attr_mask = 1;
 #if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
       /* Where the mask could not be taken out of a copy, the thread
-         starts with it, as before the ninth review (doc/using.md).  */
-      if (blocked)
+         starts with it, as before the ninth review (doc/using.md); a
+         C11 thread takes no attribute (see below).  */
+      if (blocked && real_c11 == NULL)
         attr = attr_without_mask (attr, &attr_mask, getmask, &copy, &ext);
 #endif
     }
-  int ret = real (thread, attr, trampoline, s);
+  int ret;
+#if !RSEQ_COMPAT_STATIC
+  /* No attribute to strip a default mask from: where
+     pthread_setattr_default_np set one (glibc 2.32 to 2.34), a C11
+     thread starts with it before its registration (doc/using.md).  */
+  if (real_c11 != NULL)
+    ret = real_c11 (thread, c11_trampoline, s);
+  else
+#endif
+    ret = real (thread, attr, trampoline, s);
 #if RSEQ_COMPAT_GLIBC && __SIZEOF_POINTER__ == 8
   if (def_made)
     pthread_attr_destroy (&def);
@@ -560,17 +674,91 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   return ret;
 }
 
+attribute_public int
+pthread_create (pthread_t *thread, const pthread_attr_t *attr,
+                void *(*fn) (void *), void *arg)
+{
+  create_fn *real = real_create ();
+  /* Before glibc 2.34 a program without libpthread has no other
+     pthread_create (a weak reference binds to this one).  Nothing is
+     printed: file descriptor 2 may be a daemon's data file by now, or
+     a closed pipe.  */
+  if (real == NULL)
+    return EAGAIN;
+  return create (real, NULL, thread, attr, fn, arg);
+}
+
 /* The shim's definition under a name that binds to it alone: a
    reference to pthread_create from inside the shim could resolve to an
    earlier definition (the program's own).  */
 extern __typeof (pthread_create) __rseq_compat_pthread_create
   __attribute__ ((alias ("pthread_create"), visibility ("hidden"), nothrow));
 
+#if !RSEQ_COMPAT_STATIC
+
+/* Found at start-up where the global scope has it
+   (__rseq_compat_thread_resolve: a first lookup here discarded the
+   program's pending dlerror message, eightieth review); else looked up
+   here, in libpthread too (glibc 2.28 to 2.33: a program that reaches
+   it only through a dlopened libpthread), as pthread_create is.  */
+static thrd_create_fn *
+real_thrd_create (void)
+{
+  void *fn = __atomic_load_n (&real_thrd_create_cache, __ATOMIC_ACQUIRE);
+  /* Found: one load, the version not asked.  glibc before 2.28 has
+     none (an emulation that the program links was found at start-up,
+     if the shim's constructor ran; one dlopened later is not looked
+     for): no lookup, which would take the loader's lock (a library's
+     constructor may hold it while it waits for this thread:
+     eighty-first review) and leave a dlerror message.  */
+  if (fn != NULL || !libc_has_c11 ())
+    return (thrd_create_fn *) fn;
+  return (thrd_create_fn *) creator (&real_thrd_create_cache);
+}
+
+/* C11's threads: glibc (2.28 and later) and musl start them through
+   their own internal pthread_create, which no interposition reaches,
+   so they ran unregistered while __rseq_size said every thread was
+   (seventy-ninth review: librseq's per-CPU operations, comparing
+   cpu_id_start 0 with cpu_id -1, retry for ever there).  The C
+   library's thrd_create still makes the thread and keeps C11's
+   semantics (the int result, thrd_exit, its error codes); the shim
+   only puts its trampoline first.  Not in the archive: a static
+   program's thrd_create is libc.a's, which cannot be reached under
+   another name (doc/static.md).  */
+attribute_public int
+thrd_create (pthread_t *thread, thrd_fn *fn, void *arg)
+{
+  thrd_create_fn *real = real_thrd_create ();
+  /* None: glibc before 2.28 without an emulation in the global scope,
+     through a weak reference or an RTLD_NEXT lookup from before the
+     shim, or from a library dlopened with RTLD_LOCAL that carries a
+     thrd_create of its own, which its calls then no longer reach
+     (doc/using.md: searching the caller's own scope takes the loader's
+     lock, which a library's constructor may hold while it waits for
+     this thread; eighty-first review).  thrd_error is 2 in glibc and
+     musl.  */
+  if (real == NULL)
+    return 2;
+  return create (NULL, real, thread, NULL,
+                 (void *(*) (void *)) (void (*) (void)) fn, arg);
+}
+
+extern __typeof (thrd_create) __rseq_compat_thrd_create
+  __attribute__ ((alias ("thrd_create"), visibility ("hidden"), nothrow));
+#endif
+
 attribute_hidden void *
 __rseq_compat_own_create (void *fn)
 {
-  if (fn != NULL && fn == (void *) real_create ())
+  if (fn == NULL)
+    return NULL;
+  if (fn == (void *) real_create ())
     return (void *) &__rseq_compat_pthread_create;
+#if !RSEQ_COMPAT_STATIC
+  if (fn == (void *) real_thrd_create ())
+    return (void *) &__rseq_compat_thrd_create;
+#endif
   return NULL;
 }
 
@@ -816,10 +1004,16 @@ __rseq_compat_thread_resolve (void)
 {
   int failed = next_fn (&real_create_cache, "pthread_create", NULL) == NULL;
   failed |= real_clone () == NULL;
+  /* On every glibc: before 2.28, which has none, a library the program
+     links may carry a C11 emulation of its own, which the shim's
+     thrd_create, first in the global scope, must then call
+     (eighty-fourth review, F2: every thrd_create failed).  */
+  failed |= next_fn (&real_thrd_create_cache, "thrd_create", NULL) == NULL;
   if (!__atomic_load_n (&attr_looked_up, __ATOMIC_ACQUIRE))
     __rseq_compat_thread_lookup ();
   if (failed)
     dlerror ();
+  __atomic_store_n (&__rseq_compat_creators_ready, 1, __ATOMIC_RELEASE);
 }
 #endif
 

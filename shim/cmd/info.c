@@ -17,6 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE 1
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -315,7 +316,8 @@ cmd_info (int argc, char **argv)
           char *end;
           errno = 0;
           unsigned long int v = t != NULL ? strtoul (t, &end, 10) : 0;
-          if (t == NULL || *t == '\0' || *t == '-' || *end != '\0'
+          /* strtoul also takes leading blanks and a sign.  */
+          if (t == NULL || !isdigit ((unsigned char) *t) || *end != '\0'
               || errno != 0 || v > 86400)
             {
               fprintf (stderr, "rseq-compat info: --timeout needs a number "
@@ -354,8 +356,10 @@ cmd_info (int argc, char **argv)
           char *end;
           errno = 0;
           pid = strtol (value, &end, 10);
-          if (*value == '\0' || *end != '\0' || errno != 0 || pid <= 0
-              || pid > INT_MAX)
+          /* Digits only: strtol also takes leading blanks and a sign
+             (seventy-ninth review).  */
+          if (!isdigit ((unsigned char) *value) || *end != '\0' || errno != 0
+              || pid <= 0 || pid > INT_MAX)
             {
               fprintf (stderr, "rseq-compat info: '%s' is not a process ID "
                        "(a positive number)\n", value);

@@ -37,7 +37,8 @@ static void
 usage (FILE *out)
 {
   fputs ("Usage: rseq-compat run [--] COMMAND [ARGUMENT...]\n"
-         "       rseq-compat info [-p PID [--stop | --no-stop]] [--json]\n"
+         "       rseq-compat info [-p PID [--stop | --no-stop] [--timeout=SECONDS]]\n"
+         "                        [--json]\n"
          "       rseq-compat enable --system | disable --system [--this-installation]\n"
          "       rseq-compat --help | --version\n"
          "\n"

@@ -1,6 +1,6 @@
 /* A library linked before -lrseq-compat (its constructor runs first on
    musl) whose pthread_create makes the shim decide, while a thread the
-   shim does not see (thrd_create) forks at a chosen point of that
+   shim does not see (musl's own thrd_create) forks at a chosen point of that
    decision: DECIDE_FORK=claim in its first getpid, which a seccomp
    filter traps (SIGSYS); publish at the first instruction after the
    mode is stored, the decision stepped with the trap flag (SIGTRAP);
@@ -99,6 +99,28 @@ static const char *window;
 static char command;
 static int to_forker[2], from_forker[2];
 static thrd_t forker;
+
+/* A thread the shim does not see: musl's own thrd_create, found in
+   libc's handle.  The shim's thrd_create, which the program's calls
+   reach, registers C11 threads (eightieth review) and so waits for the
+   decision; a lookup in a handle answers with the shim's only once it
+   owns the registration, and the first is made before it decides.  */
+static int
+unseen_create (thrd_t *t, thrd_start_t fn, void *arg)
+{
+  typedef int create_fn (thrd_t *, thrd_start_t, void *);
+  static create_fn *real;
+  if (real == NULL)
+    {
+      void *libc = dlopen ("libc.so", RTLD_LAZY | RTLD_NOLOAD);
+      real = libc != NULL ? (create_fn *) dlsym (libc, "thrd_create") : NULL;
+      CHECK (real != NULL && (void *) real != dlsym (RTLD_DEFAULT, "thrd_create"),
+             "no thrd_create of musl's own: %p", (void *) real);
+      if (real == NULL)
+        return thrd_error;
+    }
+  return real (t, fn, arg);
+}
 /* The process's ID: what the SIGSYS handler makes getpid answer (the
    trap skips the system call).  */
 static pid_t pid_now;
@@ -220,7 +242,7 @@ static void
 fork_while_waiting (void)
 {
   /* A trap whose signal is blocked kills the process instead; the
-     wait has the thread's own mask, and a thread thrd_create started
+     wait has the thread's own mask, and a thread musl's thrd_create started
      may have SIGSYS blocked.  */
   sigset_t sys;
   sigemptyset (&sys);
@@ -519,24 +541,12 @@ trap_syscall (long int nr)
 {
   struct sock_filter code[] =
     {
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-                offsetof (struct seccomp_data, arch)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      SF_OWN_ARCH_NR,
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (unsigned int) nr, 0, 1),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
-  struct sock_fprog prog =
-    {
-      .len = (unsigned short) (sizeof code / sizeof code[0]),
-      .filter = code,
-    };
-  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
-    return errno;
-  return 0;
+  return sf_load (code, sizeof code / sizeof code[0], 0);
 }
 
 __attribute__ ((constructor)) static void
@@ -569,7 +579,7 @@ decide_fork_start (void)
   pid_now = (pid_t) syscall (SYS_getpid);
   CHECK (pipe (to_forker) == 0 && pipe (from_forker) == 0, "pipe: %s",
          strerror (errno));
-  CHECK (thrd_create (&forker, forker_main, NULL) == thrd_success,
+  CHECK (unseen_create (&forker, forker_main, NULL) == thrd_success,
          "thrd_create failed");
   struct sigaction sa = { .sa_flags = SA_SIGINFO };
   sigemptyset (&sa.sa_mask);
@@ -589,7 +599,7 @@ decide_fork_start (void)
       CHECK (err == 0, "seccomp filter: %s", strerror (err));
     }
   if (handler)
-    CHECK (thrd_create (&watchdog, watchdog_main, NULL) == thrd_success,
+    CHECK (unseen_create (&watchdog, watchdog_main, NULL) == thrd_success,
            "thrd_create failed");
   if (rt_failures != 0)
     return;

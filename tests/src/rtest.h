@@ -390,6 +390,21 @@ rt_registered (void *area, unsigned int len)
   return errno == EBUSY;
 }
 
+/* The calling thread's cpu_id, and whether the kernel holds its area
+   (rt_registered); -100 and -1 where ABI has no __rseq_offset.  */
+static inline void
+rt_probe_thread (const struct rt_abi *abi, unsigned int len, int *cpu_id,
+                 int *registered)
+{
+  *cpu_id = -100;
+  *registered = -1;
+  if (abi->offset != NULL)
+    {
+      *cpu_id = rt_cpu_id (abi);
+      *registered = rt_registered (rt_area (abi), len);
+    }
+}
+
 static inline int
 rt_syscall_cpu (void)
 {

@@ -92,6 +92,15 @@ struct seccomp_data
 # error "no seccomp audit arch for this architecture"
 #endif
 
+/* A filter's first instructions: a call of a foreign architecture is
+   allowed (the sandbox here is not a security boundary), and the
+   system call's number is loaded for what follows.  */
+#define SF_OWN_ARCH_NR \
+  BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, arch)), \
+  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0), \
+  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW), \
+  BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr))
+
 /* "ENOSYS" or "EPERM" to the errno value, or 0.  */
 static inline int
 sf_errno_from_name (const char *name)
@@ -135,11 +144,7 @@ sf_install_action_privs (unsigned int action, int keep_privs)
 {
   struct sock_filter code[] =
     {
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-                offsetof (struct seccomp_data, arch)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      SF_OWN_ARCH_NR,
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_COMPAT_NR_rseq, 2, 0),
 #ifdef SF_X32_NR_rseq
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_X32_NR_rseq, 1, 0),
@@ -161,11 +166,7 @@ sf_install_unregister_action (unsigned int action)
 {
   struct sock_filter code[] =
     {
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-                offsetof (struct seccomp_data, arch)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SF_AUDIT_ARCH, 1, 0),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      SF_OWN_ARCH_NR,
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, RSEQ_COMPAT_NR_rseq, 0, 3),
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
                 offsetof (struct seccomp_data, args[2])),
@@ -198,6 +199,34 @@ sf_rseq_probe_errno (void)
 {
   long int ret = syscall (RSEQ_COMPAT_NR_rseq, NULL, 0, 0, 0);
   return ret == 0 ? 0 : errno;
+}
+
+/* A filter that ends the process at any open of a file (open, openat,
+   openat2), as a sandbox that forbids them after start-up may, and
+   allows every other call.  no_new_privs set.  Returns 0 or an errno
+   value.  */
+#ifndef SECCOMP_RET_KILL_PROCESS
+# define SECCOMP_RET_KILL_PROCESS 0x80000000u
+#endif
+static inline int
+sf_install_no_open (void)
+{
+#ifdef SYS_open
+  const unsigned int open_nr = SYS_open;
+#else
+  const unsigned int open_nr = SYS_openat;
+#endif
+  struct sock_filter code[] =
+    {
+      SF_OWN_ARCH_NR,
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 3, 0),
+      /* openat2, the same number on every architecture.  */
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, 437, 2, 0),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, open_nr, 1, 0),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    };
+  return sf_load (code, sizeof code / sizeof code[0], 0);
 }
 
 #endif

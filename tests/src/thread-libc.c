@@ -49,13 +49,7 @@ static void *
 thread_main (void *p)
 {
   struct result *r = p;
-  r->cpu_id = -100;
-  r->registered = -1;
-  if (r->abi.offset != NULL)
-    {
-      r->cpu_id = rt_cpu_id (&r->abi);
-      r->registered = rt_registered (rt_area (&r->abi), r->len);
-    }
+  rt_probe_thread (&r->abi, r->len, &r->cpu_id, &r->registered);
   r->ran = 1;
   return NULL;
 }
