@@ -17,8 +17,9 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: c11-threads default|handle|timer|next|dlerror|before-2.28
-   or c11-threads plugin|ctor PLUGIN.
+/* Usage: c11-threads default|handle|lphandle|timer|next|nextmsg|dlerror|
+   sandbox|lpalias|linked|before-2.28 or c11-threads plugin|pluginnext|
+   ctor PLUGIN (each scenario's comment says what it checks).
 
    "default" finds thrd_create as the program's own call would
    (RTLD_DEFAULT: the first definition in the global scope); "handle" in
@@ -55,6 +56,7 @@
 #include "rtest.h"
 #include "seccomp-filter.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -416,6 +418,112 @@ pthread_probe (void *p)
   return NULL;
 }
 
+/* "lpalias" (the eighty-fifth review's F3): this program, built
+   without libpthread, dlopens libpthread with RTLD_LOCAL by a path
+   whose file name is not libpthread's (a symlink), as a plugin loader
+   that copies or renames its libraries does.  glibc matches the object
+   by its soname but names it by that path.  pthread_create, and
+   thrd_create where the C library has one, taken from that handle must
+   start threads registered where the mode registers, the same as from
+   the handle of libpthread.so.0 ("lphandle").  */
+static int
+lpalias_scenario (void)
+{
+  /* Where libpthread is, asked in a child, so that this process loads
+     it under the other name only.  */
+  int fds[2];
+  CHECK (pipe (fds) == 0, "pipe: %s", strerror (errno));
+  fflush (NULL);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      close (fds[0]);
+      void *h = dlopen ("libpthread.so.0", RTLD_NOW | RTLD_LOCAL);
+      struct link_map *lm = NULL;
+      if (h == NULL || dlinfo (h, RTLD_DI_LINKMAP, &lm) != 0 || lm == NULL
+          || lm->l_name == NULL || lm->l_name[0] != '/')
+        _exit (3);
+      size_t n = strlen (lm->l_name);
+      _exit (write (fds[1], lm->l_name, n) == (ssize_t) n ? 0 : 4);
+    }
+  close (fds[1]);
+  char target[PATH_MAX];
+  ssize_t n = pid > 0 ? read (fds[0], target, sizeof target - 1) : -1;
+  close (fds[0]);
+  int status = 0;
+  CHECK (pid > 0 && waitpid (pid, &status, 0) == pid && WIFEXITED (status)
+         && WEXITSTATUS (status) == 0 && n > 0,
+         "finding libpthread.so.0's path in a child: status %d", status);
+  if (pid <= 0 || n <= 0)
+    return rt_exit_status ();
+  target[n] = '\0';
+
+  char dir[] = "/tmp/rseq-compat-lpalias.XXXXXX";
+  CHECK (mkdtemp (dir) != NULL, "mkdtemp: %s", strerror (errno));
+  char alias[sizeof dir + 16];
+  snprintf (alias, sizeof alias, "%s/threads.so", dir);
+  CHECK (symlink (target, alias) == 0, "symlink %s: %s", target,
+         strerror (errno));
+  void *h = dlopen (alias, RTLD_NOW | RTLD_LOCAL);
+  CHECK (h != NULL, "dlopen %s (-> %s): %s", alias, target, dlerror ());
+  unlink (alias);
+  rmdir (dir);
+  if (h == NULL)
+    return rt_exit_status ();
+
+  typedef int pcreate_fn (pthread_t *, const pthread_attr_t *,
+                          void *(*) (void *), void *);
+  typedef int pjoin_fn (pthread_t, void **);
+  pcreate_fn *pcreate = (pcreate_fn *) dlsym (h, "pthread_create");
+  pjoin_fn *pjoin = (pjoin_fn *) dlsym (h, "pthread_join");
+  CHECK (pcreate != NULL && pjoin != NULL, "dlsym pthread_create/join: %s",
+         dlerror ());
+  create_fn *create = (create_fn *) dlsym (h, "thrd_create");
+  join_fn *join = (join_fn *) dlsym (h, "thrd_join");
+  c11_exit = (exit_fn *) dlsym (h, "thrd_exit");
+  int want_c11 = libc_has_thrd_create ();
+  CHECK ((create != NULL && join != NULL && c11_exit != NULL) == want_c11,
+         "thrd_create from %s: %s, where the C library has %s", alias,
+         create != NULL ? "found" : "not found",
+         want_c11 ? "one" : "none");
+  if (pcreate == NULL || pjoin == NULL)
+    return rt_exit_status ();
+
+  struct result r[2];
+  memset (r, 0, sizeof r);
+  for (int i = 0; i < 2; i++)
+    {
+      r[i].abi = rt_abi ();
+      r[i].len = rt_expected_len ();
+    }
+  pthread_t t;
+  int ret = pcreate (&t, NULL, pthread_probe, &r[0]);
+  CHECK (ret == 0 && pjoin (t, NULL) == 0, "pthread_create: %d", ret);
+  int runs = 1;
+  if (want_c11 && create != NULL && join != NULL && c11_exit != NULL)
+    {
+      int value = 0;
+      ret = create (&t, thread_main, &r[1]);
+      CHECK (ret == C11_SUCCESS && join (t, &value) == C11_SUCCESS
+             && value == 1000, "thrd_create: %d, value %d", ret, value);
+      runs = 2;
+    }
+  static const char *const what[] = { "pthread_create", "thrd_create" };
+  for (int i = 0; i < runs; i++)
+    {
+      CHECK (r[i].ran == 1, "%s's thread did not run", what[i]);
+      if (rt_expect_registered ())
+        CHECK (r[i].registered == 1 && r[i].cpu_id >= 0,
+               "%s from a libpthread named %s: not registered (cpu_id %d) "
+               "while __rseq_size is %u", what[i], alias, r[i].cpu_id,
+               r[i].abi.size != NULL ? *r[i].abi.size : 0);
+      else
+        CHECK (r[i].registered != 1, "%s's thread registered in mode %s",
+               what[i], rt_expect ());
+    }
+  return rt_exit_status ();
+}
+
 /* "pluginnext" (the eighty-first review's F3): PLUGIN, linked with
    libpthread and dlopened with RTLD_LOCAL by this program built
    without it, looks both creators up with RTLD_NEXT: glibc searches
@@ -506,6 +614,8 @@ main (int argc, char **argv)
     return nextmsg_scenario ();
   if (argc == 2 && strcmp (argv[1], "sandbox") == 0)
     return sandbox_scenario ();
+  if (argc == 2 && strcmp (argv[1], "lpalias") == 0)
+    return lpalias_scenario ();
   int plugin = argc == 3 && strcmp (argv[1], "plugin") == 0;
   int pluginnext = argc == 3 && strcmp (argv[1], "pluginnext") == 0;
   int linked = argc == 2 && strcmp (argv[1], "linked") == 0;
@@ -518,7 +628,7 @@ main (int argc, char **argv)
                  || strcmp (argv[1], "next") == 0
                  || strcmp (argv[1], "dlerror") == 0)),
          "usage: c11-threads default|handle|lphandle|timer|next|nextmsg|"
-         "dlerror|sandbox|linked|before-2.28, or c11-threads "
+         "dlerror|sandbox|lpalias|linked|before-2.28, or c11-threads "
          "plugin|pluginnext|ctor PLUGIN");
   if (argc != 2 && !plugin && !pluginnext)
     return rt_exit_status ();
