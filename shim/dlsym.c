@@ -131,8 +131,8 @@ same_string (const char *a, const char *b)
    without the shim would find it: a lookup in the C library's handle
    (a reference the loader never unloads).  The failed RTLD_NEXT
    lookup before it leaves none on glibc 2.17.  */
-static void
-fail_lookup (const char *name)
+static void *
+libc_handle (void)
 {
   static void *libc;
   void *h = __atomic_load_n (&libc, __ATOMIC_ACQUIRE);
@@ -141,6 +141,13 @@ fail_lookup (const char *name)
       h = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
       __atomic_store_n (&libc, h, __ATOMIC_RELEASE);
     }
+  return h;
+}
+
+static void
+fail_lookup (const char *name)
+{
+  void *h = libc_handle ();
   if (h != NULL)
     __rseq_compat_real_dlsym (h, name);
 }
@@ -315,7 +322,32 @@ __rseq_compat_init_dlvsym (const struct r_debug *dbg)
 #endif
 }
 
-/* Called by the dlvsym stub; the answer, or NULL to let the C library
+/* This object's dynamic section, and its load bias: the address of its
+   ELF header, since the shim is linked at address 0.  Hidden, so that
+   both are addressed relative to the code.  */
+extern const ElfW(Dyn) own_dynamic[] __asm__ ("_DYNAMIC") attribute_hidden;
+extern const ElfW(Ehdr) own_ehdr __asm__ ("__ehdr_start") attribute_hidden;
+
+/* Whether a versioned lookup of NAME for VERSION would crash in glibc
+   on the shim's own definition.  glibc keeps no version record for the
+   unversioned definitions of a versioned object (the interposed
+   functions, librseq-compat.map): their record has hash 0 and no name.
+   It compares the hash of the version asked for with the record's
+   before the names, so a version whose ELF hash is 0 ("" is) made it
+   call strcmp on that NULL name, and dlvsym (handle, "pthread_create",
+   "") ended every process that had the shim (eighty-sixth review, F3).
+   The C library's definitions all have versions, and such a lookup
+   fails without the shim.  */
+static int
+crashing_version (const char *name, const char *version)
+{
+  return version != NULL && __rseq_compat_elf_hash (version) == 0
+         && __rseq_compat_elf_sym_dyn ((uintptr_t) &own_ehdr, own_dynamic,
+                                       name) != NULL;
+}
+
+/* Called by the dlvsym stub; the answer, &__rseq_compat_dlsym_none
+   for a lookup that must fail, or NULL to let the C library
    answer.  A versioned lookup never finds the shim's pthread_create,
    which has no version (librseq-compat.map): without this, a thread
    started through dlvsym (handle, "pthread_create", "GLIBC_2.2.5")
@@ -336,7 +368,18 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
                                         (getauxval (AT_PHDR),
                                          getauxval (AT_PHNUM), NULL)),
                       __ATOMIC_RELEASE);
-  if (name == NULL || own_creator (name) == NULL)
+  if (name == NULL)
+    return NULL;
+  if (crashing_version (name, version))
+    {
+      /* The message of that failed lookup, from the C library's handle,
+         where no definition can crash it.  */
+      void *libc = libc_handle ();
+      if (libc != NULL)
+        __rseq_compat_real_dlvsym (libc, name, version);
+      return &__rseq_compat_dlsym_none;
+    }
+  if (own_creator (name) == NULL)
     return NULL;
   if (creators_ready ())
     __rseq_compat_creators_resolve ();

@@ -199,8 +199,8 @@ lookup_gnu (const struct elf_image *img, const char *name)
   return NULL;
 }
 
-static void *
-lookup_sysv (const struct elf_image *img, const char *name)
+uint32_t
+__rseq_compat_elf_hash (const char *name)
 {
   uint32_t h = 0;
   for (const unsigned char *p = (const unsigned char *) name; *p; p++)
@@ -210,6 +210,13 @@ lookup_sysv (const struct elf_image *img, const char *name)
       h ^= g >> 24;
       h &= ~g;
     }
+  return h;
+}
+
+static void *
+lookup_sysv (const struct elf_image *img, const char *name)
+{
+  uint32_t h = __rseq_compat_elf_hash (name);
   uint32_t nbuckets = img->hash[0];
   const uint32_t *buckets = &img->hash[2];
   const uint32_t *chain = &buckets[nbuckets];

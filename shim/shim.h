@@ -170,6 +170,9 @@ void *__rseq_compat_elf_sym (uintptr_t base, const char *name)
   attribute_hidden;
 void *__rseq_compat_elf_sym_dyn (uintptr_t bias, const void *dynamic,
                                  const char *name) attribute_hidden;
+/* The SysV ELF hash of NAME (DT_HASH's, and glibc's of a version
+   name).  */
+uint32_t __rseq_compat_elf_hash (const char *name) attribute_hidden;
 /* 1 if that image's DT_SONAME is NAME.  */
 int __rseq_compat_elf_soname_is (uintptr_t bias, const void *dynamic,
                                  const char *name) attribute_hidden;

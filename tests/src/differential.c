@@ -161,7 +161,13 @@
                  pthread_create (with attributes) and clone: dlerror
                  still names the failure (glibc frees a pending message
                  at the start of every dl* call, so a lookup of the
-                 shim's there lost it).  */
+                 shim's there lost it).
+   dlvsym-empty  (glibc) dlvsym of each name the shim exports, and of
+                 malloc, for the version "" (ELF hash 0) in
+                 RTLD_DEFAULT, RTLD_NEXT and the C library's handle:
+                 what it finds and dlerror's message (glibc crashed on
+                 the shim's unversioned definitions, eighty-sixth
+                 review, F3).  */
 
 #define _GNU_SOURCE 1
 #ifndef DIFFERENTIAL_STATIC
@@ -1789,6 +1795,40 @@ dlerror_kept (void)
 }
 #endif
 
+#if !defined DIFFERENTIAL_STATIC && defined __GLIBC__
+static int
+dlvsym_empty (void)
+{
+  /* abi-list/librseq-compat.abilist's names, which abi.exp holds every
+     build of the shim to.  */
+  static const char *const names[] =
+    {
+      "clone", "dlsym", "dlvsym", "getcpu", "pthread_create",
+      "sched_getcpu", "thrd_create", "vfork", "__rseq_flags",
+      "__rseq_offset", "__rseq_size", "rseq_compat_mode",
+      "rseq_compat_query", "malloc"
+    };
+  void *libc = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  if (libc == NULL)
+    return 2;
+  void *const handles[] = { RTLD_DEFAULT, RTLD_NEXT, libc };
+  static const char *const handle_names[] = { "default", "next", "libc" };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    for (size_t h = 0; h < sizeof handles / sizeof handles[0]; h++)
+      {
+        dlerror ();
+        void *p = dlvsym (handles[h], names[i], "");
+        const char *e = dlerror ();
+        /* The message's object name may differ (doc/using.md).  */
+        const char *u = e != NULL ? strstr (e, "undefined symbol") : NULL;
+        printf ("dlvsym-empty: %s in %s: %s; %s\n", names[i],
+                handle_names[h], p != NULL ? "found" : "NULL",
+                u != NULL ? u : e != NULL ? "another message" : "no message");
+      }
+  return 0;
+}
+#endif
+
 static char *alt;
 static size_t altsize;
 static volatile sig_atomic_t on_alt = -1;
@@ -2138,6 +2178,9 @@ static const struct
   { "claim-errno", claim_errno },
 #ifndef DIFFERENTIAL_STATIC
   { "dlerror-kept", dlerror_kept },
+#endif
+#if !defined DIFFERENTIAL_STATIC && defined __GLIBC__
+  { "dlvsym-empty", dlvsym_empty },
 #endif
 };
 

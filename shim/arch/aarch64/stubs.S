@@ -76,8 +76,10 @@ dlsym:
 #ifdef __GLIBC__
 /* dlvsym, glibc's alone (musl has none, and the shim must not add
    one): the hook answers versioned lookups of pthread_create, which
-   pass over the shim's unversioned definition, and hands every other
-   call on with a branch that leaves x30 as the caller set it.  */
+   pass over the shim's unversioned definition, and those that would
+   crash glibc on it (a version whose hash is 0: the hook's "none" is
+   NULL), and hands every other call on with a branch that leaves x30
+   as the caller set it.  */
 	.globl	dlvsym
 	.type	dlvsym, %function
 	.p2align 2
@@ -104,7 +106,10 @@ dlvsym:
 	adrp	x16, __rseq_compat_real_dlvsym
 	ldr	x16, [x16, :lo12:__rseq_compat_real_dlvsym]
 	br	x16
-1:	mov	x0, x9
+1:	adrp	x10, __rseq_compat_dlsym_none
+	add	x10, x10, :lo12:__rseq_compat_dlsym_none
+	cmp	x9, x10
+	csel	x0, xzr, x9, eq
 	ret
 	.cfi_endproc
 	.size	dlvsym, .-dlvsym

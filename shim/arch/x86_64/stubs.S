@@ -85,8 +85,9 @@ dlsym:
 #ifdef __GLIBC__
 /* dlvsym, glibc's alone (musl has none, and the shim must not add
    one): the hook answers versioned lookups of pthread_create, which
-   pass over the shim's unversioned definition, and hands every other
-   call on with a jump, as dlsym does.  Three pushes keep the stack
+   pass over the shim's unversioned definition, and those that would
+   crash glibc on it (a version whose hash is 0: the hook's "none" is
+   NULL), and hands every other call on with a jump, as dlsym does.  Three pushes keep the stack
    16-byte aligned for the call.  */
 	.globl	dlvsym
 	.type	dlvsym, @function
@@ -110,7 +111,11 @@ dlvsym:
 	test	%rax, %rax
 	jnz	1f
 	jmp	*__rseq_compat_real_dlvsym(%rip)
-1:	ret
+1:	lea	__rseq_compat_dlsym_none(%rip), %rcx
+	cmp	%rcx, %rax
+	jne	2f
+	xor	%eax, %eax
+2:	ret
 	.cfi_endproc
 	.size	dlvsym, .-dlvsym
 #endif
