@@ -372,8 +372,16 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
     return NULL;
   if (crashing_version (name, version))
     {
-      /* The message of that failed lookup, from the C library's handle,
-         where no definition can crash it.  */
+      /* Made from here, an RTLD_NEXT lookup starts after the shim and
+         cannot meet its definitions: its answer, and what its failure
+         leaves in dlerror (nothing on glibc 2.17), are the C library's
+         own.  Any other fails with the message of that failed lookup
+         in the C library's handle, where no definition can crash it.  */
+      if (handle == RTLD_NEXT)
+        {
+          void *found = __rseq_compat_real_dlvsym (RTLD_NEXT, name, version);
+          return found != NULL ? found : &__rseq_compat_dlsym_none;
+        }
       void *libc = libc_handle ();
       if (libc != NULL)
         __rseq_compat_real_dlvsym (libc, name, version);
