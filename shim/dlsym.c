@@ -346,6 +346,60 @@ crashing_version (const char *name, const char *version)
                                        name) != NULL;
 }
 
+/* dl_iterate_phdr's callback: whether the object that contains
+   P->addr has no symbol versions (no DT_VERSYM), in P->unversioned.  */
+struct versioned_query
+{
+  uintptr_t addr;
+  int unversioned;
+};
+
+static int
+unversioned_cb (struct dl_phdr_info *info, size_t size, void *p)
+{
+  struct versioned_query *q = p;
+  const ElfW(Dyn) *dyn = NULL;
+  int inside = 0;
+  (void) size;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+      if (ph->p_type == PT_LOAD
+          && q->addr - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz)
+        inside = 1;
+      else if (ph->p_type == PT_DYNAMIC)
+        dyn = (const ElfW(Dyn) *) (info->dlpi_addr + ph->p_vaddr);
+    }
+  if (!inside)
+    return 0;
+  q->unversioned = dyn != NULL;
+  for (; dyn != NULL && dyn->d_tag != DT_NULL; dyn++)
+    if (dyn->d_tag == DT_VERSYM)
+      q->unversioned = 0;
+  return 1;
+}
+
+/* The answer to such a lookup in HANDLE (not RTLD_NEXT) where it
+   cannot reach the shim's definition: glibc checks the definitions of
+   NAME in HANDLE's search order, and accepts any version from an
+   object without symbol versions.  So if the first definition there
+   (an unversioned lookup, which cannot crash) is not the shim's and
+   its object has no versions, that is the answer, as without the shim
+   (a library dlopened with RTLD_LOCAL that defines getcpu so:
+   eighty-sixth review's second round, F1).  Otherwise NULL: the search
+   meets the shim's first, or may meet it after a versioned object.  */
+static void *
+unversioned_first (void *handle, const char *name)
+{
+  void *first = __rseq_compat_real_dlsym (handle, name);
+  if (first == NULL
+      || __rseq_compat_elf_contains ((uintptr_t) &own_ehdr, first))
+    return NULL;
+  struct versioned_query q = { (uintptr_t) first, 0 };
+  dl_iterate_phdr (unversioned_cb, &q);
+  return q.unversioned ? first : NULL;
+}
+
 /* Called by the dlvsym stub; the answer, &__rseq_compat_dlsym_none
    for a lookup that must fail, or NULL to let the C library
    answer.  A versioned lookup never finds the shim's pthread_create,
@@ -382,6 +436,9 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
           void *found = __rseq_compat_real_dlvsym (RTLD_NEXT, name, version);
           return found != NULL ? found : &__rseq_compat_dlsym_none;
         }
+      void *found = unversioned_first (handle, name);
+      if (found != NULL)
+        return found;
       void *libc = libc_handle ();
       if (libc != NULL)
         __rseq_compat_real_dlvsym (libc, name, version);

@@ -164,10 +164,12 @@
                  shim's there lost it).
    dlvsym-empty  (glibc) dlvsym of each name the shim exports, and of
                  malloc, for the version "" (ELF hash 0) in
-                 RTLD_DEFAULT, RTLD_NEXT and the C library's handle:
-                 what it finds and dlerror's message (glibc crashed on
-                 the shim's unversioned definitions, eighty-sixth
-                 review, F3).  */
+                 RTLD_DEFAULT, RTLD_NEXT, the C library's handle and
+                 that of a library without versions that defines
+                 getcpu and clone (dlvsym-nover.c): what it finds and
+                 dlerror's message (glibc crashed on the shim's
+                 unversioned definitions, eighty-sixth review, F3; the
+                 first fix hid the library's, its second round's F1).  */
 
 #define _GNU_SOURCE 1
 #ifndef DIFFERENTIAL_STATIC
@@ -1809,10 +1811,24 @@ dlvsym_empty (void)
       "rseq_compat_query", "malloc"
     };
   void *libc = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-  if (libc == NULL)
+  /* dlvsym-nover.c, beside this program: a library without versions
+     defining getcpu and clone, whose handle's search order has no
+     shim.  */
+  char self[4096];
+  ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 32);
+  char *slash = n > 0 ? memrchr (self, '/', n) : NULL;
+  if (libc == NULL || slash == NULL)
     return 2;
-  void *const handles[] = { RTLD_DEFAULT, RTLD_NEXT, libc };
-  static const char *const handle_names[] = { "default", "next", "libc" };
+  strcpy (slash, "/libdlvsym-nover.so");
+  void *nover = dlopen (self, RTLD_NOW | RTLD_LOCAL);
+  if (nover == NULL)
+    {
+      printf ("dlvsym-empty: dlopen %s: %s\n", self, dlerror ());
+      return 2;
+    }
+  void *const handles[] = { RTLD_DEFAULT, RTLD_NEXT, libc, nover };
+  static const char *const handle_names[] =
+    { "default", "next", "libc", "a library without versions" };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     for (size_t h = 0; h < sizeof handles / sizeof handles[0]; h++)
       {
@@ -1821,8 +1837,13 @@ dlvsym_empty (void)
         const char *e = dlerror ();
         /* The message's object name may differ (doc/using.md).  */
         const char *u = e != NULL ? strstr (e, "undefined symbol") : NULL;
+        /* Checked against the library's own, by an unversioned
+           lookup, after dlerror was read.  */
+        const char *what = p == NULL ? "NULL"
+                           : h == 3 && p == dlsym (nover, names[i])
+                           ? "the library's own" : "found";
         printf ("dlvsym-empty: %s in %s: %s; %s\n", names[i],
-                handle_names[h], p != NULL ? "found" : "NULL",
+                handle_names[h], what,
                 u != NULL ? u : e != NULL ? "another message" : "no message");
       }
   return 0;
