@@ -6,6 +6,10 @@
                affinity attribute (glibc sets it from the creator);
      sched     sched_setscheduler, answered 0: explicit scheduling;
      clone     clone, answered EAGAIN: pthread_create must return it;
+     rseq      rseq, answered with its own number, which is what a
+               handler that leaves the register alone returns on
+               x86-64: a new thread's registration made this way did
+               not happen, and must not count as one (88th review);
      version   prints the C library, with no filter.
 
    Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R", or
@@ -56,6 +60,9 @@
 
 static volatile sig_atomic_t handled;
 static volatile sig_atomic_t thread_ran;
+/* 0 once a thread finds its area saying what it is not.  */
+static volatile sig_atomic_t consistent = 1;
+static struct rt_abi abi;
 static long answer;
 
 static void
@@ -72,6 +79,14 @@ body (void *arg)
 {
   (void) arg;
   thread_ran = 1;
+  /* Under a published size the area tells the truth: registered, or
+     RSEQ_CPU_ID_REGISTRATION_FAILED (the shim's later thread that a
+     filter kept from registering); never the -1 of a registration
+     that was taken for done.  */
+  int32_t cpu_id = abi.size == NULL || *abi.size == 0
+                   ? 0 : (int32_t) rt_area (&abi)->cpu_id;
+  if (cpu_id < 0 && cpu_id != RSEQ_CPU_ID_REGISTRATION_FAILED)
+    consistent = 0;
   return NULL;
 }
 
@@ -122,6 +137,11 @@ main (int argc, char **argv)
       nr = __NR_clone;
       answer = -EAGAIN;
     }
+  else if (strcmp (mode, "rseq") == 0)
+    {
+      nr = RSEQ_COMPAT_NR_rseq;
+      answer = nr;
+    }
   else
     {
       fprintf (stderr, "create-trap: unknown mode %s\n", mode);
@@ -138,6 +158,8 @@ main (int argc, char **argv)
       perror ("create-trap: sigaction");
       return 2;
     }
+
+  abi = rt_abi ();
 
   /* The filter and the creation in a child that leaves by _exit: the
      filter stays with the process, and a sanitizer's exit-time work
@@ -189,8 +211,8 @@ main (int argc, char **argv)
 #else
   printf ("musl -");
 #endif
-  printf (": pthread_create=%d handler=%d thread-ran=%d\n", err,
-          handled > 0, (int) thread_ran);
+  printf (": pthread_create=%d handler=%d thread-ran=%d consistent=%d\n",
+          err, handled > 0, (int) thread_ran, (int) consistent);
   fflush (stdout);
   _exit (0);
 }

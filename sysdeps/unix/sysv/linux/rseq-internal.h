@@ -71,7 +71,12 @@ rseq_register_area (struct pthread *pd, unsigned int len)
   INTERNAL_SYSCALL_DECL (err);
   long int ret = INTERNAL_SYSCALL_CALL (rseq, err, &pd->rseq_area, len, 0,
                                         RSEQ_SIG);
-  return !INTERNAL_SYSCALL_ERROR_P (ret, err);
+  /* Only 0 is a registration.  A seccomp filter's SECCOMP_RET_TRAP
+     skips the call and returns what the program's SIGSYS handler left
+     in the register (x86-64: the call's own number), which a new
+     thread, whose SIGSYS is not blocked here, would otherwise take for
+     one and run unregistered under a published __rseq_size.  */
+  return !INTERNAL_SYSCALL_ERROR_P (ret, err) && ret == 0;
 #else
   /* No signature for this architecture (bits/rseq.h): registration
      fails as if the kernel had refused it, so the process runs as an
