@@ -168,4 +168,32 @@ rseq_register_new_thread (struct pthread *pd)
     __libc_fatal ("Fatal glibc error: rseq registration failed\n");
 }
 
+/* Put back MASK, which the calling thread had before pthread_create
+   blocked its signals.  A seccomp filter installed meanwhile by another
+   thread (SECCOMP_FILTER_FLAG_TSYNC) may refuse SIG_SETMASK; every
+   signal would then stay blocked for good, SIGSETXID with them, and
+   the next set*id call would wait forever for this thread.  So the
+   signals MASK leaves open are unblocked instead.  Only nptl blocks
+   signals around a registration, and only its headers give the
+   sigset operations used here.  */
+#if IS_IN (libpthread)
+static inline void
+rseq_restore_sigmask (const sigset_t *mask)
+{
+  INTERNAL_SYSCALL_DECL (err);
+  long int ret = INTERNAL_SYSCALL (rt_sigprocmask, err, 4, SIG_SETMASK,
+                                   mask, NULL, _NSIG / 8);
+  if (INTERNAL_SYSCALL_ERROR_P (ret, err))
+    {
+      sigset_t open;
+      __sigemptyset (&open);
+      for (int sig = 1; sig < _NSIG; sig++)
+        if (!__sigismember (mask, sig))
+          __sigaddset (&open, sig);
+      INTERNAL_SYSCALL (rt_sigprocmask, err, 4, SIG_UNBLOCK, &open, NULL,
+                        _NSIG / 8);
+    }
+}
+#endif
+
 #endif /* rseq-internal.h */
