@@ -71,7 +71,12 @@ rseq_register_area (struct pthread *pd, unsigned int len)
   INTERNAL_SYSCALL_DECL (err);
   long int ret = INTERNAL_SYSCALL_CALL (rseq, err, &pd->rseq_area, len, 0,
                                         RSEQ_SIG);
-  return !INTERNAL_SYSCALL_ERROR_P (ret, err);
+  /* Only 0 is a registration.  A seccomp filter's SECCOMP_RET_TRAP
+     skips the call and returns what the program's SIGSYS handler left
+     in the register (x86-64: the call's own number), which a new
+     thread, whose SIGSYS is not blocked here, would otherwise take for
+     one and run unregistered under a published __rseq_size.  */
+  return !INTERNAL_SYSCALL_ERROR_P (ret, err) && ret == 0;
 #else
   /* No signature for this architecture (bits/rseq.h): registration
      fails as if the kernel had refused it, so the process runs as an
@@ -162,5 +167,33 @@ rseq_register_new_thread (struct pthread *pd)
   if (pd->rseq_len != 0 && !rseq_register_area (pd, pd->rseq_len))
     __libc_fatal ("Fatal glibc error: rseq registration failed\n");
 }
+
+/* Put back MASK, which the calling thread had before pthread_create
+   blocked its signals.  A seccomp filter installed meanwhile by another
+   thread (SECCOMP_FILTER_FLAG_TSYNC) may refuse SIG_SETMASK; every
+   signal would then stay blocked for good, SIGSETXID with them, and
+   the next set*id call would wait forever for this thread.  So the
+   signals MASK leaves open are unblocked instead.  Only nptl blocks
+   signals around a registration, and only its headers give the
+   sigset operations used here.  */
+#if IS_IN (libpthread)
+static inline void
+rseq_restore_sigmask (const sigset_t *mask)
+{
+  INTERNAL_SYSCALL_DECL (err);
+  long int ret = INTERNAL_SYSCALL (rt_sigprocmask, err, 4, SIG_SETMASK,
+                                   mask, NULL, _NSIG / 8);
+  if (INTERNAL_SYSCALL_ERROR_P (ret, err))
+    {
+      sigset_t open;
+      __sigemptyset (&open);
+      for (int sig = 1; sig < _NSIG; sig++)
+        if (!__sigismember (mask, sig))
+          __sigaddset (&open, sig);
+      INTERNAL_SYSCALL (rt_sigprocmask, err, 4, SIG_UNBLOCK, &open, NULL,
+                        _NSIG / 8);
+    }
+}
+#endif
 
 #endif /* rseq-internal.h */

@@ -1,0 +1,218 @@
+/* A seccomp filter traps (SECCOMP_RET_TRAP) one system call that
+   pthread_create makes in the creating thread, and the program's SIGSYS
+   handler answers it, as in-process sandboxes and emulators do:
+
+     affinity  sched_setaffinity, answered 0: a thread created with an
+               affinity attribute (glibc sets it from the creator);
+     sched     sched_setscheduler, answered 0: explicit scheduling;
+     clone     clone, answered EAGAIN: pthread_create must return it;
+     rseq      rseq, answered with its own number, which is what a
+               handler that leaves the register alone returns on
+               x86-64: a new thread's registration made this way did
+               not happen, and must not count as one (88th review);
+     version   prints the C library, with no filter.
+
+   Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R", or
+   dies by SIGSYS where the C library blocks SIGSYS across the call
+   (glibc 2.32 and later block every signal around clone).  glibc
+   before 2.32 runs the handler, and so must the shim and the patched
+   2.31, which blocked it once (87th review).  The .exp holds the
+   expectations.
+
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include "rtest.h"
+#include "seccomp-filter.h"
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#ifdef __GLIBC__
+# include <gnu/libc-version.h>
+#endif
+
+#ifndef SECCOMP_RET_TRAP
+# define SECCOMP_RET_TRAP 0x00030000u
+#endif
+
+#if defined __x86_64__
+# define RETURN_REG(uc) ((uc)->uc_mcontext.gregs[REG_RAX])
+#elif defined __aarch64__
+# define RETURN_REG(uc) ((uc)->uc_mcontext.regs[0])
+#endif
+
+static volatile sig_atomic_t handled;
+static volatile sig_atomic_t thread_ran;
+/* 0 once a thread finds its area saying what it is not.  */
+static volatile sig_atomic_t consistent = 1;
+static struct rt_abi abi;
+static long answer;
+
+static void
+on_sigsys (int sig, siginfo_t *si, void *ctx)
+{
+  (void) sig;
+  (void) si;
+  RETURN_REG ((ucontext_t *) ctx) = answer;
+  handled++;
+}
+
+static void *
+body (void *arg)
+{
+  (void) arg;
+  thread_ran = 1;
+  /* Under a published size the area tells the truth: registered, or
+     RSEQ_CPU_ID_REGISTRATION_FAILED (the shim's later thread that a
+     filter kept from registering); never the -1 of a registration
+     that was taken for done.  */
+  int32_t cpu_id = abi.size == NULL || *abi.size == 0
+                   ? 0 : (int32_t) rt_area (&abi)->cpu_id;
+  if (cpu_id < 0 && cpu_id != RSEQ_CPU_ID_REGISTRATION_FAILED)
+    consistent = 0;
+  return NULL;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *mode = argc > 1 ? argv[1] : "affinity";
+  /* The C library, which decides the expectation, read where no filter
+     can keep it from being printed.  */
+  if (strcmp (mode, "version") == 0)
+    {
+#ifdef __GLIBC__
+      printf ("glibc %s\n", gnu_get_libc_version ());
+#else
+      puts ("musl");
+#endif
+      return 0;
+    }
+  long nr;
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  if (strcmp (mode, "affinity") == 0)
+    {
+#ifdef __GLIBC__
+      cpu_set_t cpus;
+      CPU_ZERO (&cpus);
+      if (sched_getaffinity (0, sizeof cpus, &cpus) != 0)
+        {
+          perror ("create-trap: sched_getaffinity");
+          return 2;
+        }
+      pthread_attr_setaffinity_np (&attr, sizeof cpus, &cpus);
+#endif
+      nr = __NR_sched_setaffinity;
+      answer = 0;
+    }
+  else if (strcmp (mode, "sched") == 0)
+    {
+      struct sched_param param = { .sched_priority = 0 };
+      pthread_attr_setinheritsched (&attr, PTHREAD_EXPLICIT_SCHED);
+      pthread_attr_setschedpolicy (&attr, SCHED_OTHER);
+      pthread_attr_setschedparam (&attr, &param);
+      nr = __NR_sched_setscheduler;
+      answer = 0;
+    }
+  else if (strcmp (mode, "clone") == 0)
+    {
+      nr = __NR_clone;
+      answer = -EAGAIN;
+    }
+  else if (strcmp (mode, "rseq") == 0)
+    {
+      nr = RSEQ_COMPAT_NR_rseq;
+      answer = nr;
+    }
+  else
+    {
+      fprintf (stderr, "create-trap: unknown mode %s\n", mode);
+      return 2;
+    }
+
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigsys;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset (&sa.sa_mask);
+  if (sigaction (SIGSYS, &sa, NULL) != 0)
+    {
+      perror ("create-trap: sigaction");
+      return 2;
+    }
+
+  abi = rt_abi ();
+
+  /* The filter and the creation in a child that leaves by _exit: the
+     filter stays with the process, and a sanitizer's exit-time work
+     (LeakSanitizer clones a tracer) would meet it too.  */
+  fflush (stdout);
+  pid_t child = fork ();
+  if (child < 0)
+    {
+      perror ("create-trap: fork");
+      return 2;
+    }
+  if (child > 0)
+    {
+      int status;
+      pthread_attr_destroy (&attr);
+      if (waitpid (child, &status, 0) != child)
+        {
+          perror ("create-trap: waitpid");
+          return 2;
+        }
+      if (WIFEXITED (status))
+        return WEXITSTATUS (status);
+      /* The child's death is this process's, for the .exp.  */
+      signal (WTERMSIG (status), SIG_DFL);
+      raise (WTERMSIG (status));
+      return 2;
+    }
+
+  struct sock_filter code[] = {
+    SF_OWN_ARCH_NR,
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (unsigned int) nr, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  int err = sf_load (code, sizeof code / sizeof code[0], 0);
+  if (err != 0)
+    {
+      fprintf (stderr, "create-trap: seccomp: %s\n", strerror (err));
+      _exit (2);
+    }
+
+  pthread_t t;
+  err = pthread_create (&t, &attr, body, NULL);
+  if (err == 0)
+    pthread_join (t, NULL);
+  pthread_attr_destroy (&attr);
+#ifdef __GLIBC__
+  printf ("glibc %s", gnu_get_libc_version ());
+#else
+  printf ("musl -");
+#endif
+  printf (": pthread_create=%d handler=%d thread-ran=%d consistent=%d\n",
+          err, handled > 0, (int) thread_ran, (int) consistent);
+  fflush (stdout);
+  _exit (0);
+}
