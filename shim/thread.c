@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rseq-signals.h>
+
 #include "shim.h"
 #include "start.h"
 
@@ -124,8 +126,7 @@ on_thread_exit (void *value)
 }
 #endif
 
-static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
-                                          SIGFPE, SIGTRAP, SIGSYS };
+static const int raised_by_own_code[] = { RSEQ_OWN_CODE_SIGNALS };
 
 static int
 raised_by_own (int sig)
