@@ -110,6 +110,12 @@ program_libc (const char *file)
   return kind;
 }
 
+/* <elf.h> has it from glibc 2.29; the portable build's older ones do
+   not, but the flag's value is the ELF ABI's.  */
+#ifndef DF_1_PIE
+# define DF_1_PIE 0x08000000
+#endif
+
 /* Whether the 64-bit ELF object open on FD is a position-independent
    program (DF_1_PIE), which glibc's loader since 2.30 refuses to
    preload although its type is ET_DYN like a library's.  */
