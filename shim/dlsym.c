@@ -127,10 +127,8 @@ same_string (const char *a, const char *b)
   return *a == *b;
 }
 
-/* Leaves dlerror the message of a failed lookup of NAME, as a program
-   without the shim would find it: a lookup in the C library's handle
-   (a reference the loader never unloads).  The failed RTLD_NEXT
-   lookup before it leaves none on glibc 2.17.  */
+/* The C library's handle: a reference the loader never unloads, so it
+   is taken once and kept.  */
 static void *
 libc_handle (void)
 {
@@ -144,6 +142,9 @@ libc_handle (void)
   return h;
 }
 
+/* Leaves dlerror the message of a failed lookup of NAME, as a program
+   without the shim would find it: a lookup in the C library's handle.
+   The failed RTLD_NEXT lookup before it leaves none on glibc 2.17.  */
 static void
 fail_lookup (const char *name)
 {
@@ -336,8 +337,9 @@ extern const ElfW(Ehdr) own_ehdr __asm__ ("__ehdr_start") attribute_hidden;
    before the names, so a version whose ELF hash is 0 ("" is) made it
    call strcmp on that NULL name, and dlvsym (handle, "pthread_create",
    "") ended every process that had the shim (eighty-sixth review, F3).
-   The C library's definitions all have versions, and such a lookup
-   fails without the shim.  */
+   Without the shim such a lookup fails, the C library's definitions
+   all having versions, unless an object without versions defines NAME
+   first (unversioned_first).  */
 static int
 crashing_version (const char *name, const char *version)
 {

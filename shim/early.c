@@ -206,8 +206,8 @@ earlier_copy (const struct rseq_compat_boot *boot)
    before -lrseq-compat, or one that has the shim only through a
    library it links (which the loader places after the C library),
    would have its threads start unregistered while __rseq_size said
-   registered (51st review).  libc_ahead returns 1 where a C library object comes first;
-   the shim then refuses, as when it is dlopened.  The program's own
+   registered (51st review).  libc_ahead returns 1 where a C library
+   object comes first; the shim then refuses, as when it is dlopened.  The program's own
    object (the first) does not count: a definition there is its own
    choice, as a preloaded wrapper's is (sanitizer runtimes forward to
    the next definition, which is the shim's).  */

@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rseq-signals.h>
+
 #include "shim.h"
 #include "start.h"
 
@@ -124,16 +126,56 @@ on_thread_exit (void *value)
 }
 #endif
 
+static const int raised_by_own_code[] = { RSEQ_OWN_CODE_SIGNALS };
+
+static int
+raised_by_own (int sig)
+{
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    if (sig == raised_by_own_code[i])
+      return 1;
+  return 0;
+}
+
 /* What block_async blocks: every signal but those the caller's own
    code may raise.  */
 static void
 async_sigset (sigset_t *set)
 {
-  static const int raised_by_own_code[] = { SIGSEGV, SIGBUS, SIGILL,
-                                            SIGFPE, SIGTRAP, SIGSYS };
   sigfillset (set);
   for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
     sigdelset (set, raised_by_own_code[i]);
+}
+
+/* Whether this thread is inside create with its asynchronous signals
+   blocked, and the mask it had before.  A handler that runs there (a
+   seccomp SIGSYS for clone or sched_setaffinity, a fault) and creates
+   a thread would otherwise give it the blocked mask, and the thread
+   kept SIGSETXID and every asynchronous signal blocked for good: the
+   next setuid waited for it forever (ninety-first review, F1).  A
+   copy, not a pointer to the outer call's frame, which a longjmp out
+   of the handler would leave behind.  */
+static __thread unsigned char creating
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread sigset_t creating_mask
+  __attribute__ ((tls_model ("initial-exec")));
+
+/* Whether MASK, read by block_async, is that of a handler running
+   inside this thread's own create: every signal blocked but those the
+   caller's own code raises (and those the kernel never blocks, and the
+   C libraries' internal ones, which their sigfillset or sigprocmask
+   leave out).  A flag left set by a siglongjmp out of such a handler
+   then meets the program's own mask, and is not taken.  */
+static int
+inside_create (const sigset_t *mask)
+{
+  if (!creating)
+    return 0;
+  for (int sig = 1; sig <= 64; sig++)
+    if (sig != SIGKILL && sig != SIGSTOP && (sig < 32 || sig > 34)
+        && !raised_by_own (sig) && sigismember (mask, sig) != 1)
+      return 0;
+  return 1;
 }
 
 #if RSEQ_COMPAT_GLIBC
@@ -602,6 +644,28 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
   if (!blocked)
     sigemptyset (&old);
   s->mask = old;
+  int opened = 0;
+  if (blocked && inside_create (&old))
+    {
+      /* The mask the outer call saved, with the handler's own state of
+         the signals that reach it there: what the C library alone
+         gives the thread, but for the asynchronous signals that the
+         handler's sa_mask adds, which are not known here.  */
+      s->mask = creating_mask;
+      for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+        if (sigismember (&old, raised_by_own_code[i]) == 1)
+          sigaddset (&s->mask, raised_by_own_code[i]);
+        else
+          sigdelset (&s->mask, raised_by_own_code[i]);
+    }
+  else if (blocked)
+    {
+      /* Set while the asynchronous signals are blocked: only a handler
+         that runs inside this call reads them.  */
+      creating_mask = old;
+      creating = 1;
+      opened = 1;
+    }
   s->set_mask = blocked;
   s->attr_mask = 0;
   /* glibc 2.32 and later start the thread with the mask that
@@ -667,6 +731,8 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
   /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
+  if (opened)
+    creating = 0;
   if (blocked)
     mask_back (&old, 1);
   if (ret != 0 && !waits)

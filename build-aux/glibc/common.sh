@@ -131,6 +131,7 @@ gl_own_files() {
      bullseye) ls sysdeps/unix/sysv/linux/rseq-layout.h \
          sysdeps/unix/sysv/linux/rseq-area.h \
          sysdeps/unix/sysv/linux/rseq-internal.h \
+         sysdeps/unix/sysv/linux/rseq-signals.h \
          sysdeps/unix/sysv/linux/dl-rseq.c \
          sysdeps/unix/sysv/linux/rseq-ldso-guard.c \
          sysdeps/unix/sysv/linux/sys/rseq.h \

@@ -110,6 +110,73 @@ program_libc (const char *file)
   return kind;
 }
 
+/* <elf.h> has it from glibc 2.29; the portable build's older ones do
+   not, but the flag's value is the ELF ABI's.  */
+#ifndef DF_1_PIE
+# define DF_1_PIE 0x08000000
+#endif
+
+/* Whether the 64-bit ELF object open on FD is a position-independent
+   program (DF_1_PIE), which glibc's loader since 2.30 refuses to
+   preload although its type is ET_DYN like a library's.  */
+static int
+is_pie (int fd)
+{
+  Elf64_Ehdr eh;
+  if (pread (fd, &eh, sizeof eh, 0) != sizeof eh
+      || eh.e_ident[EI_CLASS] != ELFCLASS64
+      || eh.e_phentsize != sizeof (Elf64_Phdr))
+    return 0;
+  for (int i = 0; i < eh.e_phnum; i++)
+    {
+      Elf64_Phdr ph;
+      if (pread (fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) != sizeof ph)
+        return 0;
+      if (ph.p_type != PT_DYNAMIC)
+        continue;
+      for (Elf64_Off off = 0; off + sizeof (Elf64_Dyn) <= ph.p_filesz;
+           off += sizeof (Elf64_Dyn))
+        {
+          Elf64_Dyn d;
+          if (pread (fd, &d, sizeof d, ph.p_offset + off) != sizeof d
+              || d.d_tag == DT_NULL)
+            return 0;
+          if (d.d_tag == DT_FLAGS_1)
+            return (d.d_un.d_val & DF_1_PIE) != 0;
+        }
+    }
+  return 0;
+}
+
+/* Why FILE cannot be preloaded, or NULL where it can: the loader takes
+   a readable ELF shared object only, and prints an error for anything
+   else in every process of the tree and runs it without the shim
+   (ninety-second review, C1: a directory or /etc/passwd in
+   RSEQ_COMPAT_LIBRARY passed an access check).  */
+static const char *
+not_preloadable (const char *file)
+{
+  int fd = open (file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return errno == ENOENT ? "missing" : "unreadable";
+  struct stat st;
+  Elf64_Ehdr eh;
+  const char *why = NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    why = S_ISDIR (st.st_mode) ? "a directory" : "not a regular file";
+  /* e_type sits at the same offset in both ELF classes.  */
+  else if (pread (fd, &eh, sizeof eh.e_ident + sizeof eh.e_type, 0)
+           != (ssize_t) (sizeof eh.e_ident + sizeof eh.e_type)
+           || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0)
+    why = "not an ELF file";
+  else if (eh.e_type != ET_DYN)
+    why = "not a shared library";
+  else if (is_pie (fd))
+    why = "a program, not a shared library";
+  close (fd);
+  return why;
+}
+
 /* The preload layout's subdirectory that the loader of C library KIND
    opens: glibc's loader expands $LIB (to what the build found this
    machine's glibc uses), musl's takes it literally.  A script or a
@@ -138,8 +205,10 @@ layout_subdir (enum libc_kind kind)
    tree inherits the entry and its loader picks its own build from it,
    so it names the layout, not the file.  */
 static char *
-find_preload (enum libc_kind kind, char *looked, size_t looked_size)
+find_preload (enum libc_kind kind, char *looked, size_t looked_size,
+              const char **why)
 {
+  *why = NULL;
   const char *env = getenv ("RSEQ_COMPAT_LIBRARY");
   if (env != NULL && *env != '\0')
     {
@@ -167,7 +236,8 @@ find_preload (enum libc_kind kind, char *looked, size_t looked_size)
           && asprintf (&file, "%.*s/%s/" SONAME,
                        (int) (len - (sizeof entry - 1)), path, sub) < 0)
         file = NULL;
-      if (path != NULL && access (file != NULL ? file : path, R_OK) != 0)
+      if (path != NULL
+          && (*why = not_preloadable (file != NULL ? file : path)) != NULL)
         {
           free (path);
           path = NULL;
@@ -204,7 +274,7 @@ find_preload (enum libc_kind kind, char *looked, size_t looked_size)
       if (file != NULL)
         {
           char *dir;
-          if (found == NULL && access (file, R_OK) == 0
+          if (found == NULL && not_preloadable (file) == NULL
               && (dir = realpath (dirs[i], NULL)) != NULL)
             {
               if (asprintf (&found, "%s/$LIB/" SONAME, dir) < 0)
@@ -238,10 +308,19 @@ cmd_run (char **argv)
 
   char looked[2 * PATH_MAX];
   enum libc_kind kind = program_libc (cmd);
-  char *lib = find_preload (kind, looked, sizeof looked);
+  const char *why;
+  char *lib = find_preload (kind, looked, sizeof looked, &why);
   if (lib == NULL)
     {
       const char *what = getenv ("RSEQ_COMPAT_LIBRARY");
+      if (why != NULL && strcmp (why, "missing") != 0)
+        {
+          fprintf (stderr, "rseq-compat: RSEQ_COMPAT_LIBRARY names %s, "
+                   "which is %s; set it to the shim (%s) or unset it\n",
+                   what, why, SONAME);
+          free (cmd);
+          return EXIT_CANNOT_RUN;
+        }
       if (what == NULL || *what == '\0')
         what = looked[0] != '\0' ? looked : NULL;
       fprintf (stderr, "rseq-compat: cannot find the %s%s to preload "

@@ -17,10 +17,10 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: c11-threads default|handle|lphandle|timer|next|nextmsg|dlerror|
-   sandbox|lpalias|timerfirst|linked|before-2.28 or c11-threads plugin|pluginnext|
-   pluginbare|ctor PLUGIN (each scenario's comment says what it
-   checks).
+/* Usage: c11-threads default|handle|lphandle|timer|next|nextmsg|
+   dlerror|sandbox|lpalias|timerfirst|linked|before-2.28, or
+   c11-threads plugin|pluginnext|pluginbare|ctor PLUGIN (each
+   scenario's comment says what it checks).
 
    "default" finds thrd_create as the program's own call would
    (RTLD_DEFAULT: the first definition in the global scope); "handle" in
@@ -730,8 +730,7 @@ main (int argc, char **argv)
                  || strcmp (argv[1], "dlerror") == 0)),
          "usage: c11-threads default|handle|lphandle|timer|next|nextmsg|"
          "dlerror|sandbox|lpalias|timerfirst|linked|before-2.28, or "
-         "c11-threads "
-         "plugin|pluginnext|pluginbare|ctor PLUGIN");
+         "c11-threads plugin|pluginnext|pluginbare|ctor PLUGIN");
   if (argc != 2 && !plugin && !pluginnext && !pluginbare)
     return rt_exit_status ();
   /* Without the shim ("alone") there is no mode to ask.  */

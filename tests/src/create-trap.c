@@ -10,9 +10,17 @@
                handler that leaves the register alone returns on
                x86-64: a new thread's registration made this way did
                not happen, and must not count as one (88th review);
+     nested    as affinity, with SIGUSR2 blocked, and the handler
+               creates a thread of its own, which must start with the
+               handler's mask (SIGUSR2 and SIGSYS), not what
+               pthread_create blocked around the trapped call; then
+               setresuid, which waits for every thread to take
+               SIGSETXID (91st review: it waited for good);
      version   prints the C library, with no filter.
 
-   Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R", or
+   Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R
+   consistent=C" (nested: and "inner=SIGNALS setxid=S", the signals
+   the handler's thread has blocked and what setresuid returned), or
    dies by SIGSYS where the C library blocks SIGSYS across the call
    (glibc 2.32 and later block every signal around clone).  glibc
    before 2.32 runs the handler, and so must the shim and the patched
@@ -42,8 +50,10 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include <ucontext.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 # include <gnu/libc-version.h>
 #endif
@@ -65,6 +75,30 @@ static volatile sig_atomic_t consistent = 1;
 static struct rt_abi abi;
 static long answer;
 
+static int nested;
+/* The blocked signals of the handler's thread, as "12,31", once it has
+   run.  */
+static char inner_mask[256];
+static volatile sig_atomic_t inner_done;
+
+static void *
+inner_body (void *arg)
+{
+  (void) arg;
+  sigset_t now;
+  pthread_sigmask (SIG_BLOCK, NULL, &now);
+  size_t used = 0;
+  for (int sig = 1; sig <= 64; sig++)
+    if (sigismember (&now, sig) == 1 && used < sizeof inner_mask - 4)
+      used += (size_t) snprintf (inner_mask + used, sizeof inner_mask - used,
+                                 "%s%d", used ? "," : "", sig);
+  inner_done = 1;
+  /* Alive, so that setresuid has to reach it.  */
+  for (;;)
+    pause ();
+  return NULL;
+}
+
 static void
 on_sigsys (int sig, siginfo_t *si, void *ctx)
 {
@@ -72,6 +106,16 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
   (void) si;
   RETURN_REG ((ucontext_t *) ctx) = answer;
   handled++;
+  if (nested && handled == 1)
+    {
+      pthread_attr_t a;
+      pthread_t t;
+      pthread_attr_init (&a);
+      pthread_attr_setdetachstate (&a, PTHREAD_CREATE_DETACHED);
+      if (pthread_create (&t, &a, inner_body, NULL) != 0)
+        snprintf (inner_mask, sizeof inner_mask, "none");
+      pthread_attr_destroy (&a);
+    }
 }
 
 static void *
@@ -108,7 +152,8 @@ main (int argc, char **argv)
   long nr;
   pthread_attr_t attr;
   pthread_attr_init (&attr);
-  if (strcmp (mode, "affinity") == 0)
+  nested = strcmp (mode, "nested") == 0;
+  if (strcmp (mode, "affinity") == 0 || nested)
     {
 #ifdef __GLIBC__
       cpu_set_t cpus;
@@ -201,18 +246,39 @@ main (int argc, char **argv)
       _exit (2);
     }
 
+  if (nested)
+    {
+      sigset_t usr2;
+      sigemptyset (&usr2);
+      sigaddset (&usr2, SIGUSR2);
+      pthread_sigmask (SIG_BLOCK, &usr2, NULL);
+    }
   pthread_t t;
   err = pthread_create (&t, &attr, body, NULL);
   if (err == 0)
     pthread_join (t, NULL);
   pthread_attr_destroy (&attr);
+  int setxid = 0;
+  if (nested)
+    {
+      for (int i = 0; i < 500 && handled > 0 && !inner_done; i++)
+        usleep (10000);
+      /* Every thread must take SIGSETXID; one that keeps it blocked
+         makes this wait for good, and the alarm ends the process.  */
+      alarm (20);
+      setxid = setresuid ((uid_t) -1, (uid_t) -1, (uid_t) -1);
+      alarm (0);
+    }
 #ifdef __GLIBC__
   printf ("glibc %s", gnu_get_libc_version ());
 #else
   printf ("musl -");
 #endif
-  printf (": pthread_create=%d handler=%d thread-ran=%d consistent=%d\n",
+  printf (": pthread_create=%d handler=%d thread-ran=%d consistent=%d",
           err, handled > 0, (int) thread_ran, (int) consistent);
+  if (nested)
+    printf (" inner=%s setxid=%d", inner_done ? inner_mask : "-", setxid);
+  putchar ('\n');
   fflush (stdout);
   _exit (0);
 }

@@ -16,6 +16,10 @@
 #                  runtimes: the package does not exist there
 #   none           a SUITE=- entry for the suite
 #   user           bookworm as a user other than root
+#   verify-missing --verify-index in bullseye, whose archive has every
+#                  package of build-aux/debian-package-index but gcc
+#   verify-full    --verify-index where apt-cache fails (a full disk):
+#                  the cause, not the whole index as missing
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -31,7 +35,7 @@ done
 arch=$(uname -m)
 suite=bookworm uid=0
 case $scenario in
-  bullseye|bullseye-old|split|none) suite=bullseye ;;
+  bullseye|bullseye-old|split|none|verify-*) suite=bullseye ;;
   user) uid=1000 ;;
 esac
 # archive: package -> files it installs (bin/NAME or rt/NAME).
@@ -100,8 +104,28 @@ cat > "$t/clang.stub" <<EOF
 f=\${1#-print-file-name=}
 if [ -e "$t/rt/\$f" ]; then echo "$t/rt/\$f"; else echo "\$f"; fi
 EOF
+case $scenario in
+  verify-missing) cat > "$t/bin/apt-cache" <<EOF
+#!/bin/sh
+for p; do
+  case \$p in -*|gcc) continue ;; esac
+  printf 'Package: %s\\nDescription: x\\n\\n' "\$p"
+done
+EOF
+  ;;
+  verify-full) cat > "$t/bin/apt-cache" <<EOF
+#!/bin/sh
+echo "E: Write error - write (28: No space left on device)" >&2
+exit 100
+EOF
+  ;;
+esac
 chmod +x "$t/bin/id" "$t/bin/apt-cache" "$t/bin/apt-get"
 
-PATH=$t/bin:$t/sys RSEQ_COMPAT_SUITE=$suite "$t/sys/sh" "$ensure" "$t/list" 2>&1
+case $scenario in
+  verify-*) set -- --verify-index ;;
+  *) set -- "$t/list" ;;
+esac
+PATH=$t/bin:$t/sys RSEQ_COMPAT_SUITE=$suite "$t/sys/sh" "$ensure" "$@" 2>&1
 echo "status $?"
 echo "installed: $(cat "$t/rounds" 2>/dev/null | tr '\n' ' ')"

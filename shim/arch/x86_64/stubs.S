@@ -87,8 +87,8 @@ dlsym:
    one): the hook answers versioned lookups of pthread_create, which
    pass over the shim's unversioned definition, and those that would
    crash glibc on it (a version whose hash is 0: the hook's "none" is
-   NULL), and hands every other call on with a jump, as dlsym does.  Three pushes keep the stack
-   16-byte aligned for the call.  */
+   NULL), and hands every other call on with a jump, as dlsym does.
+   Three pushes keep the stack 16-byte aligned for the call.  */
 	.globl	dlvsym
 	.type	dlvsym, @function
 	.p2align 4

@@ -41,6 +41,7 @@
 #include <sys/rseq.h>
 #include <rseq-area.h>
 #include <rseq-layout.h>
+#include <rseq-signals.h>
 
 /* Writable views of __rseq_size and __rseq_offset (dl-rseq.c).  They
    live in ld.so (libc.a for static programs), in RELRO memory that is
