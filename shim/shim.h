@@ -108,6 +108,9 @@ struct rseq_compat_state
      order (early.c, libc_ahead): its pthread_create, not the shim's, is
      the one every caller reaches.  */
   int late_link;
+  /* Set in a copy that dlmopen loaded into a namespace other than the
+     main one (glibc): its lookups must never fail (dlsym.c).  */
+  int other_namespace;
   /* errno of the probe registration when the mode is unavailable.  */
   int probe_errno;
   int (*vdso_getcpu) (unsigned int *, unsigned int *, void *);

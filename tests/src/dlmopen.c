@@ -1,0 +1,63 @@
+/* dlmopen of a library that links the shim (ninety-fourth review, F1).
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+
+/* argv[1] is the library (dlmopen-plug.c), argv[2] "pthread" where it
+   was linked with -pthread.  The process must live through dlmopen and
+   the library's call: before glibc 2.34 a lookup that fails in a
+   namespace of dlmopen's ends the process (exit 127), and a copy of the
+   shim there made such lookups in its constructor whenever another
+   copy was loaded in the main namespace (preloaded or linked).  Its
+   pthread_create then answers as in the main namespace: the C
+   library's where the namespace has one (libpthread, or glibc 2.34 and
+   later, which define it in libc), else EAGAIN.  */
+
+#include "rtest.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <gnu/libc-version.h>
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 3)
+    {
+      fprintf (stderr, "usage: dlmopen LIBRARY pthread|plain\n");
+      return 2;
+    }
+  void *h = dlmopen (LM_ID_NEWLM, argv[1], RTLD_NOW);
+  CHECK (h != NULL, "dlmopen: %s", dlerror ());
+  if (h == NULL)
+    return rt_exit_status ();
+  int (*run) (char *, size_t) = (int (*) (char *, size_t)) dlsym (h, "plug_run");
+  CHECK (run != NULL, "no plug_run: %s", dlerror ());
+  if (run == NULL)
+    return rt_exit_status ();
+  char out[64] = "";
+  CHECK (run (out, sizeof out) == 42, "plug_run");
+  int has_create = strcmp (argv[2], "pthread") == 0
+                   || strverscmp (gnu_get_libc_version (), "2.34") >= 0;
+  char want[64];
+  snprintf (want, sizeof want, "create=%d ran=%d", has_create ? 0 : EAGAIN,
+            has_create);
+  CHECK (strcmp (out, want) == 0, "the library's thread: %s, not %s", out,
+         want);
+  printf ("%s\n", out);
+  return rt_exit_status ();
+}
