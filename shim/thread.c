@@ -147,35 +147,175 @@ async_sigset (sigset_t *set)
     sigdelset (set, raised_by_own_code[i]);
 }
 
-/* Whether this thread is inside create with its asynchronous signals
-   blocked, and the mask it had before.  A handler that runs there (a
-   seccomp SIGSYS for clone or sched_setaffinity, a fault) and creates
-   a thread would otherwise give it the blocked mask, and the thread
-   kept SIGSETXID and every asynchronous signal blocked for good: the
-   next setuid waited for it forever (ninety-first review, F1).  A
-   copy, not a pointer to the outer call's frame, which a longjmp out
-   of the handler would leave behind.  */
+/* The window of a creation: create blocks every asynchronous signal
+   around the C library's pthread_create, and the signals its own code
+   raises stay open there (a seccomp SIGSYS for clone or
+   sched_setaffinity, a fault), so a handler can run inside it.  While
+   it is open CREATING is set and CREATING_MASK holds the mask the
+   program has there: a thread that such a handler creates takes that
+   mask (program_mask) instead of the window's, which would keep every
+   asynchronous signal, SIGSETXID with them, blocked in it for good
+   (91st review, F1).  A nested window keeps the outer one's state in a
+   struct window in its frame and puts it back when it ends (93rd
+   review, F2: it cleared the outer one's).  On glibc the struct is
+   also one of the thread's cleanup buffers, which a longjmp out of the
+   handler and cancellation run for the frames they leave: the window
+   ends there too, and no later call takes a stale flag for a
+   handler's (93rd review, F4).  musl's longjmp runs nothing: there a
+   call counts as inside a window only where its frame lies below the
+   window's (or it runs on a signal stack the window is not on).  */
 static __thread unsigned char creating
   __attribute__ ((tls_model ("initial-exec")));
 static __thread sigset_t creating_mask
   __attribute__ ((tls_model ("initial-exec")));
+static __thread uintptr_t creating_frame
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread uintptr_t creating_magic
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread uintptr_t windows_opened
+  __attribute__ ((tls_model ("initial-exec")));
 
-/* Whether MASK, read by block_async, is that of a handler running
-   inside this thread's own create: every signal blocked but those the
-   caller's own code raises (and those the kernel never blocks, and the
-   C libraries' internal ones, which their sigfillset or sigprocmask
-   leave out).  A flag left set by a siglongjmp out of such a handler
-   then meets the program's own mask, and is not taken.  */
+#if RSEQ_COMPAT_GLIBC
+struct cleanup_buffer
+{
+  void (*routine) (void *);
+  void *arg;
+  int canceltype;
+  struct cleanup_buffer *prev;
+};
+typedef void cleanup_push_fn (struct cleanup_buffer *, void (*) (void *),
+                              void *);
+typedef void cleanup_pop_fn (struct cleanup_buffer *, int);
+/* _pthread_cleanup_push and _pthread_cleanup_pop of glibc (libpthread
+   before 2.34), looked up with the creators; NULL in the archive, or
+   where they are not found: then musl's rule applies.  */
+static cleanup_push_fn *cleanup_push;
+static cleanup_pop_fn *cleanup_pop;
+#endif
+
+struct window
+{
+#if RSEQ_COMPAT_GLIBC
+  struct cleanup_buffer buffer;
+  int pushed;
+#endif
+  sigset_t mask;
+  uintptr_t frame, magic;
+  /* This window's own mark, which the calls made after a longjmp out
+     of its handler overwrite as they reuse its stack.  */
+  volatile uintptr_t mark;
+  unsigned char creating;
+};
+
+/* Whether the create whose window record is at HERE runs inside a
+   window of this thread: in a handler that interrupted an outer
+   create.  */
 static int
-inside_create (const sigset_t *mask)
+inside_window (const struct window *here)
 {
   if (!creating)
     return 0;
+#if RSEQ_COMPAT_GLIBC
+  if (cleanup_pop != NULL)
+    return 1;
+#endif
+  /* A flag that a longjmp out of the handler left set belongs to a
+     frame that is gone: this call is then not below it, or runs where
+     the calls made since have overwritten the window's mark (a call
+     that finds it intact is taken for a handler's: doc/using.md).  The
+     mark is read only a little above this frame, in the live part of
+     this stack.  */
+  if ((uintptr_t) here < creating_frame)
+    return creating_frame - (uintptr_t) here < ((uintptr_t) 1 << 20)
+           && ((const struct window *) creating_frame)->mark
+              == creating_magic;
+  stack_t ss;
+  return sigaltstack (NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK) != 0
+         && creating_frame - (uintptr_t) ss.ss_sp >= ss.ss_size;
+}
+
+/* The mask the program has where a handler running inside this
+   thread's window reads NOW: the signals its own code raises as NOW
+   has them (the window leaves them alone), and any other blocked where
+   both the window's saved mask and NOW block it.  What the handler
+   opened stays open; what it or its sa_mask added to the asynchronous
+   signals is not known under the window's blocking, and is left out
+   (doc/using.md).  */
+static void
+program_mask (const sigset_t *now, sigset_t *mask)
+{
+  sigset_t out;
+  sigemptyset (&out);
   for (int sig = 1; sig <= 64; sig++)
-    if (sig != SIGKILL && sig != SIGSTOP && (sig < 32 || sig > 34)
-        && !raised_by_own (sig) && sigismember (mask, sig) != 1)
-      return 0;
-  return 1;
+    if (sig != SIGKILL && sig != SIGSTOP && sigismember (now, sig) == 1
+        && (raised_by_own (sig) || sigismember (&creating_mask, sig) == 1))
+      sigaddset (&out, sig);
+  *mask = out;
+}
+
+static void mask_back (const sigset_t *target, int keep_internal);
+
+#if RSEQ_COMPAT_GLIBC
+static int mask_now (sigset_t *set);
+
+/* A longjmp (or cancellation) out of a handler that ran inside the
+   window: the window ends, and the thread goes on with the mask the C
+   library alone leaves it there (the handler's, less the window's
+   blocking); a siglongjmp that saved a mask sets that one right
+   after.  */
+static void
+window_unwound (void *arg)
+{
+  struct window *w = arg;
+  sigset_t now, mask;
+  if (mask_now (&now))
+    {
+      program_mask (&now, &mask);
+      mask_back (&mask, 1);
+    }
+  creating_mask = w->mask;
+  creating_frame = w->frame;
+  creating_magic = w->magic;
+  creating = w->creating;
+}
+#endif
+
+/* Opens the window of a creation, whose program mask is MASK.  */
+static void
+window_open (struct window *w, const sigset_t *mask)
+{
+  w->mask = creating_mask;
+  w->frame = creating_frame;
+  w->magic = creating_magic;
+  w->creating = creating;
+  w->mark = (uintptr_t) w ^ ++windows_opened ^ (uintptr_t) 0x5e9c0a11;
+#if RSEQ_COMPAT_GLIBC
+  w->pushed = cleanup_push != NULL && cleanup_pop != NULL;
+  if (w->pushed)
+    cleanup_push (&w->buffer, window_unwound, w);
+#endif
+  creating_mask = *mask;
+  creating_frame = (uintptr_t) w;
+  creating_magic = w->mark;
+  /* Last: a handler reads the others once it is set.  */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  creating = 1;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+}
+
+static void
+window_close (struct window *w)
+{
+  creating = w->creating;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  creating_mask = w->mask;
+  creating_frame = w->frame;
+  creating_magic = w->magic;
+  w->mark = 0;
+#if RSEQ_COMPAT_GLIBC
+  if (w->pushed)
+    cleanup_pop (&w->buffer, 0);
+#endif
 }
 
 #if RSEQ_COMPAT_GLIBC
@@ -350,6 +490,20 @@ __rseq_compat_thread_lookup (void)
         dlerror ();
 #endif
     }
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  cleanup_push_fn *push
+    = (cleanup_push_fn *) __rseq_compat_next ("_pthread_cleanup_push");
+  cleanup_pop_fn *pop
+    = (cleanup_pop_fn *) __rseq_compat_next ("_pthread_cleanup_pop");
+  if (push == NULL || pop == NULL)
+    {
+      dlerror ();
+      push = NULL;
+      pop = NULL;
+    }
+  __atomic_store_n (&cleanup_push, push, __ATOMIC_RELAXED);
+  __atomic_store_n (&cleanup_pop, pop, __ATOMIC_RELAXED);
+#endif
   __atomic_store_n (&attr_getdefault, def, __ATOMIC_RELAXED);
   __atomic_store_n (&attr_getmask, fn, __ATOMIC_RELAXED);
   __atomic_store_n (&attr_looked_up, 1, __ATOMIC_RELEASE);
@@ -644,27 +798,12 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
   if (!blocked)
     sigemptyset (&old);
   s->mask = old;
-  int opened = 0;
-  if (blocked && inside_create (&old))
+  struct window window;
+  if (blocked)
     {
-      /* The mask the outer call saved, with the handler's own state of
-         the signals that reach it there: what the C library alone
-         gives the thread, but for the asynchronous signals that the
-         handler's sa_mask adds, which are not known here.  */
-      s->mask = creating_mask;
-      for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-        if (sigismember (&old, raised_by_own_code[i]) == 1)
-          sigaddset (&s->mask, raised_by_own_code[i]);
-        else
-          sigdelset (&s->mask, raised_by_own_code[i]);
-    }
-  else if (blocked)
-    {
-      /* Set while the asynchronous signals are blocked: only a handler
-         that runs inside this call reads them.  */
-      creating_mask = old;
-      creating = 1;
-      opened = 1;
+      if (inside_window (&window))
+        program_mask (&old, &s->mask);
+      window_open (&window, &s->mask);
     }
   s->set_mask = blocked;
   s->attr_mask = 0;
@@ -731,10 +870,11 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
   /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
-  if (opened)
-    creating = 0;
   if (blocked)
-    mask_back (&old, 1);
+    {
+      window_close (&window);
+      mask_back (&old, 1);
+    }
   if (ret != 0 && !waits)
     __rseq_compat_start_release (s);
   return ret;

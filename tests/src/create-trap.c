@@ -16,6 +16,22 @@
                pthread_create blocked around the trapped call; then
                setresuid, which waits for every thread to take
                SIGSETXID (91st review: it waited for good);
+     unblock   as nested, and the handler unblocks SIGUSR1 first (93rd
+               review, F1: the thread was not taken for a handler's,
+               and kept every signal blocked);
+     roundtrip as nested, and the handler saves and restores its mask
+               with pthread_sigmask first (F3: glibc's pthread_sigmask
+               opens its internal signals, and the same happened);
+     twice     as unblock, then the handler blocks SIGUSR1 again and
+               creates a second thread (F2: the first creation ended
+               the outer one's state, and the second thread kept every
+               signal blocked); "inner=FIRST;SECOND";
+     stale     as affinity, and the handler leaves by siglongjmp; main
+               then blocks every signal but SIGSYS and creates a thread
+               from deeper down, which must start with that mask (F4:
+               the flag the abandoned call left was taken, and the
+               thread started with the window's saved mask);
+               "stale=same" or "stale=SIGNALS";
      version   prints the C library, with no filter.
 
    Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R
@@ -47,7 +63,9 @@
 #include "rtest.h"
 #include "seccomp-filter.h"
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <stdio.h>
@@ -75,28 +93,55 @@ static volatile sig_atomic_t consistent = 1;
 static struct rt_abi abi;
 static long answer;
 
+/* What the handler does: 0 nothing, else one of the modes below.  */
+enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE };
 static int nested;
-/* The blocked signals of the handler's thread, as "12,31", once it has
-   run.  */
-static char inner_mask[256];
-static volatile sig_atomic_t inner_done;
+/* The blocked signals of the handler's threads, as "12,31", once they
+   have run.  */
+static char inner_mask[2][256];
+static volatile sig_atomic_t inner_done[2];
+static sigjmp_buf stale_env;
+
+static void
+format_mask (const sigset_t *set, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int sig = 1; sig <= 64; sig++)
+    if (sigismember (set, sig) == 1 && used + 4 < len)
+      used += (size_t) snprintf (buf + used, len - used, "%s%d",
+                                 used ? "," : "", sig);
+}
 
 static void *
 inner_body (void *arg)
 {
-  (void) arg;
+  int i = (int) (intptr_t) arg;
   sigset_t now;
   pthread_sigmask (SIG_BLOCK, NULL, &now);
-  size_t used = 0;
-  for (int sig = 1; sig <= 64; sig++)
-    if (sigismember (&now, sig) == 1 && used < sizeof inner_mask - 4)
-      used += (size_t) snprintf (inner_mask + used, sizeof inner_mask - used,
-                                 "%s%d", used ? "," : "", sig);
-  inner_done = 1;
+  format_mask (&now, inner_mask[i], sizeof inner_mask[i]);
+  inner_done[i] = 1;
+  if (nested == STALE)
+    return NULL;
   /* Alive, so that setresuid has to reach it.  */
   for (;;)
     pause ();
   return NULL;
+}
+
+static void
+create_inner (int i, int detached)
+{
+  pthread_attr_t a;
+  pthread_t t;
+  pthread_attr_init (&a);
+  if (detached)
+    pthread_attr_setdetachstate (&a, PTHREAD_CREATE_DETACHED);
+  if (pthread_create (&t, &a, inner_body, (void *) (intptr_t) i) != 0)
+    snprintf (inner_mask[i], sizeof inner_mask[i], "none");
+  else if (!detached)
+    pthread_join (t, NULL);
+  pthread_attr_destroy (&a);
 }
 
 static void
@@ -106,16 +151,41 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
   (void) si;
   RETURN_REG ((ucontext_t *) ctx) = answer;
   handled++;
-  if (nested && handled == 1)
+  if (handled != 1 || nested == 0)
+    return;
+  sigset_t usr1, saved;
+  sigemptyset (&usr1);
+  sigaddset (&usr1, SIGUSR1);
+  switch (nested)
     {
-      pthread_attr_t a;
-      pthread_t t;
-      pthread_attr_init (&a);
-      pthread_attr_setdetachstate (&a, PTHREAD_CREATE_DETACHED);
-      if (pthread_create (&t, &a, inner_body, NULL) != 0)
-        snprintf (inner_mask, sizeof inner_mask, "none");
-      pthread_attr_destroy (&a);
+    case STALE:
+      siglongjmp (stale_env, 1);
+    case UNBLOCK:
+    case TWICE:
+      pthread_sigmask (SIG_UNBLOCK, &usr1, NULL);
+      break;
+    case ROUNDTRIP:
+      pthread_sigmask (SIG_BLOCK, NULL, &saved);
+      pthread_sigmask (SIG_SETMASK, &saved, NULL);
+      break;
     }
+  create_inner (0, 1);
+  if (nested == TWICE)
+    {
+      pthread_sigmask (SIG_BLOCK, &usr1, NULL);
+      create_inner (1, 1);
+    }
+}
+
+/* The stale mode's creation, from a frame deeper than main's call of
+   pthread_create, where an abandoned window's record lay.  */
+static __attribute__ ((noinline)) void
+create_deeper (void)
+{
+  volatile char pad[512];
+  pad[0] = 0;
+  create_inner (0, 0);
+  (void) pad[0];
 }
 
 static void *
@@ -152,7 +222,12 @@ main (int argc, char **argv)
   long nr;
   pthread_attr_t attr;
   pthread_attr_init (&attr);
-  nested = strcmp (mode, "nested") == 0;
+  static const char *const handler_modes[]
+    = { "nested", "unblock", "roundtrip", "twice", "stale" };
+  nested = 0;
+  for (size_t i = 0; i < sizeof handler_modes / sizeof *handler_modes; i++)
+    if (strcmp (mode, handler_modes[i]) == 0)
+      nested = (int) i + 1;
   if (strcmp (mode, "affinity") == 0 || nested)
     {
 #ifdef __GLIBC__
@@ -253,15 +328,39 @@ main (int argc, char **argv)
       sigaddset (&usr2, SIGUSR2);
       pthread_sigmask (SIG_BLOCK, &usr2, NULL);
     }
+  if (nested == STALE && sigsetjmp (stale_env, 1) != 0)
+    {
+      /* Out of the handler, and so out of the pthread_create it
+         interrupted, which never returned.  */
+      sigset_t all, now;
+      sigfillset (&all);
+      sigdelset (&all, SIGSYS);
+      pthread_sigmask (SIG_BLOCK, &all, NULL);
+      pthread_sigmask (SIG_BLOCK, NULL, &now);
+      create_deeper ();
+      char want[256];
+      format_mask (&now, want, sizeof want);
+#ifdef __GLIBC__
+      printf ("glibc %s", gnu_get_libc_version ());
+#else
+      printf ("musl -");
+#endif
+      printf (": handler=%d stale=%s\n", handled > 0,
+              strcmp (want, inner_mask[0]) == 0 ? "same" : inner_mask[0]);
+      fflush (stdout);
+      _exit (0);
+    }
   pthread_t t;
   err = pthread_create (&t, &attr, body, NULL);
   if (err == 0)
     pthread_join (t, NULL);
   pthread_attr_destroy (&attr);
   int setxid = 0;
+  int inners = nested == TWICE ? 2 : 1;
   if (nested)
     {
-      for (int i = 0; i < 500 && handled > 0 && !inner_done; i++)
+      for (int i = 0; i < 500 && handled > 0
+                      && !(inner_done[0] && inner_done[inners - 1]); i++)
         usleep (10000);
       /* Every thread must take SIGSETXID; one that keeps it blocked
          makes this wait for good, and the alarm ends the process.  */
@@ -277,7 +376,12 @@ main (int argc, char **argv)
   printf (": pthread_create=%d handler=%d thread-ran=%d consistent=%d",
           err, handled > 0, (int) thread_ran, (int) consistent);
   if (nested)
-    printf (" inner=%s setxid=%d", inner_done ? inner_mask : "-", setxid);
+    {
+      printf (" inner=%s", inner_done[0] ? inner_mask[0] : "-");
+      if (nested == TWICE)
+        printf (";%s", inner_done[1] ? inner_mask[1] : "-");
+      printf (" setxid=%d", setxid);
+    }
   putchar ('\n');
   fflush (stdout);
   _exit (0);
