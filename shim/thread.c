@@ -318,6 +318,90 @@ window_close (struct window *w)
 #endif
 }
 
+#if !RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+/* musl's longjmp runs nothing for the frames it leaves, so a jump out
+   of a handler that ran inside a window left the window's state behind,
+   and the mark alone cannot tell it from a live one where the calls
+   made since left the abandoned record untouched (a caller with a
+   large local array: create-trap.exp, stale).  The shim's longjmp,
+   siglongjmp and _longjmp end every window whose record lies below the
+   stack pointer the jump goes to, reading each record's outer state
+   while it is still there, and then jump.  musl's jmp_buf keeps that
+   stack pointer in __jb[6] on x86-64 and __jb[13] on AArch64
+   (src/setjmp/ARCH/setjmp.s).  */
+# include <setjmp.h>
+# if defined __x86_64__
+#  define JMPBUF_SP 6
+# elif defined __aarch64__
+#  define JMPBUF_SP 13
+# endif
+
+typedef void jump_fn (void *, int);
+static jump_fn *real_longjmp, *real_siglongjmp, *real__longjmp;
+
+static void
+windows_left (const void *env)
+{
+  uintptr_t sp = (uintptr_t) ((const unsigned long *) env)[JMPBUF_SP];
+  while (creating && creating_frame < sp)
+    {
+      const struct window *w = (const struct window *) creating_frame;
+      creating = w->creating;
+      creating_mask = w->mask;
+      creating_magic = w->magic;
+      creating_frame = w->frame;
+    }
+}
+
+/* Looked up at start-up (__rseq_compat_jumps_resolve); a jump made
+   before, from an earlier constructor, looks up then.  */
+static _Noreturn void
+jump (jump_fn **cache, const char *name, void *env, int val)
+{
+  jump_fn *fn = __atomic_load_n (cache, __ATOMIC_ACQUIRE);
+  if (fn == NULL)
+    {
+      fn = (jump_fn *) __rseq_compat_next (name);
+      __atomic_store_n (cache, fn, __ATOMIC_RELEASE);
+    }
+  windows_left (env);
+  if (fn == NULL)
+    abort ();
+  fn (env, val);
+  __builtin_unreachable ();
+}
+
+void
+__rseq_compat_jumps_resolve (void)
+{
+  __atomic_store_n (&real_longjmp, (jump_fn *) __rseq_compat_next ("longjmp"),
+                    __ATOMIC_RELEASE);
+  __atomic_store_n (&real_siglongjmp,
+                    (jump_fn *) __rseq_compat_next ("siglongjmp"),
+                    __ATOMIC_RELEASE);
+  __atomic_store_n (&real__longjmp, (jump_fn *) __rseq_compat_next ("_longjmp"),
+                    __ATOMIC_RELEASE);
+}
+
+attribute_public _Noreturn void
+longjmp (jmp_buf env, int val)
+{
+  jump (&real_longjmp, "longjmp", env, val);
+}
+
+attribute_public _Noreturn void
+siglongjmp (sigjmp_buf env, int val)
+{
+  jump (&real_siglongjmp, "siglongjmp", env, val);
+}
+
+attribute_public _Noreturn void
+_longjmp (jmp_buf env, int val)
+{
+  jump (&real__longjmp, "_longjmp", env, val);
+}
+#endif
+
 #if RSEQ_COMPAT_GLIBC
 /* The thread's mask into *SET, and whether it could be read (a filter
    may answer 0 without writing it: the kernel never reports SIGKILL

@@ -68,6 +68,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -144,11 +146,30 @@ create_inner (int i, int detached)
   pthread_attr_destroy (&a);
 }
 
+/* musl sets no affinity: its pthread_create is trapped at the mapping
+   of the new thread's stack (PROT_NONE, private and anonymous), which
+   the handler makes itself with MAP_NORESERVE added, so that the
+   filter lets it through (x86-64).  */
+#if !defined __GLIBC__ && defined __x86_64__
+# define TRAP_MMAP 1
+#else
+# define TRAP_MMAP 0
+#endif
+static int trap_mmap;
+
 static void
 on_sigsys (int sig, siginfo_t *si, void *ctx)
 {
   (void) sig;
   (void) si;
+#if TRAP_MMAP
+  if (trap_mmap)
+    {
+      greg_t *g = ((ucontext_t *) ctx)->uc_mcontext.gregs;
+      answer = syscall (SYS_mmap, g[REG_RDI], g[REG_RSI], g[REG_RDX],
+                        g[REG_R10] | MAP_NORESERVE, g[REG_R8], g[REG_R9]);
+    }
+#endif
   RETURN_REG ((ucontext_t *) ctx) = answer;
   handled++;
   if (handled != 1 || nested == 0)
@@ -228,7 +249,13 @@ main (int argc, char **argv)
   for (size_t i = 0; i < sizeof handler_modes / sizeof *handler_modes; i++)
     if (strcmp (mode, handler_modes[i]) == 0)
       nested = (int) i + 1;
-  if (strcmp (mode, "affinity") == 0 || nested)
+  trap_mmap = TRAP_MMAP && nested != 0;
+  if (trap_mmap)
+    {
+      nr = __NR_mmap;
+      answer = 0;
+    }
+  else if (strcmp (mode, "affinity") == 0 || nested)
     {
 #ifdef __GLIBC__
       cpu_set_t cpus;
@@ -271,7 +298,8 @@ main (int argc, char **argv)
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigsys;
-  sa.sa_flags = SA_SIGINFO;
+  /* The handler's own creations map stacks too, which trap again.  */
+  sa.sa_flags = SA_SIGINFO | (trap_mmap ? SA_NODEFER : 0);
   sigemptyset (&sa.sa_mask);
   if (sigaction (SIGSYS, &sa, NULL) != 0)
     {
@@ -314,7 +342,22 @@ main (int argc, char **argv)
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
+#if TRAP_MMAP
+  struct sock_filter mmap_code[] = {
+    SF_OWN_ARCH_NR,
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 5),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, args[2])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, PROT_NONE, 0, 3),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, args[3])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, MAP_PRIVATE | MAP_ANONYMOUS, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  int err = trap_mmap ? sf_load (mmap_code, sizeof mmap_code / sizeof mmap_code[0], 0)
+                      : sf_load (code, sizeof code / sizeof code[0], 0);
+#else
   int err = sf_load (code, sizeof code / sizeof code[0], 0);
+#endif
   if (err != 0)
     {
       fprintf (stderr, "create-trap: seccomp: %s\n", strerror (err));
