@@ -458,16 +458,18 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
 #endif
 
 #if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
-/* Whether an object after this copy in its namespace's list defines
-   NAME.  In a namespace that dlmopen made, glibc before 2.34 ends the
-   process on any lookup that fails, dlsym and dlopen alike (the
-   loader's error is caught only by the main namespace's libdl): a copy
-   there that looked up pthread_attr_getsigmask_np, or pthread_create
-   without libpthread, took the program down inside dlmopen, exit 127
-   (ninety-fourth review, F1).  So a lookup is made there only for a
-   name an object defines, read from the symbol tables; dladdr1 fails
-   without raising.  */
-static int
+/* The first definition of NAME in an object after this copy in its
+   namespace's list, read from the symbol tables, or NULL.  In a
+   namespace that dlmopen made, glibc before 2.34 ends the process on
+   any lookup that fails, dlsym and dlopen alike (the loader's error is
+   caught only by the main namespace's libdl): a copy there that looked
+   up pthread_attr_getsigmask_np, or pthread_create without libpthread,
+   took the program down inside dlmopen, exit 127 (94th review, F1).
+   And a dlsym (RTLD_NEXT) there searches only the dependencies of the
+   object dlmopen loaded, not a libpthread dlmopened into the namespace
+   later, which this list shows (95th review, F4): so no dlsym is made
+   there at all.  dladdr1 fails without raising.  */
+static void *
 defined_after_self (const char *name)
 {
   Dl_info info;
@@ -475,11 +477,14 @@ defined_after_self (const char *name)
   if (dladdr1 ((void *) &__rseq_compat_state, &info, (void **) &self,
                RTLD_DL_LINKMAP) == 0
       || self == NULL)
-    return 0;
+    return NULL;
   for (const struct link_map *m = self->l_next; m != NULL; m = m->l_next)
-    if (__rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld, name) != NULL)
-      return 1;
-  return 0;
+    {
+      void *fn = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld, name);
+      if (fn != NULL)
+        return fn;
+    }
+  return NULL;
 }
 #endif
 
@@ -487,11 +492,11 @@ defined_after_self (const char *name)
 void *
 __rseq_compat_next (const char *name)
 {
-  ensure_real_dlsym ();
 #if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
-  if (__rseq_compat_state.other_namespace && !defined_after_self (name))
-    return NULL;
+  if (__rseq_compat_state.other_namespace)
+    return defined_after_self (name);
 #endif
+  ensure_real_dlsym ();
   return __rseq_compat_real_dlsym (RTLD_NEXT, name);
 }
 

@@ -25,6 +25,7 @@
 #define _GNU_SOURCE 1
 #include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 
 /* Built without -pthread too, where glibc before 2.34 defines no
    pthread_join in the namespace: RTLD_NOW would refuse the library
@@ -35,7 +36,7 @@
 static void *
 body (void *arg)
 {
-  *(int *) arg = 1;
+  __atomic_store_n ((int *) arg, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 
@@ -47,6 +48,11 @@ plug_run (char *out, size_t len)
   int rc = pthread_create (&t, NULL, body, &ran);
   if (rc == 0 && pthread_join != NULL)
     pthread_join (t, NULL);
+  /* Bound at load, pthread_join stays NULL after a later load of
+     libpthread into the namespace: wait for the thread instead.  */
+  for (int i = 0; rc == 0 && !__atomic_load_n (&ran, __ATOMIC_ACQUIRE)
+                  && i < 10000; i++)
+    usleep (1000);
   snprintf (out, len, "create=%d ran=%d", rc, ran);
   return 42;
 }

@@ -18,7 +18,11 @@
 
 
 /* argv[1] is the library (dlmopen-plug.c), argv[2] "pthread" where it
-   was linked with -pthread.  The process must live through dlmopen and
+   was linked with -pthread, "plain" where not, "late" as plain, and
+   then libpthread is loaded into the namespace and the library called
+   again (95th review, F4: the shim's copy there looked pthread_create
+   up with dlsym, which searches only the library's own dependencies,
+   and the failed lookup ended the process).  The process must live through dlmopen and
    the library's call: before glibc 2.34 a lookup that fails in a
    namespace of dlmopen's ends the process (exit 127), and a copy of the
    shim there made such lookups in its constructor whenever another
@@ -38,7 +42,7 @@ main (int argc, char **argv)
 {
   if (argc != 3)
     {
-      fprintf (stderr, "usage: dlmopen LIBRARY pthread|plain\n");
+      fprintf (stderr, "usage: dlmopen LIBRARY pthread|plain|late\n");
       return 2;
     }
   void *h = dlmopen (LM_ID_NEWLM, argv[1], RTLD_NOW);
@@ -59,5 +63,17 @@ main (int argc, char **argv)
   CHECK (strcmp (out, want) == 0, "the library's thread: %s, not %s", out,
          want);
   printf ("%s\n", out);
+  if (strcmp (argv[2], "late") == 0)
+    {
+      Lmid_t id;
+      CHECK (dlinfo (h, RTLD_DI_LMID, &id) == 0, "dlinfo: %s", dlerror ());
+      void *p = dlmopen (id, "libpthread.so.0", RTLD_NOW);
+      CHECK (p != NULL, "dlmopen of libpthread: %s", dlerror ());
+      out[0] = '\0';
+      CHECK (run (out, sizeof out) == 42, "plug_run after libpthread");
+      CHECK (strcmp (out, "create=0 ran=1") == 0,
+             "the library's thread once libpthread is there: %s", out);
+      printf ("%s\n", out);
+    }
   return rt_exit_status ();
 }
