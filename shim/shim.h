@@ -246,9 +246,10 @@ extern void *__rseq_compat_libc_vfork_sym attribute_hidden;
 /* glibc's dynamic builds: the lookups of the C library's functions the
    shim wraps, made from its constructor (thread.c).  */
 void __rseq_compat_thread_resolve (void) attribute_hidden;
-/* musl's dynamic build: the C library's longjmp, siglongjmp and
-   _longjmp, behind the shim's, which end the windows a jump leaves
-   (thread.c); looked up from the constructor.  */
+/* Dynamic builds: the C library's longjmp, _longjmp, siglongjmp (and
+   glibc's __longjmp_chk), behind the shim's, which end the windows of
+   pthread_create that a jump leaves (thread.c); looked up from the
+   constructor.  */
 void __rseq_compat_jumps_resolve (void) attribute_hidden;
 void __rseq_compat_creators_resolve (void) attribute_hidden;
 extern int __rseq_compat_creators_ready attribute_hidden;

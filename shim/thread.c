@@ -23,6 +23,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -30,6 +31,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,13 +159,22 @@ async_sigset (sigset_t *set)
    asynchronous signal, SIGSETXID with them, blocked in it for good
    (91st review, F1).  A nested window keeps the outer one's state in a
    struct window in its frame and puts it back when it ends (93rd
-   review, F2: it cleared the outer one's).  On glibc the struct is
-   also one of the thread's cleanup buffers, which a longjmp out of the
-   handler and cancellation run for the frames they leave: the window
-   ends there too, and no later call takes a stale flag for a
-   handler's (93rd review, F4).  musl's longjmp runs nothing: there a
-   call counts as inside a window only where its frame lies below the
-   window's (or it runs on a signal stack the window is not on).  */
+   review, F2: it cleared the outer one's).
+
+   A handler may leave by a jump, and the window's state must not
+   outlive the frames it left (93rd review, F4: a later creation took
+   it for a handler's and gave its thread the program's mask of
+   before).  The C libraries' longjmp runs nothing of the shim's for
+   them (glibc's runs its cleanup buffers, but one that the shim
+   pushed stayed on the list, its frame gone, after a handler left by
+   setcontext, and the next cancellation or longjmp called garbage:
+   95th review, F1), so the shim defines longjmp, _longjmp, siglongjmp
+   and glibc's __longjmp_chk, which end every window whose record lies
+   below the stack pointer the jump goes to and then jump.  Where a
+   jump bypasses them (setcontext; a static program), a call counts as
+   inside a window only where it runs below the window's record, or on
+   a signal stack the record is not on, and the record's mark is still
+   intact.  */
 static __thread unsigned char creating
   __attribute__ ((tls_model ("initial-exec")));
 static __thread sigset_t creating_mask
@@ -175,37 +186,30 @@ static __thread uintptr_t creating_magic
 static __thread uintptr_t windows_opened
   __attribute__ ((tls_model ("initial-exec")));
 
-#if RSEQ_COMPAT_GLIBC
-struct cleanup_buffer
-{
-  void (*routine) (void *);
-  void *arg;
-  int canceltype;
-  struct cleanup_buffer *prev;
-};
-typedef void cleanup_push_fn (struct cleanup_buffer *, void (*) (void *),
-                              void *);
-typedef void cleanup_pop_fn (struct cleanup_buffer *, int);
-/* _pthread_cleanup_push and _pthread_cleanup_pop of glibc (libpthread
-   before 2.34), looked up with the creators; NULL in the archive, or
-   where they are not found: then musl's rule applies.  */
-static cleanup_push_fn *cleanup_push;
-static cleanup_pop_fn *cleanup_pop;
-#endif
-
 struct window
 {
-#if RSEQ_COMPAT_GLIBC
-  struct cleanup_buffer buffer;
-  int pushed;
-#endif
   sigset_t mask;
   uintptr_t frame, magic;
-  /* This window's own mark, which the calls made after a longjmp out
-     of its handler overwrite as they reuse its stack.  */
+  /* This window's own mark, which the calls made after a jump out of
+     its handler overwrite as they reuse its stack.  */
   volatile uintptr_t mark;
   unsigned char creating;
 };
+
+/* Whether the page holding ADDR is mapped: the mark of a window whose
+   record a jump left behind may be on a stack since unmapped (a
+   signal stack).  */
+static int
+mapped (uintptr_t addr)
+{
+  unsigned char vec;
+  long int page = sysconf (_SC_PAGESIZE);
+  if (page <= 0)
+    return 0;
+  return rseq_compat_syscall4 (SYS_mincore,
+                               (long int) (addr & ~((uintptr_t) page - 1)),
+                               1, (long int) &vec, 0) == 0;
+}
 
 /* Whether the create whose window record is at HERE runs inside a
    window of this thread: in a handler that interrupted an outer
@@ -215,23 +219,24 @@ inside_window (const struct window *here)
 {
   if (!creating)
     return 0;
-#if RSEQ_COMPAT_GLIBC
-  if (cleanup_pop != NULL)
-    return 1;
-#endif
-  /* A flag that a longjmp out of the handler left set belongs to a
-     frame that is gone: this call is then not below it, or runs where
-     the calls made since have overwritten the window's mark (a call
-     that finds it intact is taken for a handler's: doc/using.md).  The
-     mark is read only a little above this frame, in the live part of
-     this stack.  */
-  if ((uintptr_t) here < creating_frame)
-    return creating_frame - (uintptr_t) here < ((uintptr_t) 1 << 20)
-           && ((const struct window *) creating_frame)->mark
-              == creating_magic;
+  uintptr_t frame = creating_frame;
   stack_t ss;
-  return sigaltstack (NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK) != 0
-         && creating_frame - (uintptr_t) ss.ss_sp >= ss.ss_size;
+  /* A handler on a signal stack first: the record is on the stack the
+     creation ran on, above or below this one (95th review, F3).  */
+  int elsewhere = sigaltstack (NULL, &ss) == 0
+                  && (ss.ss_flags & SS_ONSTACK) != 0
+                  && frame - (uintptr_t) ss.ss_sp >= ss.ss_size;
+  /* Below the record on the same stack, however deep the handler's
+     frames are (95th review, F2: a handler with a megabyte of locals);
+     a stack is at most what RLIMIT_STACK allows, which this bound
+     exceeds only where the record is on another mapping, which is
+     checked before it is read.  */
+  int below = (uintptr_t) here < frame
+              && frame - (uintptr_t) here < ((uintptr_t) 1 << 30);
+  if (!elsewhere && !below)
+    return 0;
+  return mapped (frame)
+         && ((const struct window *) frame)->mark == creating_magic;
 }
 
 /* The mask the program has where a handler running inside this
@@ -253,33 +258,6 @@ program_mask (const sigset_t *now, sigset_t *mask)
   *mask = out;
 }
 
-static void mask_back (const sigset_t *target, int keep_internal);
-
-#if RSEQ_COMPAT_GLIBC
-static int mask_now (sigset_t *set);
-
-/* A longjmp (or cancellation) out of a handler that ran inside the
-   window: the window ends, and the thread goes on with the mask the C
-   library alone leaves it there (the handler's, less the window's
-   blocking); a siglongjmp that saved a mask sets that one right
-   after.  */
-static void
-window_unwound (void *arg)
-{
-  struct window *w = arg;
-  sigset_t now, mask;
-  if (mask_now (&now))
-    {
-      program_mask (&now, &mask);
-      mask_back (&mask, 1);
-    }
-  creating_mask = w->mask;
-  creating_frame = w->frame;
-  creating_magic = w->magic;
-  creating = w->creating;
-}
-#endif
-
 /* Opens the window of a creation, whose program mask is MASK.  */
 static void
 window_open (struct window *w, const sigset_t *mask)
@@ -289,11 +267,6 @@ window_open (struct window *w, const sigset_t *mask)
   w->magic = creating_magic;
   w->creating = creating;
   w->mark = (uintptr_t) w ^ ++windows_opened ^ (uintptr_t) 0x5e9c0a11;
-#if RSEQ_COMPAT_GLIBC
-  w->pushed = cleanup_push != NULL && cleanup_pop != NULL;
-  if (w->pushed)
-    cleanup_push (&w->buffer, window_unwound, w);
-#endif
   creating_mask = *mask;
   creating_frame = (uintptr_t) w;
   creating_magic = w->mark;
@@ -303,32 +276,34 @@ window_open (struct window *w, const sigset_t *mask)
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
 }
 
+/* Ends the innermost window, from its record W.  */
 static void
-window_close (struct window *w)
+window_end (const struct window *w)
 {
-  creating = w->creating;
+  creating = 0;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   creating_mask = w->mask;
   creating_frame = w->frame;
   creating_magic = w->magic;
-  w->mark = 0;
-#if RSEQ_COMPAT_GLIBC
-  if (w->pushed)
-    cleanup_pop (&w->buffer, 0);
-#endif
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  creating = w->creating;
 }
 
-#if !RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
-/* musl's longjmp runs nothing for the frames it leaves, so a jump out
-   of a handler that ran inside a window left the window's state behind,
-   and the mark alone cannot tell it from a live one where the calls
-   made since left the abandoned record untouched (a caller with a
-   large local array: create-trap.exp, stale).  The shim's longjmp,
-   siglongjmp and _longjmp end every window whose record lies below the
-   stack pointer the jump goes to, reading each record's outer state
-   while it is still there, and then jump.  musl's jmp_buf keeps that
-   stack pointer in __jb[6] on x86-64 and __jb[13] on AArch64
-   (src/setjmp/ARCH/setjmp.s).  */
+static void
+window_close (struct window *w)
+{
+  window_end (w);
+  w->mark = 0;
+}
+
+#if !RSEQ_COMPAT_STATIC
+/* The jumps.  Each C library keeps the stack pointer to jump to in its
+   jmp_buf: musl as it is, in __jb[6] on x86-64 and __jb[13] on AArch64
+   (src/setjmp/ARCH/setjmp.s); glibc in the same words, mangled with
+   the thread's pointer guard (PTR_MANGLE: on x86-64 xor with the TCB's
+   guard at %fs:0x30 and rotate left by 17; on AArch64 xor with ld.so's
+   __pointer_chk_guard).  jumps_probe checks the reading on a jmp_buf
+   of its own at start-up; where it fails, the jumps only jump.  */
 # include <setjmp.h>
 # if defined __x86_64__
 #  define JMPBUF_SP 6
@@ -337,34 +312,65 @@ window_close (struct window *w)
 # endif
 
 typedef void jump_fn (void *, int);
-static jump_fn *real_longjmp, *real_siglongjmp, *real__longjmp;
+static jump_fn *real_longjmp, *real__longjmp, *real_siglongjmp;
+# if RSEQ_COMPAT_GLIBC
+static jump_fn *real_longjmp_chk;
+#  if defined __aarch64__
+static const uintptr_t *pointer_guard;
+#  endif
+# endif
+static int jumps_read;
 
+static uintptr_t
+jmpbuf_sp (const void *env)
+{
+  uintptr_t v = (uintptr_t) ((const unsigned long int *) env)[JMPBUF_SP];
+# if RSEQ_COMPAT_GLIBC && defined __x86_64__
+  uintptr_t guard;
+  __asm__ ("mov %%fs:0x30, %0" : "=r" (guard));
+  v = ((v >> 17) | (v << 47)) ^ guard;
+# elif RSEQ_COMPAT_GLIBC && defined __aarch64__
+  v ^= pointer_guard != NULL ? *pointer_guard : 0;
+# endif
+  return v;
+}
+
+static __attribute__ ((noinline)) int
+jumps_probe (void)
+{
+  jmp_buf env;
+  volatile uintptr_t here = (uintptr_t) __builtin_frame_address (0);
+  if (setjmp (env) != 0)
+    return 0;
+  uintptr_t sp = jmpbuf_sp (env);
+  return sp < here && here - sp < 4096;
+}
+
+/* Ends every window whose record a jump to ENV leaves.  */
 static void
 windows_left (const void *env)
 {
-  uintptr_t sp = (uintptr_t) ((const unsigned long *) env)[JMPBUF_SP];
+  if (!creating || !__atomic_load_n (&jumps_read, __ATOMIC_RELAXED))
+    return;
+  uintptr_t sp = jmpbuf_sp (env);
   while (creating && creating_frame < sp)
-    {
-      const struct window *w = (const struct window *) creating_frame;
-      creating = w->creating;
-      creating_mask = w->mask;
-      creating_magic = w->magic;
-      creating_frame = w->frame;
-    }
+    window_end ((const struct window *) creating_frame);
 }
 
-/* Looked up at start-up (__rseq_compat_jumps_resolve); a jump made
-   before, from an earlier constructor, looks up then.  */
 static _Noreturn void
-jump (jump_fn **cache, const char *name, void *env, int val)
+jump (jump_fn **real, const char *name, void *env, int val)
 {
-  jump_fn *fn = __atomic_load_n (cache, __ATOMIC_ACQUIRE);
+  windows_left (env);
+  /* Looked up from the shim's constructor (__rseq_compat_jumps_resolve),
+     not here, where a jump from a handler that interrupted a dlopen
+     would wait for its lock in dlsym; only a jump made before the
+     constructor, from an earlier one, looks up now.  */
+  jump_fn *fn = __atomic_load_n (real, __ATOMIC_ACQUIRE);
   if (fn == NULL)
     {
       fn = (jump_fn *) __rseq_compat_next (name);
-      __atomic_store_n (cache, fn, __ATOMIC_RELEASE);
+      __atomic_store_n (real, fn, __ATOMIC_RELEASE);
     }
-  windows_left (env);
   if (fn == NULL)
     abort ();
   fn (env, val);
@@ -374,13 +380,31 @@ jump (jump_fn **cache, const char *name, void *env, int val)
 void
 __rseq_compat_jumps_resolve (void)
 {
+# if RSEQ_COMPAT_GLIBC && defined __aarch64__
+  /* ld.so's, from its symbol table (GLIBC_PRIVATE: no dlvsym).  */
+  uintptr_t base = getauxval (AT_BASE);
+  for (const struct link_map *m = _r_debug.r_map; m != NULL; m = m->l_next)
+    if (m->l_addr == base && base != 0)
+      {
+        pointer_guard = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld,
+                                                   "__pointer_chk_guard");
+        break;
+      }
+# endif
   __atomic_store_n (&real_longjmp, (jump_fn *) __rseq_compat_next ("longjmp"),
+                    __ATOMIC_RELEASE);
+  __atomic_store_n (&real__longjmp,
+                    (jump_fn *) __rseq_compat_next ("_longjmp"),
                     __ATOMIC_RELEASE);
   __atomic_store_n (&real_siglongjmp,
                     (jump_fn *) __rseq_compat_next ("siglongjmp"),
                     __ATOMIC_RELEASE);
-  __atomic_store_n (&real__longjmp, (jump_fn *) __rseq_compat_next ("_longjmp"),
+# if RSEQ_COMPAT_GLIBC
+  __atomic_store_n (&real_longjmp_chk,
+                    (jump_fn *) __rseq_compat_next ("__longjmp_chk"),
                     __ATOMIC_RELEASE);
+# endif
+  __atomic_store_n (&jumps_read, jumps_probe (), __ATOMIC_RELAXED);
 }
 
 attribute_public _Noreturn void
@@ -390,16 +414,26 @@ longjmp (jmp_buf env, int val)
 }
 
 attribute_public _Noreturn void
+_longjmp (jmp_buf env, int val)
+{
+  jump (&real__longjmp, "_longjmp", env, val);
+}
+
+attribute_public _Noreturn void
 siglongjmp (sigjmp_buf env, int val)
 {
   jump (&real_siglongjmp, "siglongjmp", env, val);
 }
 
+# if RSEQ_COMPAT_GLIBC
+/* What longjmp and siglongjmp become under _FORTIFY_SOURCE.  */
+attribute_public _Noreturn void __longjmp_chk (jmp_buf env, int val);
 attribute_public _Noreturn void
-_longjmp (jmp_buf env, int val)
+__longjmp_chk (jmp_buf env, int val)
 {
-  jump (&real__longjmp, "_longjmp", env, val);
+  jump (&real_longjmp_chk, "__longjmp_chk", env, val);
 }
+# endif
 #endif
 
 #if RSEQ_COMPAT_GLIBC
@@ -574,20 +608,6 @@ __rseq_compat_thread_lookup (void)
         dlerror ();
 #endif
     }
-#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
-  cleanup_push_fn *push
-    = (cleanup_push_fn *) __rseq_compat_next ("_pthread_cleanup_push");
-  cleanup_pop_fn *pop
-    = (cleanup_pop_fn *) __rseq_compat_next ("_pthread_cleanup_pop");
-  if (push == NULL || pop == NULL)
-    {
-      dlerror ();
-      push = NULL;
-      pop = NULL;
-    }
-  __atomic_store_n (&cleanup_push, push, __ATOMIC_RELAXED);
-  __atomic_store_n (&cleanup_pop, pop, __ATOMIC_RELAXED);
-#endif
   __atomic_store_n (&attr_getdefault, def, __ATOMIC_RELAXED);
   __atomic_store_n (&attr_getmask, fn, __ATOMIC_RELAXED);
   __atomic_store_n (&attr_looked_up, 1, __ATOMIC_RELEASE);
