@@ -32,6 +32,11 @@
                the flag the abandoned call left was taken, and the
                thread started with the window's saved mask);
                "stale=same" or "stale=SIGNALS";
+     deep      as nested, and the handler's frame takes 2 MiB of stack
+               first (95th review, F2: more than 1 MiB below the
+               window, the shim did not take it for a handler);
+     altstack  as nested, with the handler on an alternate signal stack
+               (SA_ONSTACK) allocated below the window (F3: the same);
      version   prints the C library, with no filter.
 
    Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R
@@ -62,6 +67,7 @@
 
 #include "rtest.h"
 #include "seccomp-filter.h"
+#include <alloca.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -96,7 +102,7 @@ static struct rt_abi abi;
 static long answer;
 
 /* What the handler does: 0 nothing, else one of the modes below.  */
-enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE };
+enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE, DEEP, ALTSTACK };
 static int nested;
 /* The blocked signals of the handler's threads, as "12,31", once they
    have run.  */
@@ -189,6 +195,14 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
       pthread_sigmask (SIG_BLOCK, NULL, &saved);
       pthread_sigmask (SIG_SETMASK, &saved, NULL);
       break;
+    case DEEP:
+      {
+        size_t len = (size_t) 2 << 20;
+        volatile char *big = alloca (len);
+        for (size_t i = 0; i < len; i += 4096)
+          big[i] = 1;
+      }
+      break;
     }
   create_inner (0, 1);
   if (nested == TWICE)
@@ -244,7 +258,8 @@ main (int argc, char **argv)
   pthread_attr_t attr;
   pthread_attr_init (&attr);
   static const char *const handler_modes[]
-    = { "nested", "unblock", "roundtrip", "twice", "stale" };
+    = { "nested", "unblock", "roundtrip", "twice", "stale", "deep",
+        "altstack" };
   nested = 0;
   for (size_t i = 0; i < sizeof handler_modes / sizeof *handler_modes; i++)
     if (strcmp (mode, handler_modes[i]) == 0)
@@ -300,6 +315,18 @@ main (int argc, char **argv)
   sa.sa_sigaction = on_sigsys;
   /* The handler's own creations map stacks too, which trap again.  */
   sa.sa_flags = SA_SIGINFO | (trap_mmap ? SA_NODEFER : 0);
+  if (nested == ALTSTACK)
+    {
+      /* From the heap: below the main thread's stack, where the window's
+         record lies.  */
+      stack_t ss = { .ss_sp = malloc (1 << 16), .ss_size = 1 << 16 };
+      if (ss.ss_sp == NULL || sigaltstack (&ss, NULL) != 0)
+        {
+          perror ("create-trap: sigaltstack");
+          return 2;
+        }
+      sa.sa_flags |= SA_ONSTACK;
+    }
   sigemptyset (&sa.sa_mask);
   if (sigaction (SIGSYS, &sa, NULL) != 0)
     {
