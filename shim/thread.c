@@ -354,7 +354,19 @@ windows_left (const void *env)
     return;
   uintptr_t sp = jmpbuf_sp (env);
   while (creating && creating_frame < sp)
-    window_end ((const struct window *) creating_frame);
+    {
+      const struct window *w = (const struct window *) creating_frame;
+      /* A record that a setcontext left behind may have been
+         overwritten since (or unmapped): with its mark gone, what it
+         says of the windows outside it is not to be trusted either,
+         and none is kept.  */
+      if (!mapped (creating_frame) || w->mark != creating_magic)
+        {
+          creating = 0;
+          break;
+        }
+      window_end (w);
+    }
 }
 
 static _Noreturn void

@@ -37,6 +37,13 @@
                window, the shim did not take it for a handler);
      altstack  as nested, with the handler on an alternate signal stack
                (SA_ONSTACK) allocated below the window (F3: the same);
+     setcontext as affinity, and the handler leaves by setcontext
+               (glibc); main then longjmps across a frame that
+               overwrites the abandoned one's stack, and creates a
+               thread (95th review, F1: a record of the window stayed
+               on glibc's cleanup-buffer list, and the longjmp called
+               what the frame then held); "setcontext=ok" and the
+               thread's mask against main's, as stale;
      version   prints the C library, with no filter.
 
    Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R
@@ -102,13 +109,17 @@ static struct rt_abi abi;
 static long answer;
 
 /* What the handler does: 0 nothing, else one of the modes below.  */
-enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE, DEEP, ALTSTACK };
+enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE, DEEP, ALTSTACK,
+       SETCONTEXT };
 static int nested;
 /* The blocked signals of the handler's threads, as "12,31", once they
    have run.  */
 static char inner_mask[2][256];
 static volatile sig_atomic_t inner_done[2];
 static sigjmp_buf stale_env;
+#ifdef __GLIBC__
+static ucontext_t back;
+#endif
 
 static void
 format_mask (const sigset_t *set, char *buf, size_t len)
@@ -129,7 +140,7 @@ inner_body (void *arg)
   pthread_sigmask (SIG_BLOCK, NULL, &now);
   format_mask (&now, inner_mask[i], sizeof inner_mask[i]);
   inner_done[i] = 1;
-  if (nested == STALE)
+  if (nested == STALE || nested == SETCONTEXT)
     return NULL;
   /* Alive, so that setresuid has to reach it.  */
   for (;;)
@@ -187,6 +198,11 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
     {
     case STALE:
       siglongjmp (stale_env, 1);
+    case SETCONTEXT:
+#ifdef __GLIBC__
+      setcontext (&back);
+#endif
+      return;
     case UNBLOCK:
     case TWICE:
       pthread_sigmask (SIG_UNBLOCK, &usr1, NULL);
@@ -211,6 +227,21 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
       create_inner (1, 1);
     }
 }
+
+#ifdef __GLIBC__
+/* setcontext mode: a longjmp from a frame that overwrites what the
+   abandoned creation left on the stack.  */
+static jmp_buf smash_env;
+
+static __attribute__ ((noinline)) void
+smash_and_jump (void)
+{
+  volatile char big[32768];
+  for (size_t i = 0; i < sizeof big; i++)
+    big[i] = (char) (i * 37);
+  longjmp (smash_env, 1);
+}
+#endif
 
 /* The stale mode's creation, from a frame deeper than main's call of
    pthread_create, where an abandoned window's record lay.  */
@@ -259,7 +290,7 @@ main (int argc, char **argv)
   pthread_attr_init (&attr);
   static const char *const handler_modes[]
     = { "nested", "unblock", "roundtrip", "twice", "stale", "deep",
-        "altstack" };
+        "altstack", "setcontext" };
   nested = 0;
   for (size_t i = 0; i < sizeof handler_modes / sizeof *handler_modes; i++)
     if (strcmp (mode, handler_modes[i]) == 0)
@@ -398,8 +429,26 @@ main (int argc, char **argv)
       sigaddset (&usr2, SIGUSR2);
       pthread_sigmask (SIG_BLOCK, &usr2, NULL);
     }
+#ifdef __GLIBC__
+  static volatile int came_back;
+  if (nested == SETCONTEXT)
+    {
+      getcontext (&back);
+      if (came_back++)
+        {
+          /* Back from the handler, which left pthread_create by
+             setcontext.  */
+          if (setjmp (smash_env) == 0)
+            smash_and_jump ();
+          goto after_jump;
+        }
+    }
+#endif
   if (nested == STALE && sigsetjmp (stale_env, 1) != 0)
     {
+#ifdef __GLIBC__
+    after_jump:;
+#endif
       /* Out of the handler, and so out of the pthread_create it
          interrupted, which never returned.  */
       sigset_t all, now;
@@ -415,7 +464,8 @@ main (int argc, char **argv)
 #else
       printf ("musl -");
 #endif
-      printf (": handler=%d stale=%s\n", handled > 0,
+      printf (": handler=%d %s=%s\n", handled > 0,
+              nested == SETCONTEXT ? "setcontext" : "stale",
               strcmp (want, inner_mask[0]) == 0 ? "same" : inner_mask[0]);
       fflush (stdout);
       _exit (0);
