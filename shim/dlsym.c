@@ -459,7 +459,8 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
 
 #if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
 /* The first definition of NAME in an object after this copy in its
-   namespace's list, read from the symbol tables, or NULL.  In a
+   namespace's list, or else before it, read from the symbol tables, or
+   NULL.  In a
    namespace that dlmopen made, glibc before 2.34 ends the process on
    any lookup that fails, dlsym and dlopen alike (the loader's error is
    caught only by the main namespace's libdl): a copy there that looked
@@ -479,6 +480,16 @@ defined_after_self (const char *name)
       || self == NULL)
     return NULL;
   for (const struct link_map *m = self->l_next; m != NULL; m = m->l_next)
+    {
+      void *fn = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld, name);
+      if (fn != NULL)
+        return fn;
+    }
+  /* Then those before it: a C library dlmopened into the namespace
+     before the library that needs the shim (96th review, F5: its
+     pthread_create failed with EAGAIN where it runs without the
+     shim).  */
+  for (const struct link_map *m = self->l_prev; m != NULL; m = m->l_prev)
     {
       void *fn = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld, name);
       if (fn != NULL)

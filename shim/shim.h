@@ -251,6 +251,10 @@ void __rseq_compat_thread_resolve (void) attribute_hidden;
    pthread_create that a jump leaves (thread.c); looked up from the
    constructor.  */
 void __rseq_compat_jumps_resolve (void) attribute_hidden;
+/* How many windows of pthread_create this thread has open, and the end
+   of those a jump to a stack pointer leaves (thread.c).  */
+extern __thread unsigned char __rseq_compat_windows attribute_hidden;
+void __rseq_compat_windows_left (uintptr_t sp) attribute_hidden;
 void __rseq_compat_creators_resolve (void) attribute_hidden;
 extern int __rseq_compat_creators_ready attribute_hidden;
 int __rseq_compat_may_be_loaded (const char *soname) attribute_hidden;

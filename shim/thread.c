@@ -130,14 +130,6 @@ on_thread_exit (void *value)
 
 static const int raised_by_own_code[] = { RSEQ_OWN_CODE_SIGNALS };
 
-static int
-raised_by_own (int sig)
-{
-  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-    if (sig == raised_by_own_code[i])
-      return 1;
-  return 0;
-}
 
 /* What block_async blocks: every signal but those the caller's own
    code may raise.  */
@@ -152,301 +144,153 @@ async_sigset (sigset_t *set)
 /* The window of a creation: create blocks every asynchronous signal
    around the C library's pthread_create, and the signals its own code
    raises stay open there (a seccomp SIGSYS for clone or
-   sched_setaffinity, a fault), so a handler can run inside it.  While
-   it is open CREATING is set and CREATING_MASK holds the mask the
-   program has there: a thread that such a handler creates takes that
-   mask (program_mask) instead of the window's, which would keep every
+   sched_setaffinity, a fault), so a handler can run inside it.  A
+   thread that such a handler creates takes the mask the program has
+   there (program_mask) instead of the window's, which would keep every
    asynchronous signal, SIGSETXID with them, blocked in it for good
-   (91st review, F1).  A nested window keeps the outer one's state in a
-   struct window in its frame and puts it back when it ends (93rd
-   review, F2: it cleared the outer one's).
+   (91st review, F1).
 
-   A handler may leave by a jump, and the window's state must not
-   outlive the frames it left (93rd review, F4: a later creation took
-   it for a handler's and gave its thread the program's mask of
-   before).  The C libraries' longjmp runs nothing of the shim's for
-   them (glibc's runs its cleanup buffers, but one that the shim
-   pushed stayed on the list, its frame gone, after a handler left by
-   setcontext, and the next cancellation or longjmp called garbage:
-   95th review, F1), so the shim defines longjmp, _longjmp, siglongjmp
-   and glibc's __longjmp_chk, which end every window whose record lies
-   below the stack pointer the jump goes to and then jump.  Where a
-   jump bypasses them (setcontext; a static program), a call counts as
-   inside a window only where it runs below the window's record, or on
-   a signal stack the record is not on, and the record's mark is still
-   intact.  */
-static __thread unsigned char creating
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread sigset_t creating_mask
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread uintptr_t creating_frame
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread uintptr_t creating_magic
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread uintptr_t windows_opened
-  __attribute__ ((tls_model ("initial-exec")));
-
-struct window
+   The open windows are kept here, in TLS, each with the address of a
+   local of its creation's frame and the program's mask there, four
+   deep (a fifth is not kept; a creation inside it takes the fourth's):
+   nothing on the stack is read or linked anywhere (95th review: a
+   record on the stack, linked into glibc's cleanup-buffer list, stayed
+   there after a handler left by setcontext, and the next cancellation
+   or longjmp crashed; 96th review: reading a record a setcontext left
+   behind faulted where the stack had since been made PROT_NONE).  A
+   nested creation saves nothing: the outer window's entry stays below
+   it (93rd review, F2: it cleared the outer one's).  The shim's
+   longjmp, _longjmp and siglongjmp (jump.c) end the windows a jump
+   leaves (93rd review, F4: a later creation took a window left by a
+   jump for a handler's); a window whose frame lies at or below a later
+   creation's, on the same stack, was left by other means and ends
+   then.  */
+#define WINDOWS_MAX 4
+__thread unsigned char __rseq_compat_windows
+  __attribute__ ((tls_model ("initial-exec"))) attribute_hidden;
+static __thread struct
 {
-  sigset_t mask;
-  uintptr_t frame, magic;
-  /* This window's own mark, which the calls made after a jump out of
-     its handler overwrite as they reuse its stack.  */
-  volatile uintptr_t mark;
-  unsigned char creating;
-};
+  uintptr_t frame;
+  uint64_t mask;
+} windows[WINDOWS_MAX] __attribute__ ((tls_model ("initial-exec")));
 
-/* Whether the page holding ADDR is mapped: the mark of a window whose
-   record a jump left behind may be on a stack since unmapped (a
-   signal stack).  */
-static int
-mapped (uintptr_t addr)
+/* The kernel's 64 signals of SET as one word (bit SIG - 1), and back:
+   both architectures' masks are one 64-bit word.  */
+static uint64_t
+mask_word (const sigset_t *set)
 {
-  unsigned char vec;
-  long int page = sysconf (_SC_PAGESIZE);
-  if (page <= 0)
-    return 0;
-  return rseq_compat_syscall4 (SYS_mincore,
-                               (long int) (addr & ~((uintptr_t) page - 1)),
-                               1, (long int) &vec, 0) == 0;
+  uint64_t word = 0;
+  for (int sig = 1; sig <= 64; sig++)
+    if (sigismember (set, sig) == 1)
+      word |= (uint64_t) 1 << (sig - 1);
+  return word;
 }
 
-/* Whether the create whose window record is at HERE runs inside a
-   window of this thread: in a handler that interrupted an outer
-   create.  */
-static int
-inside_window (const struct window *here)
+static void
+mask_from_word (sigset_t *set, uint64_t word)
 {
-  if (!creating)
-    return 0;
-  uintptr_t frame = creating_frame;
+  sigemptyset (set);
+  for (int sig = 1; sig <= 64; sig++)
+    if (word & ((uint64_t) 1 << (sig - 1)))
+      sigaddset (set, sig);
+}
+
+/* Whether FRAME and ADDR are on one stack, as far as this thread can
+   tell: both on the signal stack it runs on, or both off it.  */
+static int
+same_stack (const stack_t *ss, int on_alt, uintptr_t frame, uintptr_t addr)
+{
+  if (!on_alt)
+    return 1;
+  return (frame - (uintptr_t) ss->ss_sp < ss->ss_size)
+         == (addr - (uintptr_t) ss->ss_sp < ss->ss_size);
+}
+
+static int
+signal_stack (stack_t *ss)
+{
+  return sigaltstack (NULL, ss) == 0 && (ss->ss_flags & SS_ONSTACK) != 0;
+}
+
+/* Ends the windows that a jump to the stack pointer SP leaves: those
+   whose frames lie below it on its stack (jump.c).  A jump that stays
+   on a signal stack, inside a handler, leaves none of the windows
+   elsewhere (96th review, F2).  */
+void
+__rseq_compat_windows_left (uintptr_t sp)
+{
+  unsigned int n = __rseq_compat_windows;
+  if (n == 0)
+    return;
   stack_t ss;
-  /* A handler on a signal stack first: the record is on the stack the
-     creation ran on, above or below this one (95th review, F3).  */
-  int elsewhere = sigaltstack (NULL, &ss) == 0
-                  && (ss.ss_flags & SS_ONSTACK) != 0
-                  && frame - (uintptr_t) ss.ss_sp >= ss.ss_size;
-  /* Below the record on the same stack, however deep the handler's
-     frames are (95th review, F2: a handler with a megabyte of locals);
-     a stack is at most what RLIMIT_STACK allows, which this bound
-     exceeds only where the record is on another mapping, which is
-     checked before it is read.  */
-  int below = (uintptr_t) here < frame
-              && frame - (uintptr_t) here < ((uintptr_t) 1 << 30);
-  if (!elsewhere && !below)
+  int on_alt = signal_stack (&ss);
+  while (n > 0 && windows[n - 1].frame < sp
+         && same_stack (&ss, on_alt, windows[n - 1].frame, sp))
+    n--;
+  __rseq_compat_windows = (unsigned char) n;
+}
+
+/* Whether the creation whose frame holds HERE runs inside a window of
+   this thread, in a handler that interrupted an outer creation, after
+   ending the windows left by other means than the shim's jumps
+   (setcontext, a fortified program's __longjmp_chk): those at or below
+   HERE on this stack.  A creation in a handler on a signal stack is
+   inside every window that is not on it (95th review, F3).  */
+static int
+inside_window (uintptr_t here)
+{
+  unsigned int n = __rseq_compat_windows;
+  if (n == 0)
     return 0;
-  return mapped (frame)
-         && ((const struct window *) frame)->mark == creating_magic;
+  stack_t ss;
+  int on_alt = signal_stack (&ss);
+  while (n > 0 && windows[n - 1].frame <= here
+         && same_stack (&ss, on_alt, windows[n - 1].frame, here))
+    n--;
+  __rseq_compat_windows = (unsigned char) n;
+  return n > 0;
 }
 
 /* The mask the program has where a handler running inside this
-   thread's window reads NOW: the signals its own code raises as NOW
-   has them (the window leaves them alone), and any other blocked where
-   both the window's saved mask and NOW block it.  What the handler
-   opened stays open; what it or its sa_mask added to the asynchronous
-   signals is not known under the window's blocking, and is left out
-   (doc/using.md).  */
+   thread's innermost window reads NOW: the signals its own code raises
+   as NOW has them (the window leaves them alone), and any other
+   blocked where both the window's saved mask and NOW block it.  What
+   the handler opened stays open; what it or its sa_mask added to the
+   asynchronous signals is not known under the window's blocking, and is
+   left out (doc/using.md).  */
 static void
 program_mask (const sigset_t *now, sigset_t *mask)
 {
-  sigset_t out;
-  sigemptyset (&out);
-  for (int sig = 1; sig <= 64; sig++)
-    if (sig != SIGKILL && sig != SIGSTOP && sigismember (now, sig) == 1
-        && (raised_by_own (sig) || sigismember (&creating_mask, sig) == 1))
-      sigaddset (&out, sig);
-  *mask = out;
+  uint64_t own = 0;
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    own |= (uint64_t) 1 << (raised_by_own_code[i] - 1);
+  uint64_t outer = windows[__rseq_compat_windows - 1].mask;
+  mask_from_word (mask, mask_word (now) & (own | outer));
 }
 
-/* Opens the window of a creation, whose program mask is MASK.  */
-static void
-window_open (struct window *w, const sigset_t *mask)
+/* Opens the window of a creation whose frame holds HERE, with the
+   program's mask MASK; whether it is kept.  */
+static int
+window_open (uintptr_t here, const sigset_t *mask)
 {
-  w->mask = creating_mask;
-  w->frame = creating_frame;
-  w->magic = creating_magic;
-  w->creating = creating;
-  w->mark = (uintptr_t) w ^ ++windows_opened ^ (uintptr_t) 0x5e9c0a11;
-  creating_mask = *mask;
-  creating_frame = (uintptr_t) w;
-  creating_magic = w->mark;
-  /* Last: a handler reads the others once it is set.  */
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  creating = 1;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-}
-
-/* Ends the innermost window, from its record W.  */
-static void
-window_end (const struct window *w)
-{
-  creating = 0;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  creating_mask = w->mask;
-  creating_frame = w->frame;
-  creating_magic = w->magic;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  creating = w->creating;
-}
-
-static void
-window_close (struct window *w)
-{
-  window_end (w);
-  w->mark = 0;
-}
-
-#if !RSEQ_COMPAT_STATIC
-/* The jumps.  Each C library keeps the stack pointer to jump to in its
-   jmp_buf: musl as it is, in __jb[6] on x86-64 and __jb[13] on AArch64
-   (src/setjmp/ARCH/setjmp.s); glibc in the same words, mangled with
-   the thread's pointer guard (PTR_MANGLE: on x86-64 xor with the TCB's
-   guard at %fs:0x30 and rotate left by 17; on AArch64 xor with ld.so's
-   __pointer_chk_guard).  jumps_probe checks the reading on a jmp_buf
-   of its own at start-up; where it fails, the jumps only jump.  */
-# include <setjmp.h>
-# if defined __x86_64__
-#  define JMPBUF_SP 6
-# elif defined __aarch64__
-#  define JMPBUF_SP 13
-# endif
-
-typedef void jump_fn (void *, int);
-static jump_fn *real_longjmp, *real__longjmp, *real_siglongjmp;
-# if RSEQ_COMPAT_GLIBC
-static jump_fn *real_longjmp_chk;
-#  if defined __aarch64__
-static const uintptr_t *pointer_guard;
-#  endif
-# endif
-static int jumps_read;
-
-static uintptr_t
-jmpbuf_sp (const void *env)
-{
-  uintptr_t v = (uintptr_t) ((const unsigned long int *) env)[JMPBUF_SP];
-# if RSEQ_COMPAT_GLIBC && defined __x86_64__
-  uintptr_t guard;
-  __asm__ ("mov %%fs:0x30, %0" : "=r" (guard));
-  v = ((v >> 17) | (v << 47)) ^ guard;
-# elif RSEQ_COMPAT_GLIBC && defined __aarch64__
-  v ^= pointer_guard != NULL ? *pointer_guard : 0;
-# endif
-  return v;
-}
-
-static __attribute__ ((noinline)) int
-jumps_probe (void)
-{
-  jmp_buf env;
-  volatile uintptr_t here = (uintptr_t) __builtin_frame_address (0);
-  if (setjmp (env) != 0)
+  unsigned int n = __rseq_compat_windows;
+  if (n >= WINDOWS_MAX)
     return 0;
-  uintptr_t sp = jmpbuf_sp (env);
-  return sp < here && here - sp < 4096;
+  windows[n].frame = here;
+  windows[n].mask = mask_word (mask);
+  /* Counted last: a handler reads the entry once it is.  */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  __rseq_compat_windows = (unsigned char) (n + 1);
+  return 1;
 }
 
-/* Ends every window whose record a jump to ENV leaves.  */
 static void
-windows_left (const void *env)
+window_close (uintptr_t here)
 {
-  if (!creating || !__atomic_load_n (&jumps_read, __ATOMIC_RELAXED))
-    return;
-  uintptr_t sp = jmpbuf_sp (env);
-  while (creating && creating_frame < sp)
-    {
-      const struct window *w = (const struct window *) creating_frame;
-      /* A record that a setcontext left behind may have been
-         overwritten since (or unmapped): with its mark gone, what it
-         says of the windows outside it is not to be trusted either,
-         and none is kept.  */
-      if (!mapped (creating_frame) || w->mark != creating_magic)
-        {
-          creating = 0;
-          break;
-        }
-      window_end (w);
-    }
+  unsigned int n = __rseq_compat_windows;
+  if (n > 0 && windows[n - 1].frame == here)
+    __rseq_compat_windows = (unsigned char) (n - 1);
 }
-
-static _Noreturn void
-jump (jump_fn **real, const char *name, void *env, int val)
-{
-  windows_left (env);
-  /* Looked up from the shim's constructor (__rseq_compat_jumps_resolve),
-     not here, where a jump from a handler that interrupted a dlopen
-     would wait for its lock in dlsym; only a jump made before the
-     constructor, from an earlier one, looks up now.  */
-  jump_fn *fn = __atomic_load_n (real, __ATOMIC_ACQUIRE);
-  if (fn == NULL)
-    {
-      fn = (jump_fn *) __rseq_compat_next (name);
-      __atomic_store_n (real, fn, __ATOMIC_RELEASE);
-    }
-  if (fn == NULL)
-    abort ();
-  fn (env, val);
-  __builtin_unreachable ();
-}
-
-void
-__rseq_compat_jumps_resolve (void)
-{
-# if RSEQ_COMPAT_GLIBC && defined __aarch64__
-  /* ld.so's, from its symbol table (GLIBC_PRIVATE: no dlvsym).  */
-  uintptr_t base = getauxval (AT_BASE);
-  for (const struct link_map *m = _r_debug.r_map; m != NULL; m = m->l_next)
-    if (m->l_addr == base && base != 0)
-      {
-        pointer_guard = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld,
-                                                   "__pointer_chk_guard");
-        break;
-      }
-# endif
-  __atomic_store_n (&real_longjmp, (jump_fn *) __rseq_compat_next ("longjmp"),
-                    __ATOMIC_RELEASE);
-  __atomic_store_n (&real__longjmp,
-                    (jump_fn *) __rseq_compat_next ("_longjmp"),
-                    __ATOMIC_RELEASE);
-  __atomic_store_n (&real_siglongjmp,
-                    (jump_fn *) __rseq_compat_next ("siglongjmp"),
-                    __ATOMIC_RELEASE);
-# if RSEQ_COMPAT_GLIBC
-  __atomic_store_n (&real_longjmp_chk,
-                    (jump_fn *) __rseq_compat_next ("__longjmp_chk"),
-                    __ATOMIC_RELEASE);
-# endif
-  __atomic_store_n (&jumps_read, jumps_probe (), __ATOMIC_RELAXED);
-}
-
-attribute_public _Noreturn void
-longjmp (jmp_buf env, int val)
-{
-  jump (&real_longjmp, "longjmp", env, val);
-}
-
-attribute_public _Noreturn void
-_longjmp (jmp_buf env, int val)
-{
-  jump (&real__longjmp, "_longjmp", env, val);
-}
-
-attribute_public _Noreturn void
-siglongjmp (sigjmp_buf env, int val)
-{
-  jump (&real_siglongjmp, "siglongjmp", env, val);
-}
-
-# if RSEQ_COMPAT_GLIBC
-/* What longjmp and siglongjmp become under _FORTIFY_SOURCE.  */
-attribute_public _Noreturn void __longjmp_chk (jmp_buf env, int val);
-attribute_public _Noreturn void
-__longjmp_chk (jmp_buf env, int val)
-{
-  jump (&real_longjmp_chk, "__longjmp_chk", env, val);
-}
-# endif
-#endif
 
 #if RSEQ_COMPAT_GLIBC
 /* The thread's mask into *SET, and whether it could be read (a filter
@@ -914,12 +758,15 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
   if (!blocked)
     sigemptyset (&old);
   s->mask = old;
-  struct window window;
+  /* This creation's place on the stack, for its window.  */
+  char here_mark;
+  uintptr_t here = (uintptr_t) &here_mark;
+  int opened = 0;
   if (blocked)
     {
-      if (inside_window (&window))
+      if (inside_window (here))
         program_mask (&old, &s->mask);
-      window_open (&window, &s->mask);
+      opened = window_open (here, &s->mask);
     }
   s->set_mask = blocked;
   s->attr_mask = 0;
@@ -988,7 +835,8 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
      whatever the reused memory held as its signal mask).  */
   if (blocked)
     {
-      window_close (&window);
+      if (opened)
+        window_close (here);
       mask_back (&old, 1);
     }
   if (ret != 0 && !waits)

@@ -348,10 +348,11 @@ main (int argc, char **argv)
   sa.sa_flags = SA_SIGINFO | (trap_mmap ? SA_NODEFER : 0);
   if (nested == ALTSTACK)
     {
-      /* From the heap: below the main thread's stack, where the window's
-         record lies.  */
-      stack_t ss = { .ss_sp = malloc (1 << 16), .ss_size = 1 << 16 };
-      if (ss.ss_sp == NULL || sigaltstack (&ss, NULL) != 0)
+      /* In the data segment: below the main thread's stack, where the
+         window's creation runs.  */
+      static char alt[1 << 16];
+      stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt };
+      if (sigaltstack (&ss, NULL) != 0)
         {
           perror ("create-trap: sigaltstack");
           return 2;

@@ -42,10 +42,23 @@ main (int argc, char **argv)
 {
   if (argc != 3)
     {
-      fprintf (stderr, "usage: dlmopen LIBRARY pthread|plain|late\n");
+      fprintf (stderr, "usage: dlmopen LIBRARY pthread|plain|late|first\n");
       return 2;
     }
-  void *h = dlmopen (LM_ID_NEWLM, argv[1], RTLD_NOW);
+  /* first: libpthread is dlmopened first, and the library into its
+     namespace after it (96th review, F5: the shim's copy looked only
+     after itself in the namespace's list, and its pthread_create failed
+     with EAGAIN).  */
+  int first = strcmp (argv[2], "first") == 0;
+  Lmid_t lmid = LM_ID_NEWLM;
+  if (first)
+    {
+      void *lp = dlmopen (LM_ID_NEWLM, "libpthread.so.0", RTLD_NOW);
+      CHECK (lp != NULL, "dlmopen of libpthread: %s", dlerror ());
+      if (lp == NULL || dlinfo (lp, RTLD_DI_LMID, &lmid) != 0)
+        return rt_exit_status () | 1;
+    }
+  void *h = dlmopen (lmid, argv[1], RTLD_NOW);
   CHECK (h != NULL, "dlmopen: %s", dlerror ());
   if (h == NULL)
     return rt_exit_status ();
@@ -55,7 +68,7 @@ main (int argc, char **argv)
     return rt_exit_status ();
   char out[64] = "";
   CHECK (run (out, sizeof out) == 42, "plug_run");
-  int has_create = strcmp (argv[2], "pthread") == 0
+  int has_create = strcmp (argv[2], "pthread") == 0 || first
                    || strverscmp (gnu_get_libc_version (), "2.34") >= 0;
   char want[64];
   snprintf (want, sizeof want, "create=%d ran=%d", has_create ? 0 : EAGAIN,
