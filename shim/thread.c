@@ -212,10 +212,12 @@ signal_stack (stack_t *ss)
   return sigaltstack (NULL, ss) == 0 && (ss->ss_flags & SS_ONSTACK) != 0;
 }
 
-/* Ends the windows that a jump to the stack pointer SP leaves: those
-   whose frames lie below it on its stack (jump.c).  A jump that stays
-   on a signal stack, inside a handler, leaves none of the windows
-   elsewhere (96th review, F2).  */
+/* Ends the windows that a jump to the stack pointer SP leaves (jump.c):
+   those whose frames lie below it on its stack, and, for a jump off the
+   signal stack this thread runs on, every one on that stack (97th
+   review: the windows below were kept too).  A jump that stays on the
+   signal stack, inside a handler, leaves none of the windows elsewhere
+   (96th review, F2).  */
 void
 __rseq_compat_windows_left (uintptr_t sp)
 {
@@ -224,9 +226,15 @@ __rseq_compat_windows_left (uintptr_t sp)
     return;
   stack_t ss;
   int on_alt = signal_stack (&ss);
-  while (n > 0 && windows[n - 1].frame < sp
-         && same_stack (&ss, on_alt, windows[n - 1].frame, sp))
-    n--;
+  int sp_alt = on_alt && sp - (uintptr_t) ss.ss_sp < ss.ss_size;
+  while (n > 0)
+    {
+      uintptr_t frame = windows[n - 1].frame;
+      int frame_alt = on_alt && frame - (uintptr_t) ss.ss_sp < ss.ss_size;
+      if (frame_alt == sp_alt ? frame >= sp : !frame_alt)
+        break;
+      n--;
+    }
   __rseq_compat_windows = (unsigned char) n;
 }
 
