@@ -32,7 +32,7 @@ endif
 
 SONAME := librseq-compat.so.1
 SHIM_SRCS := early.c boot.c area.c tunables.c elf-sym.c getcpu.c dlsym.c start.c thread.c init.c \
-	query.c
+	query.c jump.c
 SHIM_HDRS := $(wildcard shim/*.h shim/arch/*/*.h sysdeps/unix/sysv/linux/*.h \
 		sysdeps/unix/sysv/linux/*/*.h sysdeps/unix/sysv/linux/*/bits/*.h)
 SHIM_ASM_HDRS := shim/property-note.h $(wildcard shim/arch/*/asm.h)
@@ -128,7 +128,7 @@ endif
 # there, so that the archive's internals cannot meet a program's.
 # static-dlsym.c is a second member, taken only by a link whose
 # program calls dlsym under -Wl,--wrap=dlsym (the file says why).
-STATIC_SRCS := $(filter-out dlsym.c boot.c,$(SHIM_SRCS)) static-real.c \
+STATIC_SRCS := $(filter-out dlsym.c boot.c jump.c,$(SHIM_SRCS)) static-real.c \
 	static-libc.c static-start.c
 OBJCOPY ?= objcopy
 # $(1): name, $(2): compiler, $(3): arch, $(4): bits dir, $(5): output

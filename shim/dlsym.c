@@ -457,10 +457,56 @@ __rseq_compat_dlvsym_hook (void *handle, const char *name,
 }
 #endif
 
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+/* The first definition of NAME in an object after this copy in its
+   namespace's list, or else before it, read from the symbol tables, or
+   NULL.  In a
+   namespace that dlmopen made, glibc before 2.34 ends the process on
+   any lookup that fails, dlsym and dlopen alike (the loader's error is
+   caught only by the main namespace's libdl): a copy there that looked
+   up pthread_attr_getsigmask_np, or pthread_create without libpthread,
+   took the program down inside dlmopen, exit 127 (94th review, F1).
+   And a dlsym (RTLD_NEXT) there searches only the dependencies of the
+   object dlmopen loaded, not a libpthread dlmopened into the namespace
+   later, which this list shows (95th review, F4): so no dlsym is made
+   there at all.  dladdr1 fails without raising.  */
+static void *
+defined_after_self (const char *name)
+{
+  Dl_info info;
+  struct link_map *self = NULL;
+  if (dladdr1 ((void *) &__rseq_compat_state, &info, (void **) &self,
+               RTLD_DL_LINKMAP) == 0
+      || self == NULL)
+    return NULL;
+  for (const struct link_map *m = self->l_next; m != NULL; m = m->l_next)
+    {
+      void *fn = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld, name);
+      if (fn != NULL)
+        return fn;
+    }
+  /* Then those before it: a C library dlmopened into the namespace
+     before the library that needs the shim (96th review, F5: its
+     pthread_create failed with EAGAIN where it runs without the
+     shim).  */
+  for (const struct link_map *m = self->l_prev; m != NULL; m = m->l_prev)
+    {
+      void *fn = __rseq_compat_elf_sym_dyn (m->l_addr, m->l_ld, name);
+      if (fn != NULL)
+        return fn;
+    }
+  return NULL;
+}
+#endif
+
 /* The next definition of NAME after the shim, for the shim's wrappers.  */
 void *
 __rseq_compat_next (const char *name)
 {
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  if (__rseq_compat_state.other_namespace)
+    return defined_after_self (name);
+#endif
   ensure_real_dlsym ();
   return __rseq_compat_real_dlsym (RTLD_NEXT, name);
 }
@@ -531,7 +577,10 @@ __rseq_compat_next_or_in (const char *name, const char *soname)
 {
   void *fn = __rseq_compat_next (name);
 #if RSEQ_COMPAT_GLIBC
-  if (fn == NULL && soname != NULL)
+  /* A dlopen that finds nothing is as fatal as a failed dlsym in
+     another namespace (above), and the definition, if any, is in an
+     object of the namespace's list, which __rseq_compat_next read.  */
+  if (fn == NULL && soname != NULL && !__rseq_compat_state.other_namespace)
     {
       /* A successful dlopen also discards the failed lookup's dlerror
          message, which the caller would otherwise see as its own.  */

@@ -510,6 +510,18 @@ early_anchor_impl (void)
 {
 }
 
+/* Whether this copy is in the main namespace's list of objects, which
+   is all the loader's r_debug lists: a copy that dlmopen loads into
+   another namespace is not there.  */
+static int
+in_main_namespace (const struct r_debug *dbg)
+{
+  for (const struct link_map *m = dbg->r_map; m != NULL; m = m->l_next)
+    if (m->l_ld == self_dynamic)
+      return 1;
+  return 0;
+}
+
 static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
 {
   /* The loader may call this more than once: on AArch64 the linker
@@ -539,6 +551,8 @@ static __attribute__ ((used)) void (*early_anchor_resolver (void)) (void)
      0 at this point, does not matter: it is set before any dlopen.  */
   extern char **environ;
   boot.startup = boot.loader_debug->r_state == RT_ADD && environ == NULL;
+  __rseq_compat_state.other_namespace
+    = !in_main_namespace (boot.loader_debug);
 
   __rseq_compat_decide (&boot);
   return early_anchor_impl;

@@ -245,6 +245,11 @@ rseq_compat_init (void)
   if (__rseq_compat_state.mode != RSEQ_COMPAT_MODE_REFUSED)
     __rseq_compat_thread_resolve ();
 #endif
+#if !RSEQ_COMPAT_STATIC
+  /* Here, not at the first jump: that may come from a signal handler
+     that interrupted a dlopen, whose lock dlsym would wait for.  */
+  __rseq_compat_jumps_resolve ();
+#endif
   /* The main thread, which runs the constructors, whichever thread the
      decision was made on.  */
   switch (__rseq_compat_state.mode)

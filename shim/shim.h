@@ -108,6 +108,9 @@ struct rseq_compat_state
      order (early.c, libc_ahead): its pthread_create, not the shim's, is
      the one every caller reaches.  */
   int late_link;
+  /* Set in a copy that dlmopen loaded into a namespace other than the
+     main one (glibc): its lookups must never fail (dlsym.c).  */
+  int other_namespace;
   /* errno of the probe registration when the mode is unavailable.  */
   int probe_errno;
   int (*vdso_getcpu) (unsigned int *, unsigned int *, void *);
@@ -243,6 +246,15 @@ extern void *__rseq_compat_libc_vfork_sym attribute_hidden;
 /* glibc's dynamic builds: the lookups of the C library's functions the
    shim wraps, made from its constructor (thread.c).  */
 void __rseq_compat_thread_resolve (void) attribute_hidden;
+/* Dynamic builds: the C library's longjmp, _longjmp, siglongjmp (and
+   glibc's __longjmp_chk), behind the shim's, which end the windows of
+   pthread_create that a jump leaves (thread.c); looked up from the
+   constructor.  */
+void __rseq_compat_jumps_resolve (void) attribute_hidden;
+/* How many windows of pthread_create this thread has open, and the end
+   of those a jump to a stack pointer leaves (thread.c).  */
+extern __thread unsigned char __rseq_compat_windows attribute_hidden;
+void __rseq_compat_windows_left (uintptr_t sp) attribute_hidden;
 void __rseq_compat_creators_resolve (void) attribute_hidden;
 extern int __rseq_compat_creators_ready attribute_hidden;
 int __rseq_compat_may_be_loaded (const char *soname) attribute_hidden;

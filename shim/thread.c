@@ -23,6 +23,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -30,6 +31,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -128,14 +130,6 @@ on_thread_exit (void *value)
 
 static const int raised_by_own_code[] = { RSEQ_OWN_CODE_SIGNALS };
 
-static int
-raised_by_own (int sig)
-{
-  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-    if (sig == raised_by_own_code[i])
-      return 1;
-  return 0;
-}
 
 /* What block_async blocks: every signal but those the caller's own
    code may raise.  */
@@ -147,35 +141,163 @@ async_sigset (sigset_t *set)
     sigdelset (set, raised_by_own_code[i]);
 }
 
-/* Whether this thread is inside create with its asynchronous signals
-   blocked, and the mask it had before.  A handler that runs there (a
-   seccomp SIGSYS for clone or sched_setaffinity, a fault) and creates
-   a thread would otherwise give it the blocked mask, and the thread
-   kept SIGSETXID and every asynchronous signal blocked for good: the
-   next setuid waited for it forever (ninety-first review, F1).  A
-   copy, not a pointer to the outer call's frame, which a longjmp out
-   of the handler would leave behind.  */
-static __thread unsigned char creating
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread sigset_t creating_mask
-  __attribute__ ((tls_model ("initial-exec")));
+/* The window of a creation: create blocks every asynchronous signal
+   around the C library's pthread_create, and the signals its own code
+   raises stay open there (a seccomp SIGSYS for clone or
+   sched_setaffinity, a fault), so a handler can run inside it.  A
+   thread that such a handler creates takes the mask the program has
+   there (program_mask) instead of the window's, which would keep every
+   asynchronous signal, SIGSETXID with them, blocked in it for good
+   (91st review, F1).
 
-/* Whether MASK, read by block_async, is that of a handler running
-   inside this thread's own create: every signal blocked but those the
-   caller's own code raises (and those the kernel never blocks, and the
-   C libraries' internal ones, which their sigfillset or sigprocmask
-   leave out).  A flag left set by a siglongjmp out of such a handler
-   then meets the program's own mask, and is not taken.  */
-static int
-inside_create (const sigset_t *mask)
+   The open windows are kept here, in TLS, each with the address of a
+   local of its creation's frame and the program's mask there, four
+   deep (a fifth is not kept; a creation inside it takes the fourth's):
+   nothing on the stack is read or linked anywhere (95th review: a
+   record on the stack, linked into glibc's cleanup-buffer list, stayed
+   there after a handler left by setcontext, and the next cancellation
+   or longjmp crashed; 96th review: reading a record a setcontext left
+   behind faulted where the stack had since been made PROT_NONE).  A
+   nested creation saves nothing: the outer window's entry stays below
+   it (93rd review, F2: it cleared the outer one's).  The shim's
+   longjmp, _longjmp and siglongjmp (jump.c) end the windows a jump
+   leaves (93rd review, F4: a later creation took a window left by a
+   jump for a handler's); a window whose frame lies at or below a later
+   creation's, on the same stack, was left by other means and ends
+   then.  */
+#define WINDOWS_MAX 4
+__thread unsigned char __rseq_compat_windows
+  __attribute__ ((tls_model ("initial-exec"))) attribute_hidden;
+static __thread struct
 {
-  if (!creating)
-    return 0;
+  uintptr_t frame;
+  uint64_t mask;
+} windows[WINDOWS_MAX] __attribute__ ((tls_model ("initial-exec")));
+
+/* The kernel's 64 signals of SET as one word (bit SIG - 1), and back:
+   both architectures' masks are one 64-bit word.  */
+static uint64_t
+mask_word (const sigset_t *set)
+{
+  uint64_t word = 0;
   for (int sig = 1; sig <= 64; sig++)
-    if (sig != SIGKILL && sig != SIGSTOP && (sig < 32 || sig > 34)
-        && !raised_by_own (sig) && sigismember (mask, sig) != 1)
-      return 0;
+    if (sigismember (set, sig) == 1)
+      word |= (uint64_t) 1 << (sig - 1);
+  return word;
+}
+
+static void
+mask_from_word (sigset_t *set, uint64_t word)
+{
+  sigemptyset (set);
+  for (int sig = 1; sig <= 64; sig++)
+    if (word & ((uint64_t) 1 << (sig - 1)))
+      sigaddset (set, sig);
+}
+
+/* Whether FRAME and ADDR are on one stack, as far as this thread can
+   tell: both on the signal stack it runs on, or both off it.  */
+static int
+same_stack (const stack_t *ss, int on_alt, uintptr_t frame, uintptr_t addr)
+{
+  if (!on_alt)
+    return 1;
+  return (frame - (uintptr_t) ss->ss_sp < ss->ss_size)
+         == (addr - (uintptr_t) ss->ss_sp < ss->ss_size);
+}
+
+static int
+signal_stack (stack_t *ss)
+{
+  return sigaltstack (NULL, ss) == 0 && (ss->ss_flags & SS_ONSTACK) != 0;
+}
+
+/* Ends the windows that a jump to the stack pointer SP leaves (jump.c):
+   those whose frames lie below it on its stack, and, for a jump off the
+   signal stack this thread runs on, every one on that stack (97th
+   review: the windows below were kept too).  A jump that stays on the
+   signal stack, inside a handler, leaves none of the windows elsewhere
+   (96th review, F2).  */
+void
+__rseq_compat_windows_left (uintptr_t sp)
+{
+  unsigned int n = __rseq_compat_windows;
+  if (n == 0)
+    return;
+  stack_t ss;
+  int on_alt = signal_stack (&ss);
+  int sp_alt = on_alt && sp - (uintptr_t) ss.ss_sp < ss.ss_size;
+  while (n > 0)
+    {
+      uintptr_t frame = windows[n - 1].frame;
+      int frame_alt = on_alt && frame - (uintptr_t) ss.ss_sp < ss.ss_size;
+      if (frame_alt == sp_alt ? frame >= sp : !frame_alt)
+        break;
+      n--;
+    }
+  __rseq_compat_windows = (unsigned char) n;
+}
+
+/* Whether the creation whose frame holds HERE runs inside a window of
+   this thread, in a handler that interrupted an outer creation, after
+   ending the windows left by other means than the shim's jumps
+   (setcontext, a fortified program's __longjmp_chk): those at or below
+   HERE on this stack.  A creation in a handler on a signal stack is
+   inside every window that is not on it (95th review, F3).  */
+static int
+inside_window (uintptr_t here)
+{
+  unsigned int n = __rseq_compat_windows;
+  if (n == 0)
+    return 0;
+  stack_t ss;
+  int on_alt = signal_stack (&ss);
+  while (n > 0 && windows[n - 1].frame <= here
+         && same_stack (&ss, on_alt, windows[n - 1].frame, here))
+    n--;
+  __rseq_compat_windows = (unsigned char) n;
+  return n > 0;
+}
+
+/* The mask the program has where a handler running inside this
+   thread's innermost window reads NOW: the signals its own code raises
+   as NOW has them (the window leaves them alone), and any other
+   blocked where both the window's saved mask and NOW block it.  What
+   the handler opened stays open; what it or its sa_mask added to the
+   asynchronous signals is not known under the window's blocking, and is
+   left out (doc/using.md).  */
+static void
+program_mask (const sigset_t *now, sigset_t *mask)
+{
+  uint64_t own = 0;
+  for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
+    own |= (uint64_t) 1 << (raised_by_own_code[i] - 1);
+  uint64_t outer = windows[__rseq_compat_windows - 1].mask;
+  mask_from_word (mask, mask_word (now) & (own | outer));
+}
+
+/* Opens the window of a creation whose frame holds HERE, with the
+   program's mask MASK; whether it is kept.  */
+static int
+window_open (uintptr_t here, const sigset_t *mask)
+{
+  unsigned int n = __rseq_compat_windows;
+  if (n >= WINDOWS_MAX)
+    return 0;
+  windows[n].frame = here;
+  windows[n].mask = mask_word (mask);
+  /* Counted last: a handler reads the entry once it is.  */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  __rseq_compat_windows = (unsigned char) (n + 1);
   return 1;
+}
+
+static void
+window_close (uintptr_t here)
+{
+  unsigned int n = __rseq_compat_windows;
+  if (n > 0 && windows[n - 1].frame == here)
+    __rseq_compat_windows = (unsigned char) (n - 1);
 }
 
 #if RSEQ_COMPAT_GLIBC
@@ -644,27 +766,15 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
   if (!blocked)
     sigemptyset (&old);
   s->mask = old;
+  /* This creation's place on the stack, for its window.  */
+  char here_mark;
+  uintptr_t here = (uintptr_t) &here_mark;
   int opened = 0;
-  if (blocked && inside_create (&old))
+  if (blocked)
     {
-      /* The mask the outer call saved, with the handler's own state of
-         the signals that reach it there: what the C library alone
-         gives the thread, but for the asynchronous signals that the
-         handler's sa_mask adds, which are not known here.  */
-      s->mask = creating_mask;
-      for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
-        if (sigismember (&old, raised_by_own_code[i]) == 1)
-          sigaddset (&s->mask, raised_by_own_code[i]);
-        else
-          sigdelset (&s->mask, raised_by_own_code[i]);
-    }
-  else if (blocked)
-    {
-      /* Set while the asynchronous signals are blocked: only a handler
-         that runs inside this call reads them.  */
-      creating_mask = old;
-      creating = 1;
-      opened = 1;
+      if (inside_window (here))
+        program_mask (&old, &s->mask);
+      opened = window_open (here, &s->mask);
     }
   s->set_mask = blocked;
   s->attr_mask = 0;
@@ -731,10 +841,12 @@ create (create_fn *real, thrd_create_fn *real_c11, pthread_t *thread,
   /* From the local copy: the new thread may have released S already (ASan
      saw it in make check-sanitize-bullseye; the creator then took
      whatever the reused memory held as its signal mask).  */
-  if (opened)
-    creating = 0;
   if (blocked)
-    mask_back (&old, 1);
+    {
+      if (opened)
+        window_close (here);
+      mask_back (&old, 1);
+    }
   if (ret != 0 && !waits)
     __rseq_compat_start_release (s);
   return ret;

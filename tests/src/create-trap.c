@@ -16,6 +16,34 @@
                pthread_create blocked around the trapped call; then
                setresuid, which waits for every thread to take
                SIGSETXID (91st review: it waited for good);
+     unblock   as nested, and the handler unblocks SIGUSR1 first (93rd
+               review, F1: the thread was not taken for a handler's,
+               and kept every signal blocked);
+     roundtrip as nested, and the handler saves and restores its mask
+               with pthread_sigmask first (F3: glibc's pthread_sigmask
+               opens its internal signals, and the same happened);
+     twice     as unblock, then the handler blocks SIGUSR1 again and
+               creates a second thread (F2: the first creation ended
+               the outer one's state, and the second thread kept every
+               signal blocked); "inner=FIRST;SECOND";
+     stale     as affinity, and the handler leaves by siglongjmp; main
+               then blocks every signal but SIGSYS and creates a thread
+               from deeper down, which must start with that mask (F4:
+               the flag the abandoned call left was taken, and the
+               thread started with the window's saved mask);
+               "stale=same" or "stale=SIGNALS";
+     deep      as nested, and the handler's frame takes 2 MiB of stack
+               first (95th review, F2: more than 1 MiB below the
+               window, the shim did not take it for a handler);
+     altstack  as nested, with the handler on an alternate signal stack
+               (SA_ONSTACK) allocated below the window (F3: the same);
+     setcontext as affinity, and the handler leaves by setcontext
+               (glibc); main then longjmps across a frame that
+               overwrites the abandoned one's stack, and creates a
+               thread (95th review, F1: a record of the window stayed
+               on glibc's cleanup-buffer list, and the longjmp called
+               what the frame then held); "setcontext=ok" and the
+               thread's mask against main's, as stale;
      version   prints the C library, with no filter.
 
    Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R
@@ -46,10 +74,15 @@
 
 #include "rtest.h"
 #include "seccomp-filter.h"
+#include <alloca.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -75,24 +108,40 @@ static volatile sig_atomic_t consistent = 1;
 static struct rt_abi abi;
 static long answer;
 
+/* What the handler does: 0 nothing, else one of the modes below.  */
+enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE, DEEP, ALTSTACK,
+       SETCONTEXT };
 static int nested;
-/* The blocked signals of the handler's thread, as "12,31", once it has
-   run.  */
-static char inner_mask[256];
-static volatile sig_atomic_t inner_done;
+/* The blocked signals of the handler's threads, as "12,31", once they
+   have run.  */
+static char inner_mask[2][256];
+static volatile sig_atomic_t inner_done[2];
+static sigjmp_buf stale_env;
+#ifdef __GLIBC__
+static ucontext_t back;
+#endif
+
+static void
+format_mask (const sigset_t *set, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int sig = 1; sig <= 64; sig++)
+    if (sigismember (set, sig) == 1 && used + 4 < len)
+      used += (size_t) snprintf (buf + used, len - used, "%s%d",
+                                 used ? "," : "", sig);
+}
 
 static void *
 inner_body (void *arg)
 {
-  (void) arg;
+  int i = (int) (intptr_t) arg;
   sigset_t now;
   pthread_sigmask (SIG_BLOCK, NULL, &now);
-  size_t used = 0;
-  for (int sig = 1; sig <= 64; sig++)
-    if (sigismember (&now, sig) == 1 && used < sizeof inner_mask - 4)
-      used += (size_t) snprintf (inner_mask + used, sizeof inner_mask - used,
-                                 "%s%d", used ? "," : "", sig);
-  inner_done = 1;
+  format_mask (&now, inner_mask[i], sizeof inner_mask[i]);
+  inner_done[i] = 1;
+  if (nested == STALE || nested == SETCONTEXT)
+    return NULL;
   /* Alive, so that setresuid has to reach it.  */
   for (;;)
     pause ();
@@ -100,22 +149,109 @@ inner_body (void *arg)
 }
 
 static void
+create_inner (int i, int detached)
+{
+  pthread_attr_t a;
+  pthread_t t;
+  pthread_attr_init (&a);
+  if (detached)
+    pthread_attr_setdetachstate (&a, PTHREAD_CREATE_DETACHED);
+  if (pthread_create (&t, &a, inner_body, (void *) (intptr_t) i) != 0)
+    snprintf (inner_mask[i], sizeof inner_mask[i], "none");
+  else if (!detached)
+    pthread_join (t, NULL);
+  pthread_attr_destroy (&a);
+}
+
+/* musl sets no affinity: its pthread_create is trapped at the mapping
+   of the new thread's stack (PROT_NONE, private and anonymous), which
+   the handler makes itself with MAP_NORESERVE added, so that the
+   filter lets it through (x86-64).  */
+#if !defined __GLIBC__ && defined __x86_64__
+# define TRAP_MMAP 1
+#else
+# define TRAP_MMAP 0
+#endif
+static int trap_mmap;
+
+static void
 on_sigsys (int sig, siginfo_t *si, void *ctx)
 {
   (void) sig;
   (void) si;
+#if TRAP_MMAP
+  if (trap_mmap)
+    {
+      greg_t *g = ((ucontext_t *) ctx)->uc_mcontext.gregs;
+      answer = syscall (SYS_mmap, g[REG_RDI], g[REG_RSI], g[REG_RDX],
+                        g[REG_R10] | MAP_NORESERVE, g[REG_R8], g[REG_R9]);
+    }
+#endif
   RETURN_REG ((ucontext_t *) ctx) = answer;
   handled++;
-  if (nested && handled == 1)
+  if (handled != 1 || nested == 0)
+    return;
+  sigset_t usr1, saved;
+  sigemptyset (&usr1);
+  sigaddset (&usr1, SIGUSR1);
+  switch (nested)
     {
-      pthread_attr_t a;
-      pthread_t t;
-      pthread_attr_init (&a);
-      pthread_attr_setdetachstate (&a, PTHREAD_CREATE_DETACHED);
-      if (pthread_create (&t, &a, inner_body, NULL) != 0)
-        snprintf (inner_mask, sizeof inner_mask, "none");
-      pthread_attr_destroy (&a);
+    case STALE:
+      siglongjmp (stale_env, 1);
+    case SETCONTEXT:
+#ifdef __GLIBC__
+      setcontext (&back);
+#endif
+      return;
+    case UNBLOCK:
+    case TWICE:
+      pthread_sigmask (SIG_UNBLOCK, &usr1, NULL);
+      break;
+    case ROUNDTRIP:
+      pthread_sigmask (SIG_BLOCK, NULL, &saved);
+      pthread_sigmask (SIG_SETMASK, &saved, NULL);
+      break;
+    case DEEP:
+      {
+        size_t len = (size_t) 2 << 20;
+        volatile char *big = alloca (len);
+        for (size_t i = 0; i < len; i += 4096)
+          big[i] = 1;
+      }
+      break;
     }
+  create_inner (0, 1);
+  if (nested == TWICE)
+    {
+      pthread_sigmask (SIG_BLOCK, &usr1, NULL);
+      create_inner (1, 1);
+    }
+}
+
+#ifdef __GLIBC__
+/* setcontext mode: a longjmp from a frame that overwrites what the
+   abandoned creation left on the stack.  */
+static jmp_buf smash_env;
+
+static __attribute__ ((noinline)) void
+smash_and_jump (void)
+{
+  volatile char big[32768];
+  for (size_t i = 0; i < sizeof big; i++)
+    big[i] = (char) (i * 37);
+  longjmp (smash_env, 1);
+}
+#endif
+
+/* The stale mode's creation, from a frame deeper than main's call of
+   pthread_create, where an abandoned window's record lay.  */
+static __attribute__ ((noinline)) void
+create_deeper (void)
+{
+  volatile char pad[512];
+  pad[0] = 0;
+  create_inner (0, 0);
+  (void) pad[0];
 }
 
 static void *
@@ -152,8 +288,20 @@ main (int argc, char **argv)
   long nr;
   pthread_attr_t attr;
   pthread_attr_init (&attr);
-  nested = strcmp (mode, "nested") == 0;
-  if (strcmp (mode, "affinity") == 0 || nested)
+  static const char *const handler_modes[]
+    = { "nested", "unblock", "roundtrip", "twice", "stale", "deep",
+        "altstack", "setcontext" };
+  nested = 0;
+  for (size_t i = 0; i < sizeof handler_modes / sizeof *handler_modes; i++)
+    if (strcmp (mode, handler_modes[i]) == 0)
+      nested = (int) i + 1;
+  trap_mmap = TRAP_MMAP && nested != 0;
+  if (trap_mmap)
+    {
+      nr = __NR_mmap;
+      answer = 0;
+    }
+  else if (strcmp (mode, "affinity") == 0 || nested)
     {
 #ifdef __GLIBC__
       cpu_set_t cpus;
@@ -196,7 +344,21 @@ main (int argc, char **argv)
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigsys;
-  sa.sa_flags = SA_SIGINFO;
+  /* The handler's own creations map stacks too, which trap again.  */
+  sa.sa_flags = SA_SIGINFO | (trap_mmap ? SA_NODEFER : 0);
+  if (nested == ALTSTACK)
+    {
+      /* In the data segment: below the main thread's stack, where the
+         window's creation runs.  */
+      static char alt[1 << 16];
+      stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt };
+      if (sigaltstack (&ss, NULL) != 0)
+        {
+          perror ("create-trap: sigaltstack");
+          return 2;
+        }
+      sa.sa_flags |= SA_ONSTACK;
+    }
   sigemptyset (&sa.sa_mask);
   if (sigaction (SIGSYS, &sa, NULL) != 0)
     {
@@ -239,7 +401,22 @@ main (int argc, char **argv)
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
+#if TRAP_MMAP
+  struct sock_filter mmap_code[] = {
+    SF_OWN_ARCH_NR,
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 5),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, args[2])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, PROT_NONE, 0, 3),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, args[3])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, MAP_PRIVATE | MAP_ANONYMOUS, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  int err = trap_mmap ? sf_load (mmap_code, sizeof mmap_code / sizeof mmap_code[0], 0)
+                      : sf_load (code, sizeof code / sizeof code[0], 0);
+#else
   int err = sf_load (code, sizeof code / sizeof code[0], 0);
+#endif
   if (err != 0)
     {
       fprintf (stderr, "create-trap: seccomp: %s\n", strerror (err));
@@ -253,15 +430,58 @@ main (int argc, char **argv)
       sigaddset (&usr2, SIGUSR2);
       pthread_sigmask (SIG_BLOCK, &usr2, NULL);
     }
+#ifdef __GLIBC__
+  static volatile int came_back;
+  if (nested == SETCONTEXT)
+    {
+      getcontext (&back);
+      if (came_back++)
+        {
+          /* Back from the handler, which left pthread_create by
+             setcontext.  */
+          if (setjmp (smash_env) == 0)
+            smash_and_jump ();
+          goto after_jump;
+        }
+    }
+#endif
+  if (nested == STALE && sigsetjmp (stale_env, 1) != 0)
+    {
+#ifdef __GLIBC__
+    after_jump:;
+#endif
+      /* Out of the handler, and so out of the pthread_create it
+         interrupted, which never returned.  */
+      sigset_t all, now;
+      sigfillset (&all);
+      sigdelset (&all, SIGSYS);
+      pthread_sigmask (SIG_BLOCK, &all, NULL);
+      pthread_sigmask (SIG_BLOCK, NULL, &now);
+      create_deeper ();
+      char want[256];
+      format_mask (&now, want, sizeof want);
+#ifdef __GLIBC__
+      printf ("glibc %s", gnu_get_libc_version ());
+#else
+      printf ("musl -");
+#endif
+      printf (": handler=%d %s=%s\n", handled > 0,
+              nested == SETCONTEXT ? "setcontext" : "stale",
+              strcmp (want, inner_mask[0]) == 0 ? "same" : inner_mask[0]);
+      fflush (stdout);
+      _exit (0);
+    }
   pthread_t t;
   err = pthread_create (&t, &attr, body, NULL);
   if (err == 0)
     pthread_join (t, NULL);
   pthread_attr_destroy (&attr);
   int setxid = 0;
+  int inners = nested == TWICE ? 2 : 1;
   if (nested)
     {
-      for (int i = 0; i < 500 && handled > 0 && !inner_done; i++)
+      for (int i = 0; i < 500 && handled > 0
+                      && !(inner_done[0] && inner_done[inners - 1]); i++)
         usleep (10000);
       /* Every thread must take SIGSETXID; one that keeps it blocked
          makes this wait for good, and the alarm ends the process.  */
@@ -277,7 +497,12 @@ main (int argc, char **argv)
   printf (": pthread_create=%d handler=%d thread-ran=%d consistent=%d",
           err, handled > 0, (int) thread_ran, (int) consistent);
   if (nested)
-    printf (" inner=%s setxid=%d", inner_done ? inner_mask : "-", setxid);
+    {
+      printf (" inner=%s", inner_done[0] ? inner_mask[0] : "-");
+      if (nested == TWICE)
+        printf (";%s", inner_done[1] ? inner_mask[1] : "-");
+      printf (" setxid=%d", setxid);
+    }
   putchar ('\n');
   fflush (stdout);
   _exit (0);
