@@ -246,10 +246,9 @@ extern void *__rseq_compat_libc_vfork_sym attribute_hidden;
 /* glibc's dynamic builds: the lookups of the C library's functions the
    shim wraps, made from its constructor (thread.c).  */
 void __rseq_compat_thread_resolve (void) attribute_hidden;
-/* Dynamic builds: the C library's longjmp, _longjmp, siglongjmp (and
-   glibc's __longjmp_chk), behind the shim's, which end the windows of
-   pthread_create that a jump leaves (thread.c); looked up from the
-   constructor.  */
+/* Dynamic builds: the C library's longjmp, _longjmp and siglongjmp,
+   behind the shim's, which end the windows of pthread_create that a
+   jump leaves (thread.c); looked up from the constructor.  */
 void __rseq_compat_jumps_resolve (void) attribute_hidden;
 /* How many windows of pthread_create this thread has open, and the end
    of those a jump to a stack pointer leaves (thread.c).  */

@@ -206,10 +206,25 @@ same_stack (const stack_t *ss, int on_alt, uintptr_t frame, uintptr_t addr)
          == (addr - (uintptr_t) ss->ss_sp < ss->ss_size);
 }
 
+/* Whether this thread runs on a signal stack, as the kernel says, which
+   is then in SS.  With the system call, which leaves errno as the
+   program left it (98th review, F3: a jump out of a handler under a
+   filter that refuses sigaltstack gave the program the refusal's
+   errno); SS starts as none, since a filter may answer 0 without
+   writing it (99th review, F7).  Inside a handler on a stack armed
+   with SS_AUTODISARM the kernel says none (doc/using.md).  */
 static int
 signal_stack (stack_t *ss)
 {
-  return sigaltstack (NULL, ss) == 0 && (ss->ss_flags & SS_ONSTACK) != 0;
+  ss->ss_sp = NULL;
+  ss->ss_flags = SS_DISABLE;
+  ss->ss_size = 0;
+  if (rseq_compat_syscall4 (SYS_sigaltstack, 0, (long int) ss, 0, 0) != 0)
+    {
+      ss->ss_flags = SS_DISABLE;
+      ss->ss_size = 0;
+    }
+  return (ss->ss_flags & SS_ONSTACK) != 0;
 }
 
 /* Ends the windows that a jump to the stack pointer SP leaves (jump.c):
@@ -250,6 +265,11 @@ inside_window (uintptr_t here)
   unsigned int n = __rseq_compat_windows;
   if (n == 0)
     return 0;
+  /* Below the innermost window nothing ends, and the kernel is not
+     asked (a filter may kill the call, which the C library's
+     pthread_create never makes).  */
+  if (windows[n - 1].frame > here)
+    return 1;
   stack_t ss;
   int on_alt = signal_stack (&ss);
   while (n > 0 && windows[n - 1].frame <= here

@@ -16,6 +16,7 @@ gl_chroot
 gl_unpack
 "$(dirname "$0")/export-series.sh" "$GL_ROOT$GL_WORK/$GL_UPSTREAM" "$GL_CACHE/series"
 gl_patched_tree "$GL_CACHE/series" "$GL_ROOT$GL_SRC"
+gl_drop_stale_deps "$GL_ROOT$GL_SRC" "$GL_ROOT$GL_BUILD"
 log=$GL_LOG-build-patched.log
 gl_log "building the patched glibc in $GL_ROOT$GL_BUILD (log: $log)"
 start=$(date +%s)

@@ -288,10 +288,19 @@ gl_patched_tree() {
     cp -a "$_pristine" "$_tree"
     : > "$_tree/.rc-touched"
   fi
-  # Files an earlier series touched and this one does not: pristine again.
+  # Files an earlier series touched and this one does not: pristine
+  # again, with a new mtime (with the pristine one, older than what the
+  # build made from the series' version, make kept that: 100th review,
+  # N6, syscalls.list and sysd-syscalls).  Files the series created go,
+  # and gl_drop_stale_deps drops what the build made of them.
   for f in $(cat "$_tree/.rc-touched"); do
     [ -e "$_scratch/$f" ] && continue
-    if [ -e "$_pristine/$f" ]; then cp -p "$_pristine/$f" "$_tree/$f"; else rm -f "$_tree/$f"; fi
+    if [ -e "$_pristine/$f" ]; then
+      cp "$_pristine/$f" "$_tree/$f"
+    else
+      rm -f "$_tree/$f"
+      echo "$f" >> "$_tree/.rc-removed"
+    fi
   done
   (cd "$_scratch" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) > "$_tree/.rc-touched"
   for f in $(cat "$_tree/.rc-touched"); do
@@ -301,6 +310,22 @@ gl_patched_tree() {
     fi
   done
   rm -rf "$_scratch"
+}
+
+# gl_drop_stale_deps TREE BUILD: a file that an earlier series created
+# and this one does not is gone from TREE (gl_patched_tree), but make's
+# dependency files in BUILD still name it, and make stopped ("No rule to
+# make target ../sysdeps/unix/sysv/linux/sigaltstack.c"): those and
+# their objects go, to be made again.
+gl_drop_stale_deps() {
+  [ -s "$1/.rc-removed" ] || return 0
+  for f in $(LC_ALL=C sort -u "$1/.rc-removed"); do
+    [ -d "$2" ] || break
+    grep -rlF --include='*.d' "/$f" "$2" | while read -r d; do
+      rm -f "$d" "${d%.d}"
+    done
+  done
+  rm -f "$1/.rc-removed"
 }
 
 # The glibc test subset make check-glibc runs, baseline and patched.

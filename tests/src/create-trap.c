@@ -44,6 +44,23 @@
                on glibc's cleanup-buffer list, and the longjmp called
                what the frame then held); "setcontext=ok" and the
                thread's mask against main's, as stale;
+     autodisarm as nested, with the handler on a signal stack armed with
+               SS_AUTODISARM, in main's frame (above the window); on
+               glibc the filter traps the clone of main's creation alone
+               (its thread's stack is the program's), answered EAGAIN:
+               the patched 2.31's window is around clone (98th review,
+               F1: the kernel reports no signal stack in such a
+               handler, and the window was taken for left);
+     rearm     as autodisarm, and the handler arms another such stack
+               before it creates (99th review, F1: a record of the
+               stack kept by sigaltstack was then wrong);
+     jump      as autodisarm without SS_AUTODISARM, and the handler's
+               own creation is trapped too (on glibc, on the same
+               program's stack), whose handler leaves by siglongjmp;
+               main then creates as in stale ("jump=same") (99th
+               review, S5: the patched 2.31's longjmp left both windows
+               open, the inner one's record lying on the signal stack
+               above the target);
      version   prints the C library, with no filter.
 
    Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R
@@ -91,6 +108,10 @@
 # include <gnu/libc-version.h>
 #endif
 
+/* The kernel's (linux/signal.h), which glibc's headers lack.  */
+#ifndef SS_AUTODISARM
+# define SS_AUTODISARM (1U << 31)
+#endif
 #ifndef SECCOMP_RET_TRAP
 # define SECCOMP_RET_TRAP 0x00030000u
 #endif
@@ -110,13 +131,18 @@ static long answer;
 
 /* What the handler does: 0 nothing, else one of the modes below.  */
 enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE, DEEP, ALTSTACK,
-       SETCONTEXT };
+       SETCONTEXT, AUTODISARM, REARM, JUMP };
 static int nested;
 /* The blocked signals of the handler's threads, as "12,31", once they
    have run.  */
 static char inner_mask[2][256];
 static volatile sig_atomic_t inner_done[2];
 static sigjmp_buf stale_env;
+/* Program-given stacks for main's creation and, in the jump mode, the
+   handler's, whose clones the filter traps (glibc).  */
+static char *own_stack;
+#define OWN_SIZE ((size_t) 2 << 20)
+#define OWN_HALF (OWN_SIZE / 2)
 #ifdef __GLIBC__
 static ucontext_t back;
 #endif
@@ -140,7 +166,7 @@ inner_body (void *arg)
   pthread_sigmask (SIG_BLOCK, NULL, &now);
   format_mask (&now, inner_mask[i], sizeof inner_mask[i]);
   inner_done[i] = 1;
-  if (nested == STALE || nested == SETCONTEXT)
+  if (nested == STALE || nested == SETCONTEXT || nested == JUMP)
     return NULL;
   /* Alive, so that setresuid has to reach it.  */
   for (;;)
@@ -189,6 +215,8 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
 #endif
   RETURN_REG ((ucontext_t *) ctx) = answer;
   handled++;
+  if (nested == JUMP && handled == 2)
+    siglongjmp (stale_env, 1);
   if (handled != 1 || nested == 0)
     return;
   sigset_t usr1, saved;
@@ -211,6 +239,25 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
       pthread_sigmask (SIG_BLOCK, NULL, &saved);
       pthread_sigmask (SIG_SETMASK, &saved, NULL);
       break;
+    case REARM:
+      {
+        static char other[1 << 16];
+        stack_t ss = { .ss_sp = other, .ss_size = sizeof other,
+                       .ss_flags = SS_AUTODISARM };
+        sigaltstack (&ss, NULL);
+      }
+      break;
+    case JUMP:
+      {
+        pthread_attr_t a;
+        pthread_t t;
+        pthread_attr_init (&a);
+        if (!trap_mmap)
+          pthread_attr_setstack (&a, own_stack + OWN_HALF, OWN_HALF);
+        /* Its clone (or mapping) traps again, and that handler jumps.  */
+        pthread_create (&t, &a, inner_body, (void *) (intptr_t) 0);
+        return;
+      }
     case DEEP:
       {
         size_t len = (size_t) 2 << 20;
@@ -290,16 +337,38 @@ main (int argc, char **argv)
   pthread_attr_init (&attr);
   static const char *const handler_modes[]
     = { "nested", "unblock", "roundtrip", "twice", "stale", "deep",
-        "altstack", "setcontext" };
+        "altstack", "setcontext", "autodisarm", "rearm", "jump" };
   nested = 0;
   for (size_t i = 0; i < sizeof handler_modes / sizeof *handler_modes; i++)
     if (strcmp (mode, handler_modes[i]) == 0)
       nested = (int) i + 1;
   trap_mmap = TRAP_MMAP && nested != 0;
+  /* autodisarm on glibc: main's creation runs on a stack of the
+     program's, where its clone's child_tid lies (x86-64: argument 3,
+     AArch64: 4), and the filter traps that clone alone.  */
+  int trap_own_clone = !trap_mmap && nested >= AUTODISARM;
   if (trap_mmap)
     {
       nr = __NR_mmap;
       answer = 0;
+    }
+  else if (trap_own_clone)
+    {
+      /* OWN_SIZE aligned to OWN_SIZE: within one 4 GiB line, as the
+         filter below compares the high halves alone (100th review, N8:
+         a static array crossed one about once in 2,000 runs).  */
+      char *map = mmap (NULL, 2 * OWN_SIZE, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (map == MAP_FAILED)
+        {
+          perror ("create-trap: mmap");
+          return 2;
+        }
+      own_stack = (char *) (((uintptr_t) map + OWN_SIZE - 1)
+                            & ~(uintptr_t) (OWN_SIZE - 1));
+      pthread_attr_setstack (&attr, own_stack, OWN_HALF);
+      nr = __NR_clone;
+      answer = -EAGAIN;
     }
   else if (strcmp (mode, "affinity") == 0 || nested)
     {
@@ -344,8 +413,23 @@ main (int argc, char **argv)
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigsys;
-  /* The handler's own creations map stacks too, which trap again.  */
-  sa.sa_flags = SA_SIGINFO | (trap_mmap ? SA_NODEFER : 0);
+  /* The handler's own creations map stacks too, which trap again (and
+     in the jump mode clone too).  */
+  sa.sa_flags = SA_SIGINFO | (trap_mmap || nested == JUMP ? SA_NODEFER : 0);
+  /* In main's frame, above the window's.  */
+  char autodisarm_stack[1 << 16] __attribute__ ((aligned (16)));
+  if (nested >= AUTODISARM)
+    {
+      stack_t ss = { .ss_sp = autodisarm_stack,
+                     .ss_size = sizeof autodisarm_stack,
+                     .ss_flags = nested == JUMP ? 0 : SS_AUTODISARM };
+      if (sigaltstack (&ss, NULL) != 0)
+        {
+          perror ("create-trap: sigaltstack");
+          return 2;
+        }
+      sa.sa_flags |= SA_ONSTACK;
+    }
   if (nested == ALTSTACK)
     {
       /* In the data segment: below the main thread's stack, where the
@@ -401,6 +485,34 @@ main (int argc, char **argv)
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
+#if defined __x86_64__
+# define CLONE_CHILD_TID 3
+#else
+# define CLONE_CHILD_TID 4
+#endif
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define ARG_LOW 0
+#else
+# define ARG_LOW 4
+#endif
+  uint64_t own_lo = (uintptr_t) own_stack;
+  uint64_t own_end = own_lo + OWN_SIZE - 1;
+  struct sock_filter own_clone_code[] = {
+    SF_OWN_ARCH_NR,
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 7),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+              offsetof (struct seccomp_data, args[CLONE_CHILD_TID])
+              + 4 - ARG_LOW),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (uint32_t) (own_lo >> 32), 0, 5),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+              offsetof (struct seccomp_data, args[CLONE_CHILD_TID])
+              + ARG_LOW),
+    BPF_JUMP (BPF_JMP | BPF_JGE | BPF_K, (uint32_t) own_lo, 0, 3),
+    BPF_JUMP (BPF_JMP | BPF_JGT | BPF_K, (uint32_t) own_end, 2, 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
 #if TRAP_MMAP
   struct sock_filter mmap_code[] = {
     SF_OWN_ARCH_NR,
@@ -413,9 +525,15 @@ main (int argc, char **argv)
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
   int err = trap_mmap ? sf_load (mmap_code, sizeof mmap_code / sizeof mmap_code[0], 0)
-                      : sf_load (code, sizeof code / sizeof code[0], 0);
+            : trap_own_clone
+            ? sf_load (own_clone_code,
+                       sizeof own_clone_code / sizeof own_clone_code[0], 0)
+            : sf_load (code, sizeof code / sizeof code[0], 0);
 #else
-  int err = sf_load (code, sizeof code / sizeof code[0], 0);
+  int err = trap_own_clone
+            ? sf_load (own_clone_code,
+                       sizeof own_clone_code / sizeof own_clone_code[0], 0)
+            : sf_load (code, sizeof code / sizeof code[0], 0);
 #endif
   if (err != 0)
     {
@@ -445,7 +563,7 @@ main (int argc, char **argv)
         }
     }
 #endif
-  if (nested == STALE && sigsetjmp (stale_env, 1) != 0)
+  if ((nested == STALE || nested == JUMP) && sigsetjmp (stale_env, 1) != 0)
     {
 #ifdef __GLIBC__
     after_jump:;
@@ -466,7 +584,8 @@ main (int argc, char **argv)
       printf ("musl -");
 #endif
       printf (": handler=%d %s=%s\n", handled > 0,
-              nested == SETCONTEXT ? "setcontext" : "stale",
+              nested == SETCONTEXT ? "setcontext"
+              : nested == JUMP ? "jump" : "stale",
               strcmp (want, inner_mask[0]) == 0 ? "same" : inner_mask[0]);
       fflush (stdout);
       _exit (0);

@@ -64,6 +64,8 @@ struct seccomp_data
 # define BPF_W 0x00
 # define BPF_ABS 0x20
 # define BPF_JEQ 0x10
+# define BPF_JGT 0x20
+# define BPF_JGE 0x30
 # define BPF_K 0x00
 # define BPF_STMT(code, k) { (unsigned short) (code), 0, 0, k }
 # define BPF_JUMP(code, k, jt, jf) { (unsigned short) (code), jt, jf, k }

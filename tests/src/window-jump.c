@@ -28,9 +28,26 @@
    (the shim's jump ended only the window on the stack it jumped to,
    and the creation was taken for one inside a handler, whose thread
    got the program's mask of the abandoned window).  Prints
-   "nested N: err E usr1-blocked B".  */
+   "nested N: err E usr1-blocked B".
+
+   Mode 2, errno: as 0, under a seccomp filter that refuses sigaltstack
+   (EPERM), and the handler sets errno to 42 before it jumps; main
+   prints "errno E" first thing after the jump.  The shim's jump asks
+   the kernel about the signal stack, and gave the program the refusal's
+   errno (98th review, F3).
+
+   Mode 3, disarm: as 1, on a signal stack in main's frame armed with
+   SS_AUTODISARM, and the handler turns the signal stack off before it
+   jumps (99th review, F2: a record of the stack kept by the shim's
+   sigaltstack then said none, the jump was taken for one that stays on
+   the stack, and the handler's window, with the program's mask, stayed
+   open for every later creation).  */
 
 #define _GNU_SOURCE 1
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -39,9 +56,17 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "rtest.h"
+#include "seccomp-filter.h"
+
+/* The kernel's (linux/signal.h), which glibc's headers lack.  */
+#ifndef SS_AUTODISARM
+# define SS_AUTODISARM (1U << 31)
+#endif
+
 static sigjmp_buf back;
 static pthread_t *readonly_id;
-static int nested;
+static int nested, set_errno, disarm;
 static volatile sig_atomic_t depth;
 
 static void *
@@ -60,6 +85,13 @@ on_segv (int sig)
   (void) sig;
   if (nested && depth++ == 0)
     pthread_create (readonly_id, NULL, report, NULL);
+  if (set_errno)
+    errno = 42;
+  if (disarm)
+    {
+      stack_t off = { .ss_flags = SS_DISABLE };
+      sigaltstack (&off, NULL);
+    }
   siglongjmp (back, 1);
 }
 
@@ -80,9 +112,14 @@ deeper (int levels, int *usr1)
 int
 main (int argc, char **argv)
 {
-  nested = argc > 1 && atoi (argv[1]) != 0;
+  int mode = argc > 1 ? atoi (argv[1]) : 0;
+  nested = mode == 1 || mode == 3;
+  set_errno = mode == 2;
+  disarm = mode == 3;
   static char alt[1 << 16];
-  stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt };
+  char frame_alt[1 << 16] __attribute__ ((aligned (16)));
+  stack_t ss = { .ss_sp = disarm ? frame_alt : alt, .ss_size = sizeof alt,
+                 .ss_flags = disarm ? SS_AUTODISARM : 0 };
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_segv;
@@ -95,8 +132,28 @@ main (int argc, char **argv)
       perror ("window-jump: set-up");
       return 2;
     }
+  if (set_errno)
+    {
+      struct sock_filter code[] = {
+        SF_OWN_ARCH_NR,
+        BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_sigaltstack, 0, 1),
+        BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      };
+      int err = sf_load (code, sizeof code / sizeof code[0], 0);
+      if (err != 0)
+        {
+          fprintf (stderr, "window-jump: seccomp: %s\n", strerror (err));
+          return 2;
+        }
+    }
   if (sigsetjmp (back, 1) == 0)
     pthread_create (readonly_id, NULL, report, NULL);
+  else if (set_errno)
+    {
+      int e = errno;
+      printf ("errno %d\n", e);
+    }
   sigset_t usr1;
   sigemptyset (&usr1);
   sigaddset (&usr1, SIGUSR1);
