@@ -280,9 +280,13 @@ done
 } >> "$report"
 gl_check_abi "$report" "$out/check-abi.log" || status=1
 
-# The 2.31 series with Debian's stock libraries: every mix refused.
+# The 2.31 series with Debian's stock libraries: every mix refused; its
+# clone windows in a static program; filters on rt_sigprocmask, against
+# stock 2.31.
 if [ "$GLIBC_SUITE" = bullseye ]; then
   "$here/mix-check.sh" "$report" "$out/mix-check.log" || status=1
+  "$here/static-windows.sh" "$report" "$out/static-windows.log" || status=1
+  "$here/mask-filters.sh" "$report" "$out/mask-filters.log" || status=1
 fi
 
 # With the baseline, the lists are written anew: the test names, and

@@ -1,11 +1,12 @@
-/* sigblock-refused [--answer-0] [--setmask | --unblock] PROGRAM
+/* sigblock-refused [--answer-0] [--setmask] [--unblock] PROGRAM
    [ARG...]: runs PROGRAM under a seccomp filter that refuses
    rt_sigprocmask (SIG_BLOCK, ...) with EPERM and allows every other
    call; with --answer-0 the filter answers 0 instead, without doing the
    call or writing the old mask (SECCOMP_RET_ERRNO with 0, as a
    supervisor may answer); with --setmask (--unblock) it is SIG_SETMASK
    (SIG_UNBLOCK) that the filter answers so, and SIG_BLOCK that it lets
-   through.  The shim blocks signals around its start-up and
+   through; both options: both of those (101st review, R1: a block that
+   got through while both ways back were refused).  The shim blocks signals around its start-up and
    pthread_create, and must restore nothing it did not save, and undo
    what it blocked even where one way back fails (seccomp.exp).
    Copyright (C) 2026 The rseq-compat developers.
@@ -43,29 +44,35 @@ main (int argc, char **argv)
   /* The answer: an error, or a success that wrote nothing, which a
      caller cannot tell from a real one by the return value.  */
   unsigned int answer = EPERM;
-  unsigned int how = SIG_BLOCK;
+  /* The `how's answered so; the filter compares with two, the second
+     the first again where one is given.  */
+  unsigned int how[2] = { SIG_BLOCK, SIG_BLOCK };
+  int hows = 0;
   for (; argc > 1 && argv[1][0] == '-'; argv++, argc--)
     if (strcmp (argv[1], "--answer-0") == 0)
       answer = 0;
-    else if (strcmp (argv[1], "--setmask") == 0)
-      how = SIG_SETMASK;
-    else if (strcmp (argv[1], "--unblock") == 0)
-      how = SIG_UNBLOCK;
+    else if (strcmp (argv[1], "--setmask") == 0 && hows < 2)
+      how[hows++] = SIG_SETMASK;
+    else if (strcmp (argv[1], "--unblock") == 0 && hows < 2)
+      how[hows++] = SIG_UNBLOCK;
     else
       break;
+  if (hows == 1)
+    how[1] = how[0];
   if (argc < 2 || argv[1][0] == '-')
     {
       fprintf (stderr, "usage: sigblock-refused [--answer-0]"
-               " [--setmask | --unblock] PROGRAM [ARG...]\n");
+               " [--setmask] [--unblock] PROGRAM [ARG...]\n");
       return 2;
     }
   struct sock_filter prog[] =
     {
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 3),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 4),
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
                 offsetof (struct seccomp_data, args[0])),
-      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, how, 0, 1),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, how[0], 1, 0),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, how[1], 0, 1),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | answer),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };

@@ -1,0 +1,59 @@
+#!/bin/sh
+# mask-filters.sh REPORT LOG: the 2.31 series under seccomp filters that
+# refuse (EPERM) or answer 0 without doing it rt_sigprocmask of one
+# `how', or of SIG_SETMASK and SIG_UNBLOCK both, installed before the
+# program starts (tests/src/sigblock-refused.c): the masks of main and
+# of a new thread, and the creator's after pthread_create
+# (tests/src/sigmask-report.c), must be stock 2.31's, the chroot's
+# Debian libc6, which makes no such call there.  make
+# check-glibc-project's seccomp.exp compares the shim with the patched
+# glibc alone, not with stock (101st review, R1: the series' clone
+# window blocked with SIG_BLOCK, which such a filter let through while
+# it stopped the restores, and the creator and the thread kept every
+# asynchronous signal blocked).  Appends a table to REPORT; exit status
+# 0 only if every filter gave stock's masks.
+#
+# Copyright (C) 2026 The rseq-compat developers.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+. "$(dirname "$0")/common.sh"
+report=$1 log=$2
+: > "$log"
+d=$GL_WORK/mask-filters
+rm -rf "$GL_ROOT$d" && mkdir -p "$GL_ROOT$d"
+cp "$GL_TOP/tests/src/sigblock-refused.c" "$GL_TOP/tests/src/sigmask-report.c" \
+  "$GL_ROOT$d/"
+gl_in_chroot /bin/sh -c 'cd "$1" &&
+  gcc -O2 -o sigblock-refused sigblock-refused.c &&
+  gcc -O2 -pthread -o sigmask-report sigmask-report.c' sh "$d" >> "$log" 2>&1 ||
+  { echo "mask-filters: the test programs did not build (see $log)" >&2; exit 1; }
+{
+  echo
+  echo "## Filters on rt_sigprocmask"
+  echo
+  echo "tests/src/sigmask-report.c under tests/src/sigblock-refused.c, on"
+  echo "the chroot's stock libc6 and on the patched build (its ld.so):"
+  echo
+  echo "| filter | patched | verdict |"
+  echo "|---|---|---|"
+} >> "$report"
+status=0
+for f in none "" --answer-0 --setmask "--answer-0 --setmask" --unblock \
+    "--answer-0 --unblock" "--setmask --unblock" "--answer-0 --setmask --unblock"; do
+  if [ "$f" = none ]; then run=; else run="$d/sigblock-refused $f"; fi
+  stock=$(gl_in_chroot timeout 60 $run "$d/sigmask-report" 2>&1; echo "exit $?")
+  # The build's ld.so itself: testrun.sh is a bash script, whose own
+  # masking under such a filter the program would inherit.
+  patched=$(gl_in_chroot timeout 60 $run "$GL_BUILD/elf/ld-linux-x86-64.so.2" \
+    --library-path "$GL_BUILD:$GL_BUILD/nptl:$GL_BUILD/elf:$GL_BUILD/dlfcn" \
+    "$d/sigmask-report" 2>&1; echo "exit $?")
+  printf '%s\nstock:\n%s\npatched:\n%s\n' "filter ${f:-SIG_BLOCK}" "$stock" "$patched" >> "$log"
+  if [ "$stock" = "$patched" ]; then
+    verdict=right
+  else
+    verdict="WRONG (stock: $(echo "$stock" | tr '\n' ' '))"
+    status=1
+  fi
+  echo "| ${f:-(SIG_BLOCK)} | $(echo "$patched" | tr '\n' ' ' | sed 's/|/\\|/g') | $verdict |" >> "$report"
+done
+exit $status
