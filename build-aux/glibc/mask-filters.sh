@@ -21,11 +21,13 @@ report=$1 log=$2
 : > "$log"
 d=$GL_WORK/mask-filters
 rm -rf "$GL_ROOT$d" && mkdir -p "$GL_ROOT$d"
-cp "$GL_TOP/tests/src/sigblock-refused.c" "$GL_TOP/tests/src/sigmask-report.c" \
-  "$GL_ROOT$d/"
+(cd "$GL_TOP/tests/src" && cp sigblock-refused.c sigmask-report.c \
+   window-sigblock.c window-gap.c window-blockfail.c "$GL_ROOT$d/")
 gl_in_chroot /bin/sh -c 'cd "$1" &&
   gcc -O2 -o sigblock-refused sigblock-refused.c &&
-  gcc -O2 -pthread -o sigmask-report sigmask-report.c' sh "$d" >> "$log" 2>&1 ||
+  for p in sigmask-report window-sigblock window-gap window-blockfail; do
+    gcc -O2 -pthread -o $p $p.c || exit 1
+  done' sh "$d" >> "$log" 2>&1 ||
   { echo "mask-filters: the test programs did not build (see $log)" >&2; exit 1; }
 {
   echo
@@ -38,15 +40,14 @@ gl_in_chroot /bin/sh -c 'cd "$1" &&
   echo "|---|---|---|"
 } >> "$report"
 status=0
+ld="$GL_BUILD/elf/ld-linux-x86-64.so.2 --library-path $GL_BUILD:$GL_BUILD/nptl:$GL_BUILD/elf:$GL_BUILD/dlfcn"
 for f in none "" --answer-0 --setmask "--answer-0 --setmask" --unblock \
     "--answer-0 --unblock" "--setmask --unblock" "--answer-0 --setmask --unblock"; do
   if [ "$f" = none ]; then run=; else run="$d/sigblock-refused $f"; fi
   stock=$(gl_in_chroot timeout 60 $run "$d/sigmask-report" 2>&1; echo "exit $?")
   # The build's ld.so itself: testrun.sh is a bash script, whose own
   # masking under such a filter the program would inherit.
-  patched=$(gl_in_chroot timeout 60 $run "$GL_BUILD/elf/ld-linux-x86-64.so.2" \
-    --library-path "$GL_BUILD:$GL_BUILD/nptl:$GL_BUILD/elf:$GL_BUILD/dlfcn" \
-    "$d/sigmask-report" 2>&1; echo "exit $?")
+  patched=$(gl_in_chroot timeout 60 $run $ld "$d/sigmask-report" 2>&1; echo "exit $?")
   printf '%s\nstock:\n%s\npatched:\n%s\n' "filter ${f:-SIG_BLOCK}" "$stock" "$patched" >> "$log"
   if [ "$stock" = "$patched" ]; then
     verdict=right
@@ -55,5 +56,33 @@ for f in none "" --answer-0 --setmask "--answer-0 --setmask" --unblock \
     status=1
   fi
   echo "| ${f:-(SIG_BLOCK)} | $(echo "$patched" | tr '\n' ' ' | sed 's/|/\\|/g') | $verdict |" >> "$report"
+done
+
+# Handlers run inside the window (102nd review): a longjmp out of one
+# under a filter on SIG_BLOCK (window-sigblock.c, modes 0 to 2: stock's
+# output, exactly), one that changes the mask it returns to
+# (window-gap.c: no change lost), one that creates a thread under a
+# filter that refuses SIG_SETMASK with a set (window-blockfail.c: no
+# such thread lacks the handler's signals).
+for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
+    "window-gap 2000 2000" "window-blockfail 1500 3000"; do
+  stock=$(gl_in_chroot timeout 120 $d/$t 2>&1; echo "exit $?")
+  patched=$(gl_in_chroot timeout 120 $ld $d/$t 2>&1; echo "exit $?")
+  printf '%s\nstock:\n%s\npatched:\n%s\n' "$t" "$stock" "$patched" >> "$log"
+  case $t in
+    window-gap*) want='creator-lost-change=0' ;;
+    window-blockfail*) want='lacking SIGUSR1/SIGUSR2=0 ' ;;
+    *) want=$stock ;;
+  esac
+  case "$stock" in *"$want"*) ok=1 ;; *) ok=0 ;; esac
+  case "$patched" in *"$want"*) ;; *) ok=0 ;; esac
+  case "$stock$patched" in *"exit 0"*"exit 0") ;; *) ok=0 ;; esac
+  if [ $ok = 1 ]; then
+    verdict=right
+  else
+    verdict="WRONG (stock: $(echo "$stock" | tr '\n' ' '); want '$want' in both)"
+    status=1
+  fi
+  echo "| $t | $(echo "$patched" | tr '\n' ' ' | sed 's/|/\\|/g') | $verdict |" >> "$report"
 done
 exit $status
