@@ -148,12 +148,25 @@ alloc_step (void)
   block_size[slot] = size;
 }
 
+/* Seconds before a hang is called one: a sanitizer's run is many times
+   slower (TSan's churn detached took over 30 s on a loaded machine).  */
+#if defined __SANITIZE_THREAD__ || defined __SANITIZE_ADDRESS__
+# define CHURN_ALARM 300
+#elif defined __has_feature
+# if __has_feature (thread_sanitizer) || __has_feature (address_sanitizer)
+#  define CHURN_ALARM 300
+# endif
+#endif
+#ifndef CHURN_ALARM
+# define CHURN_ALARM 30
+#endif
+
 int
 main (int argc, char **argv)
 {
   /* A hang (a thread that never reports) fails instead of blocking the
      suite.  */
-  alarm (30);
+  alarm (CHURN_ALARM);
   int detached = argc > 1 && strcmp (argv[1], "detached") == 0;
   CHECK (argc > 1 && (detached || strcmp (argv[1], "joinable") == 0),
          "usage: churn detached|joinable");
