@@ -312,19 +312,60 @@ pause_set (void)
 /* SET blocked, with raw system calls, and whether it was: it runs in
    the first constructor, before a sanitizer's runtime has set up its
    interceptors of sigfillset or sigprocmask (TSan's jumped to address
-   0), and the kernel's mask is one 64-bit word on both
-   architectures.  */
+   0), and the kernel's mask is one 64-bit word on both architectures.
+
+   The block is a SIG_SETMASK, as the restore's first call is: a filter
+   that stops SIG_SETMASK then stops the block too, and nothing is
+   blocked that could not be undone (101st review, R2: the block was a
+   SIG_BLOCK, and a filter that refused or answered 0 to both
+   SIG_SETMASK and SIG_UNBLOCK left the creator and its thread with
+   every asynchronous signal blocked for good, where glibc 2.31 alone
+   blocks nothing in pthread_create).  The mask it extends is read
+   first with SIG_BLOCK and no set, so a filter that stops SIG_BLOCK
+   still finds nothing blocked, as before (musl alone then restores a
+   mask it never read, and the shim must leave that as it is:
+   seccomp.exp).  Where a handler changed the mask between the two
+   calls (by editing its context's uc_sigmask), the block's own answer
+   says so, and a third call extends that one instead (102nd review,
+   Q2, in the series: the change was lost).  */
 static int
 mask_block (uint64_t set, uint64_t *old)
 {
-  /* Refused (a filter), or answered 0 by a filter that wrote nothing to
-     OLD (SECCOMP_RET_ERRNO with 0, a supervisor): nothing to restore.
-     The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
-     says OLD was not written.  */
+  /* Refused (a filter), or answered 0 by a filter that wrote nothing
+     (SECCOMP_RET_ERRNO with 0, a supervisor): nothing was done.  The
+     kernel never reports SIGKILL blocked, so a SIGKILL bit still set
+     says the old mask was not written.  */
+  const uint64_t unwritten = (uint64_t) 1 << (SIGKILL - 1);
+  uint64_t now = ~(uint64_t) 0, before = ~(uint64_t) 0;
   *old = ~(uint64_t) 0;
-  return rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, (long int) &set,
-                               (long int) old, sizeof set) == 0
-         && (*old & ((uint64_t) 1 << (SIGKILL - 1))) == 0;
+  if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, 0,
+                            (long int) &now, sizeof now) != 0
+      || (now & unwritten) != 0)
+    return 0;
+  uint64_t want = now | set;
+  if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) &want,
+                            (long int) &before, sizeof want) != 0
+      || (before & unwritten) != 0)
+    return 0;
+  if (before != now)
+    {
+      uint64_t again = before | set, was = ~(uint64_t) 0;
+      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK,
+                                (long int) &again, (long int) &was,
+                                sizeof again) != 0
+          || (was & unwritten) != 0)
+        {
+          /* A filter installed meanwhile by another thread
+             (SECCOMP_FILTER_FLAG_TSYNC): back as the restore goes,
+             and nothing blocked.  */
+          *old = before;
+          __rseq_compat_mask_restore (old);
+          *old = ~(uint64_t) 0;
+          return 0;
+        }
+    }
+  *old = before;
+  return 1;
 }
 
 /* The decision's own mask.  The signals the thread's own code raises
@@ -346,10 +387,11 @@ __rseq_compat_mask_pause (uint64_t *old)
 
 /* Back to OLD, by two calls each of which restores it alone: SIG_SETMASK,
    then unblocking what mask_async or mask_pause blocked that OLD did not
-   (a no-op after the first).  A filter may refuse either (or answer 0
-   without doing it) while it lets SIG_BLOCK through: with one call
-   only, the thread kept almost every signal blocked for good
-   (seccomp.exp, both ways).  A filter that stops both leaves it so.  */
+   (a no-op after the first).  mask_block has shown that SIG_SETMASK
+   gets through; the second call is for a filter installed since by
+   another thread (SECCOMP_FILTER_FLAG_TSYNC) that stops it and lets
+   SIG_UNBLOCK through.  One that stops both leaves the mask blocked
+   (doc/using.md).  */
 void
 __rseq_compat_mask_restore (const uint64_t *old)
 {

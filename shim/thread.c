@@ -131,6 +131,7 @@ on_thread_exit (void *value)
 static const int raised_by_own_code[] = { RSEQ_OWN_CODE_SIGNALS };
 
 
+#if RSEQ_COMPAT_GLIBC
 /* What block_async blocks: every signal but those the caller's own
    code may raise.  */
 static void
@@ -140,6 +141,7 @@ async_sigset (sigset_t *set)
   for (size_t i = 0; i < sizeof raised_by_own_code / sizeof (int); i++)
     sigdelset (set, raised_by_own_code[i]);
 }
+#endif
 
 /* The window of a creation: create blocks every asynchronous signal
    around the C library's pthread_create, and the signals its own code
@@ -425,8 +427,9 @@ mask_back (const sigset_t *target, int keep_internal)
 }
 
 /* Blocks every signal but those the caller's own code may raise, which
-   stay as they were; the mask before in *OLD.  0, or -1 where the
-   system call is refused or *OLD was not written.  */
+   stay as they were; the mask before in *OLD.  0, or -1 where nothing
+   was blocked (a filter refused the call, or answered 0 without doing
+   it).  */
 static int
 block_async (sigset_t *old)
 {
@@ -434,24 +437,17 @@ block_async (sigset_t *old)
      inside pthread_create, such as the C library storing the new
      thread's ID in a page that a write-barrier handler protects, or a
      seccomp SIGSYS): blocked, they would kill the process instead of
-     reaching its handler.  sigprocmask, not pthread_sigmask: before
-     glibc 2.32 the latter is in libpthread, which the shim must not
-     pull into every process.  Both set the calling thread's mask on
-     Linux.  */
-  sigset_t all;
-  async_sigset (&all);
-  /* SIG_BLOCK: those six stay as they were, in one system call.  A
-     refusal leaves the caller's errno as it was.  */
-  int saved = errno;
-  /* A filter may answer 0 and write nothing (SECCOMP_RET_ERRNO with 0,
-     a supervisor): the kernel never reports SIGKILL blocked, so OLD
-     with SIGKILL still in it was not written, and is not restored.  */
-  sigfillset (old);
-  int ret = sigprocmask (SIG_BLOCK, &all, old);
-  if (ret == 0 && sigismember (old, SIGKILL))
-    ret = -1;
-  errno = saved;
-  return ret;
+     reaching its handler.  The start-up's mask_block (init.c) does it:
+     the same set as sigfillset's less those six (both C libraries'
+     sigfillset leaves their internal signals out), with raw system
+     calls that leave errno as it was, and with SIG_SETMASK, so that a
+     filter that stops the restore stops the block too.  */
+  uint64_t word;
+  if (!__rseq_compat_mask_async (&word))
+    return -1;
+  sigemptyset (old);
+  memcpy (old, &word, sizeof word);
+  return 0;
 }
 
 /* pthread_attr_getsigmask_np (glibc 2.32 and later), or NULL, once

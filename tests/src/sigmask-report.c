@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -39,6 +40,19 @@ report (const char *who)
       printf ("%s: %s", who, line);
   if (f != NULL)
     fclose (f);
+}
+
+/* SIGMASK_REPORT_DIRTY=BYTE: the stack below main's frame filled with
+   BYTE before pthread_create, so that a C library that restores a mask
+   it never read (musl 1.2.3 under a filter that stops its SIG_BLOCK,
+   glibc 2.34 under one that stops its SIG_SETMASK) shows it:
+   seccomp.exp then compares only what such a library leaves alone.  */
+static void __attribute__ ((noinline))
+dirty_stack (int byte)
+{
+  unsigned char buf[32768];
+  memset (buf, byte, sizeof buf);
+  __asm__ volatile ("" : : "r" (buf) : "memory");
 }
 
 static void *
@@ -66,6 +80,9 @@ main (int argc, char **argv)
       sigprocmask (SIG_BLOCK, &set, NULL);
       report ("main blocking");
     }
+  const char *dirty = getenv ("SIGMASK_REPORT_DIRTY");
+  if (dirty != NULL)
+    dirty_stack (atoi (dirty));
   pthread_t t;
   int err = pthread_create (&t, NULL, thread, NULL);
   if (err == 0)
