@@ -309,6 +309,47 @@ pause_set (void)
   return set;
 }
 
+/* The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
+   in an old mask says the call did not write it: a filter refused the
+   call, or answered 0 without doing it (SECCOMP_RET_ERRNO with 0, a
+   supervisor), or trapped it for a handler that does the work and
+   leaves the old mask alone.  */
+#define MASK_UNWRITTEN ((uint64_t) 1 << (SIGKILL - 1))
+
+/* The thread's mask into *MASK (SIG_BLOCK with no set changes
+   nothing); whether the kernel gave it.  */
+static int
+mask_read (uint64_t *mask)
+{
+  *mask = ~(uint64_t) 0;
+  return rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, 0,
+                               (long int) mask, sizeof *mask) == 0
+         && (*mask & MASK_UNWRITTEN) == 0;
+}
+
+/* SIG_SETMASK to WANT, and whether it took effect, with the mask it
+   replaced in *WAS.  Where the old mask came back unwritten, the mask is
+   read again: a trapping filter's handler may have done the work on its
+   context's mask (105th review, Q4: taken for a call not done, the block
+   was never undone, and the creator and its thread kept every
+   asynchronous signal blocked); a changed mask replaced READ, the one
+   read just before.  */
+static int
+mask_set (uint64_t want, uint64_t read, uint64_t *was)
+{
+  uint64_t now;
+  *was = ~(uint64_t) 0;
+  if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) &want,
+                            (long int) was, sizeof want) != 0)
+    return 0;
+  if ((*was & MASK_UNWRITTEN) == 0)
+    return 1;
+  if (!mask_read (&now) || now == read)
+    return 0;
+  *was = read;
+  return 1;
+}
+
 /* SET blocked, with raw system calls, and whether it was: it runs in
    the first constructor, before a sanitizer's runtime has set up its
    interceptors of sigfillset or sigprocmask (TSan's jumped to address
@@ -331,29 +372,14 @@ pause_set (void)
 static int
 mask_block (uint64_t set, uint64_t *old)
 {
-  /* Refused (a filter), or answered 0 by a filter that wrote nothing
-     (SECCOMP_RET_ERRNO with 0, a supervisor): nothing was done.  The
-     kernel never reports SIGKILL blocked, so a SIGKILL bit still set
-     says the old mask was not written.  */
-  const uint64_t unwritten = (uint64_t) 1 << (SIGKILL - 1);
-  uint64_t now = ~(uint64_t) 0, before = ~(uint64_t) 0;
+  uint64_t now = ~(uint64_t) 0, before;
   *old = ~(uint64_t) 0;
-  if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, 0,
-                            (long int) &now, sizeof now) != 0
-      || (now & unwritten) != 0)
-    return 0;
-  uint64_t want = now | set;
-  if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) &want,
-                            (long int) &before, sizeof want) != 0
-      || (before & unwritten) != 0)
+  if (!mask_read (&now) || !mask_set (now | set, now, &before))
     return 0;
   if (before != now)
     {
-      uint64_t again = before | set, was = ~(uint64_t) 0;
-      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK,
-                                (long int) &again, (long int) &was,
-                                sizeof again) != 0
-          || (was & unwritten) != 0)
+      uint64_t was;
+      if (!mask_set (before | set, before, &was))
         {
           /* A filter installed meanwhile by another thread
              (SECCOMP_FILTER_FLAG_TSYNC): back as the restore goes,
