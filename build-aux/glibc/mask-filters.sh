@@ -10,8 +10,9 @@
 # glibc alone, not with stock (101st review, R1: the series' clone
 # window blocked with SIG_BLOCK, which such a filter let through while
 # it stopped the restores, and the creator and the thread kept every
-# asynchronous signal blocked).  Appends a table to REPORT; exit status
-# 0 only if every filter gave stock's masks.
+# asynchronous signal blocked).  Then handlers run inside the window,
+# and filters that trap rt_sigprocmask (below).  Appends a table to
+# REPORT; exit status 0 only if every case gave stock's results.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,10 +23,12 @@ report=$1 log=$2
 d=$GL_WORK/mask-filters
 rm -rf "$GL_ROOT$d" && mkdir -p "$GL_ROOT$d"
 (cd "$GL_TOP/tests/src" && cp sigblock-refused.c sigmask-report.c \
-   window-sigblock.c window-gap.c window-blockfail.c "$GL_ROOT$d/")
+   window-sigblock.c window-gap.c window-blockfail.c sigmask-emulated.c \
+   "$GL_ROOT$d/")
 gl_in_chroot /bin/sh -c 'cd "$1" &&
   gcc -O2 -o sigblock-refused sigblock-refused.c &&
-  for p in sigmask-report window-sigblock window-gap window-blockfail; do
+  for p in sigmask-report window-sigblock window-gap window-blockfail \
+      sigmask-emulated; do
     gcc -O2 -pthread -o $p $p.c || exit 1
   done' sh "$d" >> "$log" 2>&1 ||
   { echo "mask-filters: the test programs did not build (see $log)" >&2; exit 1; }
@@ -64,8 +67,16 @@ done
 # (window-gap.c: no change lost), one that creates a thread under a
 # filter that refuses SIG_SETMASK with a set (window-blockfail.c: no
 # such thread lacks the handler's signals).
+#
+# Filters that trap rt_sigprocmask, the program's SIGSYS handler doing
+# the call's work (sigmask-emulated.c, modes 1 to 3): stock's output,
+# exactly (session 38: the window's first call blocked every signal,
+# SIGSYS with them, and the series died with SIGSYS in pthread_create
+# under a filter trapping SIG_SETMASK, or with a handler that ignores
+# the old-mask pointer kept the creator and the thread blocked).
 for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
-    "window-gap 2000 2000" "window-blockfail 1500 3000"; do
+    "window-gap 2000 2000" "window-blockfail 1500 3000" \
+    "sigmask-emulated 1" "sigmask-emulated 2" "sigmask-emulated 3"; do
   stock=$(gl_in_chroot timeout 120 $d/$t 2>&1; echo "exit $?")
   patched=$(gl_in_chroot timeout 120 $ld $d/$t 2>&1; echo "exit $?")
   printf '%s\nstock:\n%s\npatched:\n%s\n' "$t" "$stock" "$patched" >> "$log"
@@ -77,6 +88,10 @@ for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
   case "$stock" in *"$want"*) ok=1 ;; *) ok=0 ;; esac
   case "$patched" in *"$want"*) ;; *) ok=0 ;; esac
   case "$stock$patched" in *"exit 0"*"exit 0") ;; *) ok=0 ;; esac
+  case $t in
+    sigmask-emulated*)
+      case "$stock" in *": pthread_create 0; "*) ;; *) ok=0 ;; esac ;;
+  esac
   if [ $ok = 1 ]; then
     verdict=right
   else
