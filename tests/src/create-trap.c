@@ -61,6 +61,17 @@
                review, S5: the patched 2.31's longjmp left both windows
                open, the inner one's record lying on the signal stack
                above the target);
+     leftopen  main raises SIGUSR1, whose handler runs on a stack in
+               main's frame armed with SS_AUTODISARM, outside any
+               window, and creates a thread on the program's stack,
+               whose clone (musl: mapping) traps; the SIGSYS handler
+               leaves by siglongjmp, and main creates as in stale.  The
+               kernel reports no signal stack in the handlers, the
+               window's record lies above the jump's target, and the
+               shim and the patched 2.31 keep that window open: main's
+               thread gets the handler's mask, a limit that the .exp
+               pins ("leftopen=SIGNALS"; 100th review, N1, and the
+               105th's Q1);
      version   prints the C library, with no filter.
 
    Prints "LIBC VERSION: pthread_create=E handler=N thread-ran=R
@@ -131,7 +142,7 @@ static long answer;
 
 /* What the handler does: 0 nothing, else one of the modes below.  */
 enum { NESTED = 1, UNBLOCK, ROUNDTRIP, TWICE, STALE, DEEP, ALTSTACK,
-       SETCONTEXT, AUTODISARM, REARM, JUMP };
+       SETCONTEXT, AUTODISARM, REARM, JUMP, LEFTOPEN };
 static int nested;
 /* The blocked signals of the handler's threads, as "12,31", once they
    have run.  */
@@ -166,7 +177,7 @@ inner_body (void *arg)
   pthread_sigmask (SIG_BLOCK, NULL, &now);
   format_mask (&now, inner_mask[i], sizeof inner_mask[i]);
   inner_done[i] = 1;
-  if (nested == STALE || nested == SETCONTEXT || nested == JUMP)
+  if (nested == STALE || nested == SETCONTEXT || nested >= JUMP)
     return NULL;
   /* Alive, so that setresuid has to reach it.  */
   for (;;)
@@ -215,7 +226,7 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
 #endif
   RETURN_REG ((ucontext_t *) ctx) = answer;
   handled++;
-  if (nested == JUMP && handled == 2)
+  if ((nested == JUMP && handled == 2) || (nested == LEFTOPEN && handled == 1))
     siglongjmp (stale_env, 1);
   if (handled != 1 || nested == 0)
     return;
@@ -273,6 +284,20 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
       pthread_sigmask (SIG_BLOCK, &usr1, NULL);
       create_inner (1, 1);
     }
+}
+
+/* leftopen: a handler outside any window, on the SS_AUTODISARM stack,
+   whose creation traps; the SIGSYS handler jumps out of it.  */
+static void
+on_usr1 (int sig)
+{
+  (void) sig;
+  pthread_attr_t a;
+  pthread_t t;
+  pthread_attr_init (&a);
+  if (!trap_mmap)
+    pthread_attr_setstack (&a, own_stack + OWN_HALF, OWN_HALF);
+  pthread_create (&t, &a, inner_body, (void *) (intptr_t) 0);
 }
 
 #ifdef __GLIBC__
@@ -337,7 +362,8 @@ main (int argc, char **argv)
   pthread_attr_init (&attr);
   static const char *const handler_modes[]
     = { "nested", "unblock", "roundtrip", "twice", "stale", "deep",
-        "altstack", "setcontext", "autodisarm", "rearm", "jump" };
+        "altstack", "setcontext", "autodisarm", "rearm", "jump",
+        "leftopen" };
   nested = 0;
   for (size_t i = 0; i < sizeof handler_modes / sizeof *handler_modes; i++)
     if (strcmp (mode, handler_modes[i]) == 0)
@@ -415,7 +441,7 @@ main (int argc, char **argv)
   sa.sa_sigaction = on_sigsys;
   /* The handler's own creations map stacks too, which trap again (and
      in the jump mode clone too).  */
-  sa.sa_flags = SA_SIGINFO | (trap_mmap || nested == JUMP ? SA_NODEFER : 0);
+  sa.sa_flags = SA_SIGINFO | (trap_mmap || nested >= JUMP ? SA_NODEFER : 0);
   /* In main's frame, above the window's.  */
   char autodisarm_stack[1 << 16] __attribute__ ((aligned (16)));
   if (nested >= AUTODISARM)
@@ -448,6 +474,19 @@ main (int argc, char **argv)
     {
       perror ("create-trap: sigaction");
       return 2;
+    }
+  if (nested == LEFTOPEN)
+    {
+      struct sigaction su;
+      memset (&su, 0, sizeof su);
+      su.sa_handler = on_usr1;
+      su.sa_flags = SA_ONSTACK;
+      sigemptyset (&su.sa_mask);
+      if (sigaction (SIGUSR1, &su, NULL) != 0)
+        {
+          perror ("create-trap: sigaction");
+          return 2;
+        }
     }
 
   abi = rt_abi ();
@@ -563,7 +602,7 @@ main (int argc, char **argv)
         }
     }
 #endif
-  if ((nested == STALE || nested == JUMP) && sigsetjmp (stale_env, 1) != 0)
+  if ((nested == STALE || nested >= JUMP) && sigsetjmp (stale_env, 1) != 0)
     {
 #ifdef __GLIBC__
     after_jump:;
@@ -585,10 +624,18 @@ main (int argc, char **argv)
 #endif
       printf (": handler=%d %s=%s\n", handled > 0,
               nested == SETCONTEXT ? "setcontext"
-              : nested == JUMP ? "jump" : "stale",
+              : nested == JUMP ? "jump"
+              : nested == LEFTOPEN ? "leftopen" : "stale",
               strcmp (want, inner_mask[0]) == 0 ? "same" : inner_mask[0]);
       fflush (stdout);
       _exit (0);
+    }
+  if (nested == LEFTOPEN)
+    {
+      raise (SIGUSR1);
+      /* Not trapped (glibc 2.32 and later use clone3): the rest as
+         after the jump, with handler=0.  */
+      siglongjmp (stale_env, 1);
     }
   pthread_t t;
   err = pthread_create (&t, &attr, body, NULL);
