@@ -211,6 +211,19 @@ create_inner (int i, int detached)
 #endif
 static int trap_mmap;
 
+/* A creation on the program's stack (glibc: its clone traps) or, on
+   musl, whose stack mapping traps.  */
+static void
+create_trapped (void)
+{
+  pthread_attr_t a;
+  pthread_t t;
+  pthread_attr_init (&a);
+  if (!trap_mmap)
+    pthread_attr_setstack (&a, own_stack + OWN_HALF, OWN_HALF);
+  pthread_create (&t, &a, inner_body, (void *) (intptr_t) 0);
+}
+
 static void
 on_sigsys (int sig, siginfo_t *si, void *ctx)
 {
@@ -259,16 +272,9 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
       }
       break;
     case JUMP:
-      {
-        pthread_attr_t a;
-        pthread_t t;
-        pthread_attr_init (&a);
-        if (!trap_mmap)
-          pthread_attr_setstack (&a, own_stack + OWN_HALF, OWN_HALF);
-        /* Its clone (or mapping) traps again, and that handler jumps.  */
-        pthread_create (&t, &a, inner_body, (void *) (intptr_t) 0);
-        return;
-      }
+      /* Its clone (or mapping) traps again, and that handler jumps.  */
+      create_trapped ();
+      return;
     case DEEP:
       {
         size_t len = (size_t) 2 << 20;
@@ -292,12 +298,7 @@ static void
 on_usr1 (int sig)
 {
   (void) sig;
-  pthread_attr_t a;
-  pthread_t t;
-  pthread_attr_init (&a);
-  if (!trap_mmap)
-    pthread_attr_setstack (&a, own_stack + OWN_HALF, OWN_HALF);
-  pthread_create (&t, &a, inner_body, (void *) (intptr_t) 0);
+  create_trapped ();
 }
 
 #ifdef __GLIBC__
