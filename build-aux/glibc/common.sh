@@ -162,7 +162,8 @@ gl_change_hash() {
      echo tests/src/create-trap.c tests/src/rtest.h tests/src/seccomp-filter.h \
        tests/src/sigblock-refused.c tests/src/sigmask-report.c \
        tests/src/window-sigblock.c tests/src/window-gap.c \
-       tests/src/window-blockfail.c tests/src/sigmask-emulated.c;
+       tests/src/window-blockfail.c tests/src/sigmask-emulated.c \
+       tests/src/window-jmpblk.c;
      ls shim/arch/x86_64/*; } |
      LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
 }

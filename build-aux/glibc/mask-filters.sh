@@ -10,7 +10,8 @@
 # glibc alone, not with stock (101st review, R1: the series' clone
 # window blocked with SIG_BLOCK, which such a filter let through while
 # it stopped the restores, and the creator and the thread kept every
-# asynchronous signal blocked).  Then handlers run inside the window,
+# asynchronous signal blocked); one that kills SIG_BLOCK (106th review:
+# the window's read was one).  Then handlers run inside the window,
 # and filters that trap rt_sigprocmask (below).  Appends a table to
 # REPORT; exit status 0 only if every case gave stock's results.
 #
@@ -24,11 +25,11 @@ d=$GL_WORK/mask-filters
 rm -rf "$GL_ROOT$d" && mkdir -p "$GL_ROOT$d"
 (cd "$GL_TOP/tests/src" && cp sigblock-refused.c sigmask-report.c \
    window-sigblock.c window-gap.c window-blockfail.c sigmask-emulated.c \
-   "$GL_ROOT$d/")
+   window-jmpblk.c "$GL_ROOT$d/")
 gl_in_chroot /bin/sh -c 'cd "$1" &&
   gcc -O2 -o sigblock-refused sigblock-refused.c &&
   for p in sigmask-report window-sigblock window-gap window-blockfail \
-      sigmask-emulated; do
+      sigmask-emulated window-jmpblk; do
     gcc -O2 -pthread -o $p $p.c || exit 1
   done' sh "$d" >> "$log" 2>&1 ||
   { echo "mask-filters: the test programs did not build (see $log)" >&2; exit 1; }
@@ -44,7 +45,7 @@ gl_in_chroot /bin/sh -c 'cd "$1" &&
 } >> "$report"
 status=0
 ld="$GL_BUILD/elf/ld-linux-x86-64.so.2 --library-path $GL_BUILD:$GL_BUILD/nptl:$GL_BUILD/elf:$GL_BUILD/dlfcn"
-for f in none "" --answer-0 --setmask "--answer-0 --setmask" --unblock \
+for f in none "" --answer-0 --kill --setmask "--answer-0 --setmask" --unblock \
     "--answer-0 --unblock" "--setmask --unblock" "--answer-0 --setmask --unblock"; do
   if [ "$f" = none ]; then run=; else run="$d/sigblock-refused $f"; fi
   stock=$(gl_in_chroot timeout 60 $run "$d/sigmask-report" 2>&1; echo "exit $?")
@@ -73,10 +74,14 @@ done
 # exactly (session 38: the window's first call blocked every signal,
 # SIGSYS with them, and the series died with SIGSYS in pthread_create
 # under a filter trapping SIG_SETMASK, or with a handler that ignores
-# the old-mask pointer kept the creator and the thread blocked).
+# the old-mask pointer kept the creator and the thread blocked).  A
+# handler run right after the block that leaves by siglongjmp without a
+# saved mask (window-jmpblk.c: stock's output, exactly; 106th review,
+# B3: the window, recorded after the block, was not ended).
 for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     "window-gap 2000 2000" "window-blockfail 1500 3000" \
-    "sigmask-emulated 1" "sigmask-emulated 2" "sigmask-emulated 3"; do
+    "sigmask-emulated 1" "sigmask-emulated 2" "sigmask-emulated 3" \
+    window-jmpblk; do
   stock=$(gl_in_chroot timeout 120 $d/$t 2>&1; echo "exit $?")
   patched=$(gl_in_chroot timeout 120 $ld $d/$t 2>&1; echo "exit $?")
   printf '%s\nstock:\n%s\npatched:\n%s\n' "$t" "$stock" "$patched" >> "$log"

@@ -1,9 +1,12 @@
-/* sigblock-refused [--answer-0] [--setmask] [--unblock] PROGRAM
-   [ARG...]: runs PROGRAM under a seccomp filter that refuses
+/* sigblock-refused [--answer-0 | --kill] [--setmask] [--unblock]
+   PROGRAM [ARG...]: runs PROGRAM under a seccomp filter that refuses
    rt_sigprocmask (SIG_BLOCK, ...) with EPERM and allows every other
    call; with --answer-0 the filter answers 0 instead, without doing the
    call or writing the old mask (SECCOMP_RET_ERRNO with 0, as a
-   supervisor may answer); with --setmask (--unblock) it is SIG_SETMASK
+   supervisor may answer), with --kill it kills the process
+   (SECCOMP_RET_KILL_PROCESS: the 106th review's killblock, where the
+   patched 2.31's read was a SIG_BLOCK that stock never makes); with
+   --setmask (--unblock) it is SIG_SETMASK
    (SIG_UNBLOCK) that the filter answers so, and SIG_BLOCK that it lets
    through; both options: both of those (101st review, R1: a block that
    got through while both ways back were refused).  The shim blocks signals around its start-up and
@@ -43,14 +46,16 @@ main (int argc, char **argv)
 {
   /* The answer: an error, or a success that wrote nothing, which a
      caller cannot tell from a real one by the return value.  */
-  unsigned int answer = EPERM;
+  unsigned int action = SECCOMP_RET_ERRNO | EPERM;
   /* The `how's answered so; the filter compares with two, the second
      the first again where one is given.  */
   unsigned int how[2] = { SIG_BLOCK, SIG_BLOCK };
   int hows = 0;
   for (; argc > 1 && argv[1][0] == '-'; argv++, argc--)
     if (strcmp (argv[1], "--answer-0") == 0)
-      answer = 0;
+      action = SECCOMP_RET_ERRNO;
+    else if (strcmp (argv[1], "--kill") == 0)
+      action = SECCOMP_RET_KILL_PROCESS;
     else if (strcmp (argv[1], "--setmask") == 0 && hows < 2)
       how[hows++] = SIG_SETMASK;
     else if (strcmp (argv[1], "--unblock") == 0 && hows < 2)
@@ -61,7 +66,7 @@ main (int argc, char **argv)
     how[1] = how[0];
   if (argc < 2 || argv[1][0] == '-')
     {
-      fprintf (stderr, "usage: sigblock-refused [--answer-0]"
+      fprintf (stderr, "usage: sigblock-refused [--answer-0 | --kill]"
                " [--setmask] [--unblock] PROGRAM [ARG...]\n");
       return 2;
     }
@@ -73,7 +78,7 @@ main (int argc, char **argv)
                 offsetof (struct seccomp_data, args[0])),
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, how[0], 1, 0),
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, how[1], 0, 1),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | answer),
+      BPF_STMT (BPF_RET | BPF_K, action),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
   struct sock_fprog fp = { sizeof prog / sizeof prog[0], prog };
