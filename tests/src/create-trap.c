@@ -212,16 +212,18 @@ create_inner (int i, int detached)
 static int trap_mmap;
 
 /* A creation on the program's stack (glibc: its clone traps) or, on
-   musl, whose stack mapping traps.  */
+   musl, whose stack mapping traps; its thread, where it starts (the
+   C library blocks SIGSYS there, glibc 2.32 and later use clone3),
+   reports into slot I.  */
 static void
-create_trapped (void)
+create_trapped (int i)
 {
   pthread_attr_t a;
   pthread_t t;
   pthread_attr_init (&a);
   if (!trap_mmap)
     pthread_attr_setstack (&a, own_stack + OWN_HALF, OWN_HALF);
-  pthread_create (&t, &a, inner_body, (void *) (intptr_t) 0);
+  pthread_create (&t, &a, inner_body, (void *) (intptr_t) i);
 }
 
 static void
@@ -273,7 +275,7 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
       break;
     case JUMP:
       /* Its clone (or mapping) traps again, and that handler jumps.  */
-      create_trapped ();
+      create_trapped (0);
       return;
     case DEEP:
       {
@@ -298,7 +300,7 @@ static void
 on_usr1 (int sig)
 {
   (void) sig;
-  create_trapped ();
+  create_trapped (1);
 }
 
 #ifdef __GLIBC__
