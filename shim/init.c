@@ -316,13 +316,13 @@ pause_set (void)
    leaves the old mask alone.  */
 #define MASK_UNWRITTEN ((uint64_t) 1 << (SIGKILL - 1))
 
-/* The thread's mask into *MASK (SIG_BLOCK with no set changes
-   nothing); whether the kernel gave it.  */
+/* The thread's mask into *MASK, by HOW with no set, which changes
+   nothing; whether the kernel gave it.  */
 static int
-mask_read (uint64_t *mask)
+mask_read (int how, uint64_t *mask)
 {
   *mask = ~(uint64_t) 0;
-  return rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, 0,
+  return rseq_compat_syscall4 (SYS_rt_sigprocmask, how, 0,
                                (long int) mask, sizeof *mask) == 0
          && (*mask & MASK_UNWRITTEN) == 0;
 }
@@ -344,7 +344,7 @@ mask_set (uint64_t want, uint64_t read, uint64_t *was)
     return 0;
   if ((*was & MASK_UNWRITTEN) == 0)
     return 1;
-  if (!mask_read (&now) || now == read)
+  if (!mask_read (SIG_SETMASK, &now) || now == read)
     return 0;
   *was = read;
   return 1;
@@ -362,19 +362,23 @@ mask_set (uint64_t want, uint64_t read, uint64_t *was)
    SIG_SETMASK and SIG_UNBLOCK left the creator and its thread with
    every asynchronous signal blocked for good, where glibc 2.31 alone
    blocks nothing in pthread_create).  The mask it extends is read
-   first with SIG_BLOCK and no set, so a filter that stops SIG_BLOCK
-   still finds nothing blocked, as before (musl alone then restores a
-   mask it never read, and the shim must leave that as it is:
-   seccomp.exp).  Where a handler changed the mask between the two
+   first, by READ with no set: SIG_SETMASK, so that every call is of
+   one `how', but in musl's pthread_create SIG_BLOCK, musl's own there,
+   so that a filter that stops SIG_BLOCK still finds nothing blocked
+   (musl alone then restores a mask it never read, and the shim must
+   leave that as it is: seccomp.exp).  A filter that kills SIG_BLOCK
+   kills musl's pthread_create, but not glibc 2.31's, nor a program
+   that creates no thread (killblock, 106th review: the shim read with
+   SIG_BLOCK everywhere).  Where a handler changed the mask between the two
    calls (by editing its context's uc_sigmask), the block's own answer
    says so, and a third call extends that one instead (102nd review,
    Q2, in the series: the change was lost).  */
 static int
-mask_block (uint64_t set, uint64_t *old)
+mask_block (uint64_t set, int read, uint64_t *old)
 {
   uint64_t now = ~(uint64_t) 0, before;
   *old = ~(uint64_t) 0;
-  if (!mask_read (&now) || !mask_set (now | set, now, &before))
+  if (!mask_read (read, &now) || !mask_set (now | set, now, &before))
     return 0;
   if (before != now)
     {
@@ -394,37 +398,40 @@ mask_block (uint64_t set, uint64_t *old)
   return 1;
 }
 
-/* The decision's own mask.  The signals the thread's own code raises
-   stay as they were (blocked, they kill), and so do the C library's
-   internal ones (glibc's 32 and 33, musl's 32 to 34: cancellation,
-   set*id broadcasts), which no handler of the program's runs for.  */
+/* The decision's own mask, and pthread_create's (READ as mask_block
+   says).  The signals the thread's own code raises stay as they were
+   (blocked, they kill), and so do the C library's internal ones
+   (glibc's 32 and 33, musl's 32 to 34: cancellation, set*id
+   broadcasts), which no handler of the program's runs for.  */
 int
-__rseq_compat_mask_async (uint64_t *old)
+__rseq_compat_mask_async (uint64_t *old, int read)
 {
-  return mask_block (async_set (), old);
+  return mask_block (async_set (), read, old);
 }
 
 /* The vfork pause's mask (pause_set).  */
 int
 __rseq_compat_mask_pause (uint64_t *old)
 {
-  return mask_block (pause_set (), old);
+  return mask_block (pause_set (), SIG_SETMASK, old);
 }
 
-/* Back to OLD, by two calls each of which restores it alone: SIG_SETMASK,
-   then unblocking what mask_async or mask_pause blocked that OLD did not
-   (a no-op after the first).  mask_block has shown that SIG_SETMASK
-   gets through; the second call is for a filter installed since by
-   another thread (SECCOMP_FILTER_FLAG_TSYNC) that stops it and lets
-   SIG_UNBLOCK through.  One that stops both leaves the mask blocked
-   (doc/using.md).  */
+/* Back to OLD: SIG_SETMASK, and where that is seen not to have been
+   done (its old mask unwritten), unblocking what mask_async or
+   mask_pause blocked that OLD did not.  mask_block has shown that
+   SIG_SETMASK gets through; the second call is for a filter installed
+   since by another thread (SECCOMP_FILTER_FLAG_TSYNC) that stops it and
+   lets SIG_UNBLOCK through, and is made only then, as a `how' the
+   program alone may never use.  One that stops both leaves the mask
+   blocked (doc/using.md).  */
 void
 __rseq_compat_mask_restore (const uint64_t *old)
 {
-  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old, 0,
-                        sizeof *old);
+  uint64_t was = ~(uint64_t) 0;
+  rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old,
+                        (long int) &was, sizeof *old);
   uint64_t added = pause_set () & ~*old;
-  if (added != 0)
+  if ((was & MASK_UNWRITTEN) != 0 && added != 0)
     rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK, (long int) &added,
                           0, sizeof added);
 }
@@ -484,7 +491,7 @@ __rseq_compat_init_once (void)
   int saved_errno = errno;
   long int self = current_pid ();
   uint64_t old;
-  int masked = __rseq_compat_mask_async (&old);
+  int masked = __rseq_compat_mask_async (&old, SIG_SETMASK);
   /* Before the claim, and cleared only once the decision is done: a
      handler that creates a thread on this thread between the claim and
      the flag (where a filter refused the mask, any handler can run)
@@ -530,7 +537,7 @@ __rseq_compat_init_once (void)
           errno = saved_errno;
           return;
         }
-      masked = __rseq_compat_mask_async (&old);
+      masked = __rseq_compat_mask_async (&old, SIG_SETMASK);
       deciding = 1;
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }

@@ -200,7 +200,7 @@ const struct r_debug *__rseq_compat_loader_debug (uintptr_t phdr,
    with raw system calls; 1 where *OLD holds the mask before.  Undone by
    two calls, either of which suffices (a filter may refuse one).  The
    vfork pause uses them too.  */
-int __rseq_compat_mask_async (uint64_t *old) attribute_hidden;
+int __rseq_compat_mask_async (uint64_t *old, int read) attribute_hidden;
 int __rseq_compat_mask_pause (uint64_t *old) attribute_hidden;
 void __rseq_compat_mask_restore (const uint64_t *old) attribute_hidden;
 

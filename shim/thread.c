@@ -325,8 +325,8 @@ window_close (uintptr_t here)
 #if RSEQ_COMPAT_GLIBC
 /* The thread's mask into *SET, and whether it could be read (a filter
    may answer 0 without writing it: the kernel never reports SIGKILL
-   blocked).  SIG_BLOCK with no set changes nothing; block_async has
-   shown that the filter lets SIG_BLOCK through.  */
+   blocked).  SIG_BLOCK with no set changes nothing; only where a
+   SIG_SETMASK was not done (mask_back), which leaves no other way.  */
 static int
 mask_now (sigset_t *set)
 {
@@ -387,14 +387,19 @@ mask_back (const sigset_t *target, int keep_internal)
       uint64_t word, now = ~(uint64_t) 0;
       const uint64_t internal = ((uint64_t) 1 << 31) | ((uint64_t) 1 << 32);
       memcpy (&word, &eff, sizeof word);
-      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_BLOCK, 0,
+      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, 0,
                                 (long int) &now, sizeof now) == 0
           && (now & ((uint64_t) 1 << (SIGKILL - 1))) == 0)
         word = (word & ~internal) | (now & internal);
       memcpy (&eff, &word, sizeof word);
     }
+  /* Its old mask written, the kernel did it (106th review, killblock:
+     every restore read the mask with SIG_BLOCK, which glibc 2.31
+     alone never calls, and a filter that killed SIG_BLOCK killed the
+     program at pthread_create).  */
+  uint64_t was = ~(uint64_t) 0;
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) &eff,
-                        0, sizeof (uint64_t));
+                        (long int) &was, sizeof (uint64_t));
 #else
   (void) keep_internal;
   sigprocmask (SIG_SETMASK, target, NULL);
@@ -403,7 +408,8 @@ mask_back (const sigset_t *target, int keep_internal)
   /* One read: a SIG_SETMASK that was refused or answered 0 changed
      nothing, so what is there then is what was there before it.  */
   sigset_t now;
-  if (mask_now (&now) && !same_mask (&now, target))
+  if ((was & ((uint64_t) 1 << (SIGKILL - 1))) != 0
+      && mask_now (&now) && !same_mask (&now, target))
     {
       sigset_t extra, ours;
       async_sigset (&extra);
@@ -443,7 +449,8 @@ block_async (sigset_t *old)
      calls that leave errno as it was, and with SIG_SETMASK, so that a
      filter that stops the restore stops the block too.  */
   uint64_t word;
-  if (!__rseq_compat_mask_async (&word))
+  if (!__rseq_compat_mask_async (&word, RSEQ_COMPAT_GLIBC ? SIG_SETMASK
+                                                          : SIG_BLOCK))
     return -1;
   sigemptyset (old);
   memcpy (old, &word, sizeof word);

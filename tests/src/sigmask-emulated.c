@@ -44,6 +44,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "sigsys-context.h"
+
 static int mode;
 static volatile int t_usr1 = -1, t_term = -1;
 
@@ -56,18 +58,6 @@ report (void *arg)
   t_term = sigismember (&m, SIGTERM);
   return arg;
 }
-
-/* The system call's arguments and result in the trapped context.  */
-#if defined __x86_64__
-# define ARG(uc, n) ((uc)->uc_mcontext.gregs[(int[]) { REG_RDI, REG_RSI, \
-                                                        REG_RDX } [n]])
-# define RESULT(uc) ((uc)->uc_mcontext.gregs[REG_RAX])
-#elif defined __aarch64__
-# define ARG(uc, n) ((uc)->uc_mcontext.regs[n])
-# define RESULT(uc) ((uc)->uc_mcontext.regs[0])
-#else
-# error "an architecture of the project's"
-#endif
 
 static void
 on_sigsys (int sig, siginfo_t *si, void *ctx)

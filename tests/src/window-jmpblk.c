@@ -43,19 +43,11 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "sigsys-context.h"
+
 /* The mark of the program's own calls, in an argument the kernel
    ignores.  */
 #define MARK 0x6a6d70
-#if defined __x86_64__
-# define ARG(uc, n) ((uc)->uc_mcontext.gregs[(int[]) { REG_RDI, REG_RSI, \
-                                                        REG_RDX } [n]])
-# define RESULT(uc) ((uc)->uc_mcontext.gregs[REG_RAX])
-#elif defined __aarch64__
-# define ARG(uc, n) ((uc)->uc_mcontext.regs[n])
-# define RESULT(uc) ((uc)->uc_mcontext.regs[0])
-#else
-# error "an architecture of the project's"
-#endif
 
 static sigjmp_buf back;
 static volatile int armed, sent, jumped;

@@ -1,0 +1,294 @@
+/* An ordinary asynchronous handler that runs in pthread_create just
+   before the patched 2.31's clone window has blocked its signals, with
+   the window recorded and not yet begun (107th review, N1-N4: it was
+   taken for a handler running inside the window).  A seccomp filter
+   traps rt_sigprocmask SIG_SETMASK (the program's own calls carry a
+   mark and pass), and the SIGSYS handler does the call's work; at the
+   first such call with a set inside pthread_create, before doing it,
+   it sends the thread SIGUSR1, whose handler (sa_mask SIGUSR2) then
+   runs there.  Where no call is trapped (stock 2.31), main makes one
+   such call itself after pthread_create, so that the handlers run
+   nested alike, with the same masks.  The SIGUSR1 handler, by MODE:
+     jmp      siglongjmp without a saved mask back to main: main's mask
+              after is the handler's;
+     create   creates a thread, which reports its mask: the handler's;
+     ctx      setcontext back into main, abandoning the creation; main
+              then blocks SIGINT, creates a thread from deeper frames,
+              and longjmps (no handler) from there: the thread and main
+              after keep SIGINT blocked;
+     autodis  on a signal stack armed with SS_AUTODISARM, in main's
+              frame, creates a thread (the SIGSYS handler defers SIGUSR1
+              and has the call made again: every handler's frame
+              disarms such a stack until it returns); the call's work
+              done, the SIGSYS handler sends SIGTRAP, taken once the
+              window's block has begun, whose handler leaves by
+              siglongjmp without a saved mask: main's mask after is the
+              handler's, less the window's blocking.
+   Prints the masks (hex, bit SIG-1; main blocks SIGTERM first) on one
+   line, then whether the SIGUSR1 came from inside pthread_create.
+   usage: ./window-early MODE
+   Copyright (C) 2026 The rseq-compat developers.
+   This file is part of rseq-compat.
+
+   rseq-compat is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   rseq-compat is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with rseq-compat; if not, see
+   <https://www.gnu.org/licenses/>.  */
+#define _GNU_SOURCE
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "sigsys-context.h"
+
+#ifndef SS_AUTODISARM
+# define SS_AUTODISARM (1U << 31)
+#endif
+
+/* The mark of the program's own calls, in an argument the kernel
+   ignores.  */
+#define MARK 0x6561726c
+
+static const char *mode;
+static sigjmp_buf back;
+static jmp_buf plain;
+static ucontext_t before;
+static volatile int armed, creating, inside, abandoned;
+/* The trapped call's set, which the call made again passes too (the
+   handler's own creation's calls pass theirs).  */
+static const uint64_t *volatile again;
+static volatile uint64_t inner = ~(uint64_t) 0, deep = ~(uint64_t) 0;
+
+static uint64_t
+mask_now (void)
+{
+  uint64_t m = ~(uint64_t) 0;
+  syscall (SYS_rt_sigprocmask, SIG_SETMASK, NULL, &m, sizeof m, MARK);
+  return m;
+}
+
+static void
+send_self (int sig)
+{
+  syscall (SYS_tgkill, getpid (), syscall (SYS_gettid), sig);
+}
+
+static void *
+report (void *arg)
+{
+  *(volatile uint64_t *) arg = mask_now ();
+  return NULL;
+}
+
+static void
+create_report (volatile uint64_t *into)
+{
+  pthread_t t;
+  if (pthread_create (&t, NULL, report, (void *) into) == 0)
+    pthread_join (t, NULL);
+}
+
+static void
+on_usr1 (int sig)
+{
+  (void) sig;
+  if (strcmp (mode, "jmp") == 0)
+    siglongjmp (back, 1);
+  if (strcmp (mode, "ctx") == 0)
+    {
+      abandoned = 1;
+      setcontext (&before);
+    }
+  create_report (&inner);
+}
+
+static void
+on_trap (int sig)
+{
+  (void) sig;
+  siglongjmp (back, 1);
+}
+
+static void
+on_sigsys (int sig, siginfo_t *si, void *ctx)
+{
+  (void) sig;
+  (void) si;
+  ucontext_t *uc = ctx;
+  const uint64_t *set = (const uint64_t *) ARG (uc, 1);
+  uint64_t *old = (uint64_t *) ARG (uc, 2);
+  int trigger = armed && set != NULL;
+  int autodis = strcmp (mode, "autodis") == 0;
+  if (trigger)
+    {
+      /* Before the call's work: nothing is blocked yet.  */
+      armed = 0;
+      inside = creating;
+      send_self (SIGUSR1);
+      if (autodis)
+        {
+          again = set;
+          AGAIN (uc);
+          return;
+        }
+    }
+  uint64_t cur;
+  memcpy (&cur, &uc->uc_sigmask, sizeof cur);
+  if (old != NULL)
+    *old = cur;
+  if (set != NULL)
+    {
+      uint64_t now = *set & ~(((uint64_t) 1 << (SIGKILL - 1))
+                              | ((uint64_t) 1 << (SIGSTOP - 1)));
+      memcpy (&uc->uc_sigmask, &now, sizeof now);
+    }
+  /* Deferred by sa_mask until the block has taken effect.  */
+  if (again != NULL && set == again)
+    {
+      again = NULL;
+      send_self (SIGTRAP);
+    }
+  RESULT (uc) = 0;
+}
+
+/* A few frames below main's, so that the creation's window lies below
+   the one abandoned there.  */
+static __attribute__ ((noinline)) void
+deeper (int n)
+{
+  if (n > 0)
+    {
+      volatile char pad[512];
+      pad[0] = (char) n;
+      deeper (n - 1);
+      (void) pad[0];
+      return;
+    }
+  create_report (&deep);
+  longjmp (plain, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  mode = argc > 1 ? argv[1] : "jmp";
+  if (strcmp (mode, "jmp") && strcmp (mode, "create") && strcmp (mode, "ctx")
+      && strcmp (mode, "autodis"))
+    {
+      fprintf (stderr, "usage: window-early jmp|create|ctx|autodis\n");
+      return 2;
+    }
+  sigset_t m;
+  sigemptyset (&m);
+  sigaddset (&m, SIGTERM);
+  sigprocmask (SIG_SETMASK, &m, NULL);
+  /* SA_NODEFER: the SIGUSR1 handler, nested in it, creates threads,
+     whose calls trap again.  */
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigsys;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigaddset (&sa.sa_mask, SIGTRAP);
+  if (strcmp (mode, "autodis") == 0)
+    sigaddset (&sa.sa_mask, SIGUSR1);
+  sigaction (SIGSYS, &sa, NULL);
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_usr1;
+  sigaddset (&sa.sa_mask, SIGUSR2);
+  /* Above the window's record, which lies in pthread_create's frames.  */
+  char altstack[64 * 1024] __attribute__ ((aligned (16)));
+  if (strcmp (mode, "autodis") == 0)
+    {
+      stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack,
+                     .ss_flags = SS_AUTODISARM };
+      if (sigaltstack (&ss, NULL) != 0)
+        {
+          perror ("window-early: sigaltstack");
+          return 2;
+        }
+      sa.sa_flags = SA_ONSTACK;
+    }
+  sigaction (SIGUSR1, &sa, NULL);
+  signal (SIGTRAP, on_trap);
+  /* SIG_SETMASK without the mark trapped; everything else allowed.  */
+  struct sock_filter f[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 5),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+              offsetof (struct seccomp_data, args[0])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SIG_SETMASK, 0, 3),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+              offsetof (struct seccomp_data, args[4])),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, MARK, 1, 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog = { sizeof f / sizeof f[0], f };
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+    {
+      perror ("window-early: seccomp");
+      return 2;
+    }
+  uint64_t outer = ~(uint64_t) 0;
+  getcontext (&before);
+  if (!abandoned && sigsetjmp (back, 0) == 0)
+    {
+      pthread_t t;
+      armed = 1;
+      creating = 1;
+      int err = pthread_create (&t, NULL, report, &outer);
+      creating = 0;
+      if (err == 0)
+        pthread_join (t, NULL);
+      if (armed)
+        {
+          /* Stock: no call of pthread_create's was trapped.  */
+          uint64_t cur = mask_now ();
+          syscall (SYS_rt_sigprocmask, SIG_SETMASK, &cur, NULL, sizeof cur);
+        }
+    }
+  if (strcmp (mode, "ctx") == 0)
+    {
+      sigaddset (&m, SIGINT);
+      sigprocmask (SIG_BLOCK, &m, NULL);
+      if (setjmp (plain) == 0)
+        deeper (4);
+      printf ("window-early ctx: abandoned %d, deep thread %#llx,"
+              " main after %#llx\n", abandoned, (unsigned long long) deep,
+              (unsigned long long) mask_now ());
+    }
+  else if (strcmp (mode, "create") == 0)
+    printf ("window-early create: handler's thread %#llx, main's thread"
+            " %#llx, main after %#llx\n", (unsigned long long) inner,
+            (unsigned long long) outer, (unsigned long long) mask_now ());
+  else if (strcmp (mode, "autodis") == 0)
+    printf ("window-early autodis: handler's thread %#llx, main after"
+            " %#llx\n", (unsigned long long) inner,
+            (unsigned long long) mask_now ());
+  else
+    printf ("window-early jmp: main after %#llx\n",
+            (unsigned long long) mask_now ());
+  printf ("from inside pthread_create: %d\n", inside);
+  return 0;
+}
