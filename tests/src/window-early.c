@@ -82,9 +82,7 @@ static volatile uint64_t inner = ~(uint64_t) 0, deep = ~(uint64_t) 0;
 static uint64_t
 mask_now (void)
 {
-  uint64_t m = ~(uint64_t) 0;
-  syscall (SYS_rt_sigprocmask, SIG_SETMASK, NULL, &m, sizeof m, MARK);
-  return m;
+  return sigsys_mask_now (MARK);
 }
 
 static void
@@ -136,7 +134,6 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
   (void) si;
   ucontext_t *uc = ctx;
   const uint64_t *set = (const uint64_t *) ARG (uc, 1);
-  uint64_t *old = (uint64_t *) ARG (uc, 2);
   int trigger = armed && set != NULL;
   int autodis = strcmp (mode, "autodis") == 0;
   if (trigger)
@@ -152,23 +149,13 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
           return;
         }
     }
-  uint64_t cur;
-  memcpy (&cur, &uc->uc_sigmask, sizeof cur);
-  if (old != NULL)
-    *old = cur;
-  if (set != NULL)
-    {
-      uint64_t now = *set & ~(((uint64_t) 1 << (SIGKILL - 1))
-                              | ((uint64_t) 1 << (SIGSTOP - 1)));
-      memcpy (&uc->uc_sigmask, &now, sizeof now);
-    }
+  sigsys_do_setmask (uc);
   /* Deferred by sa_mask until the block has taken effect.  */
   if (again != NULL && set == again)
     {
       again = NULL;
       send_self (SIGTRAP);
     }
-  RESULT (uc) = 0;
 }
 
 /* A few frames below main's, so that the creation's window lies below
@@ -231,21 +218,7 @@ main (int argc, char **argv)
   sigaction (SIGUSR1, &sa, NULL);
   signal (SIGTRAP, on_trap);
   /* SIG_SETMASK without the mark trapped; everything else allowed.  */
-  struct sock_filter f[] = {
-    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 5),
-    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-              offsetof (struct seccomp_data, args[0])),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SIG_SETMASK, 0, 3),
-    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-              offsetof (struct seccomp_data, args[4])),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, MARK, 1, 0),
-    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  struct sock_fprog prog = { sizeof f / sizeof f[0], f };
-  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+  if (sigsys_trap_setmask (MARK) != 0)
     {
       perror ("window-early: seccomp");
       return 2;

@@ -52,14 +52,6 @@
 static sigjmp_buf back;
 static volatile int armed, sent, jumped;
 
-static uint64_t
-mask_now (void)
-{
-  uint64_t m = ~(uint64_t) 0;
-  syscall (SYS_rt_sigprocmask, SIG_SETMASK, NULL, &m, sizeof m, MARK);
-  return m;
-}
-
 static void *
 body (void *arg)
 {
@@ -80,25 +72,14 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
   (void) sig;
   (void) si;
   ucontext_t *uc = ctx;
-  const uint64_t *set = (const uint64_t *) ARG (uc, 1);
-  uint64_t *old = (uint64_t *) ARG (uc, 2);
-  uint64_t cur;
-  memcpy (&cur, &uc->uc_sigmask, sizeof cur);
-  if (old != NULL)
-    *old = cur;
-  if (set != NULL)
+  int set = ARG (uc, 1) != 0;
+  sigsys_do_setmask (uc);
+  if (set && armed)
     {
-      uint64_t now = *set & ~(((uint64_t) 1 << (SIGKILL - 1))
-                              | ((uint64_t) 1 << (SIGSTOP - 1)));
-      memcpy (&uc->uc_sigmask, &now, sizeof now);
-      if (armed)
-        {
-          armed = 0;
-          sent = 1;
-          syscall (SYS_tgkill, getpid (), syscall (SYS_gettid), SIGTRAP);
-        }
+      armed = 0;
+      sent = 1;
+      syscall (SYS_tgkill, getpid (), syscall (SYS_gettid), SIGTRAP);
     }
-  RESULT (uc) = 0;
 }
 
 int
@@ -116,21 +97,7 @@ main (void)
   sigaction (SIGSYS, &sa, NULL);
   signal (SIGTRAP, on_trap);
   /* SIG_SETMASK without the mark trapped; everything else allowed.  */
-  struct sock_filter f[] = {
-    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 5),
-    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-              offsetof (struct seccomp_data, args[0])),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SIG_SETMASK, 0, 3),
-    BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-              offsetof (struct seccomp_data, args[4])),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, MARK, 1, 0),
-    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  struct sock_fprog prog = { sizeof f / sizeof f[0], f };
-  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+  if (sigsys_trap_setmask (MARK) != 0)
     {
       perror ("window-jmpblk: seccomp");
       return 2;
@@ -147,6 +114,6 @@ main (void)
         syscall (SYS_tgkill, getpid (), syscall (SYS_gettid), SIGTRAP);
     }
   printf ("window-jmpblk: jumped %d, main after %#llx\n", jumped,
-          (unsigned long long) mask_now ());
+          (unsigned long long) sigsys_mask_now (MARK));
   return 0;
 }
