@@ -316,13 +316,16 @@ pause_set (void)
    leaves the old mask alone.  */
 #define MASK_UNWRITTEN ((uint64_t) 1 << (SIGKILL - 1))
 
-/* The thread's mask into *MASK, by HOW with no set, which changes
-   nothing; whether the kernel gave it.  */
+/* The thread's mask into *MASK, by a call that changes nothing (HOW:
+   SIG_UNBLOCK of no signal, or SIG_BLOCK with no set); whether the
+   kernel gave it.  */
 static int
 mask_read (int how, uint64_t *mask)
 {
+  uint64_t none = 0;
   *mask = ~(uint64_t) 0;
-  return rseq_compat_syscall4 (SYS_rt_sigprocmask, how, 0,
+  return rseq_compat_syscall4 (SYS_rt_sigprocmask, how,
+                               how == SIG_UNBLOCK ? (long int) &none : 0,
                                (long int) mask, sizeof *mask) == 0
          && (*mask & MASK_UNWRITTEN) == 0;
 }
@@ -344,7 +347,7 @@ mask_set (uint64_t want, uint64_t read, uint64_t *was)
     return 0;
   if ((*was & MASK_UNWRITTEN) == 0)
     return 1;
-  if (!mask_read (SIG_SETMASK, &now) || now == read)
+  if (!mask_read (SIG_UNBLOCK, &now) || now == read)
     return 0;
   *was = read;
   return 1;
@@ -362,14 +365,17 @@ mask_set (uint64_t want, uint64_t read, uint64_t *was)
    SIG_SETMASK and SIG_UNBLOCK left the creator and its thread with
    every asynchronous signal blocked for good, where glibc 2.31 alone
    blocks nothing in pthread_create).  The mask it extends is read
-   first, by READ with no set: SIG_SETMASK, so that every call is of
-   one `how', but in musl's pthread_create SIG_BLOCK, musl's own there,
-   so that a filter that stops SIG_BLOCK still finds nothing blocked
-   (musl alone then restores a mask it never read, and the shim must
-   leave that as it is: seccomp.exp).  A filter that kills SIG_BLOCK
-   kills musl's pthread_create, but not glibc 2.31's, nor a program
-   that creates no thread (killblock, 106th review: the shim read with
-   SIG_BLOCK everywhere).  Where a handler changed the mask between the two
+   first, by READ: SIG_UNBLOCK of no signal, a call glibc 2.31 makes
+   itself (libpthread's start-up), but in musl's pthread_create
+   SIG_BLOCK with no set, musl's own there, so that a filter that stops
+   SIG_BLOCK still finds nothing blocked (musl alone then restores a
+   mask it never read, and the shim must leave that as it is:
+   seccomp.exp).  A filter that kills SIG_BLOCK kills musl's
+   pthread_create, but not glibc 2.31's, nor a program that creates no
+   thread (106th review, killblock: every read was SIG_BLOCK); and no
+   read passes no set to SIG_SETMASK, which a trapping handler may take
+   for given and crash on, or take for an empty set (108th review, S1
+   and S2).  Where a handler changed the mask between the two
    calls (by editing its context's uc_sigmask), the block's own answer
    says so, and a third call extends that one instead (102nd review,
    Q2, in the series: the change was lost).  */
@@ -413,7 +419,7 @@ __rseq_compat_mask_async (uint64_t *old, int read)
 int
 __rseq_compat_mask_pause (uint64_t *old)
 {
-  return mask_block (pause_set (), SIG_SETMASK, old);
+  return mask_block (pause_set (), SIG_UNBLOCK, old);
 }
 
 /* Back to OLD: SIG_SETMASK, and where that is seen not to have been
@@ -491,7 +497,7 @@ __rseq_compat_init_once (void)
   int saved_errno = errno;
   long int self = current_pid ();
   uint64_t old;
-  int masked = __rseq_compat_mask_async (&old, SIG_SETMASK);
+  int masked = __rseq_compat_mask_async (&old, SIG_UNBLOCK);
   /* Before the claim, and cleared only once the decision is done: a
      handler that creates a thread on this thread between the claim and
      the flag (where a filter refused the mask, any handler can run)
@@ -537,7 +543,7 @@ __rseq_compat_init_once (void)
           errno = saved_errno;
           return;
         }
-      masked = __rseq_compat_mask_async (&old, SIG_SETMASK);
+      masked = __rseq_compat_mask_async (&old, SIG_UNBLOCK);
       deciding = 1;
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }

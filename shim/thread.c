@@ -384,11 +384,13 @@ mask_back (const sigset_t *target, int keep_internal)
   target = &eff;
   if (keep_internal)
     {
-      uint64_t word, now = ~(uint64_t) 0;
+      uint64_t word, now = ~(uint64_t) 0, none = 0;
       const uint64_t internal = ((uint64_t) 1 << 31) | ((uint64_t) 1 << 32);
       memcpy (&word, &eff, sizeof word);
-      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, 0,
-                                (long int) &now, sizeof now) == 0
+      /* Read as init.c's mask_read does.  */
+      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK,
+                                (long int) &none, (long int) &now,
+                                sizeof now) == 0
           && (now & ((uint64_t) 1 << (SIGKILL - 1))) == 0)
         word = (word & ~internal) | (now & internal);
       memcpy (&eff, &word, sizeof word);
@@ -449,7 +451,7 @@ block_async (sigset_t *old)
      calls that leave errno as it was, and with SIG_SETMASK, so that a
      filter that stops the restore stops the block too.  */
   uint64_t word;
-  if (!__rseq_compat_mask_async (&word, RSEQ_COMPAT_GLIBC ? SIG_SETMASK
+  if (!__rseq_compat_mask_async (&word, RSEQ_COMPAT_GLIBC ? SIG_UNBLOCK
                                                           : SIG_BLOCK))
     return -1;
   sigemptyset (old);

@@ -1,12 +1,17 @@
 /* A seccomp filter traps rt_sigprocmask and the program's SIGSYS
    handler does the call's work on the interrupted context's mask (an
    emulating supervisor).  main blocks SIGTERM, leaves SIGUSR1 and
-   SIGINT open, and creates a thread; prints the creator's mask after
-   pthread_create and the new thread's.
+   SIGINT open, creates a thread and vforks; prints the creator's mask
+   after pthread_create and the new thread's, and main's after vfork.
      1: every rt_sigprocmask trapped; the handler writes the old mask
      2: SIG_SETMASK trapped; the handler sets the mask and ignores the
         old-mask pointer (as for a program that never passes one)
      3: SIG_SETMASK trapped; the handler writes the old mask
+     4: as 3, but the handler takes the set for given, as for callers
+        that only ever set a mask (107th review, N5: a read made as
+        SIG_SETMASK without a set crashed it)
+     5: as 3, but the handler takes no set for an empty one (N6: such a
+        read unblocked the creator's and the thread's signals)
    usage: ./sigmask-emulated MODE
    seccomp.exp (glibc: musl alone dies under these filters, with SIGSYS
    blocked around its clone) requires the C library's output: 105th
@@ -41,6 +46,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -71,7 +77,9 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
   uint64_t cur, now;
   memcpy (&cur, &uc->uc_sigmask, sizeof cur);
   now = cur;
-  if (set != NULL)
+  if (mode == 4 || (mode == 5 && set == NULL))
+    now = mode == 4 ? *set : 0;
+  else if (set != NULL)
     now = how == SIG_BLOCK ? cur | *set
           : how == SIG_UNBLOCK ? cur & ~*set : *set;
   now &= ~(((uint64_t) 1 << (SIGKILL - 1)) | ((uint64_t) 1 << (SIGSTOP - 1)));
@@ -117,11 +125,22 @@ main (int argc, char **argv)
   int err = pthread_create (&t, NULL, report, NULL);
   if (err == 0)
     pthread_join (t, NULL);
-  sigset_t c;
+  sigset_t c, v;
   sigprocmask (SIG_BLOCK, NULL, &c);
+  /* The shim pauses signals around a vfork too (glibc, x86-64).  */
+  int status = -1;
+  pid_t pid = vfork ();
+  if (pid == 0)
+    _exit (7);
+  if (pid > 0)
+    waitpid (pid, &status, 0);
+  sigprocmask (SIG_BLOCK, NULL, &v);
   printf ("sigmask-emulated %d: pthread_create %d; creator after: USR1 %d"
-          " TERM %d INT %d; thread: USR1 %d TERM %d\n", mode, err,
+          " TERM %d INT %d; thread: USR1 %d TERM %d; vfork: child %d,"
+          " after: USR1 %d TERM %d\n", mode, err,
           sigismember (&c, SIGUSR1), sigismember (&c, SIGTERM),
-          sigismember (&c, SIGINT), t_usr1, t_term);
+          sigismember (&c, SIGINT), t_usr1, t_term,
+          WIFEXITED (status) ? WEXITSTATUS (status) : -1,
+          sigismember (&v, SIGUSR1), sigismember (&v, SIGTERM));
   return 0;
 }
