@@ -309,25 +309,20 @@ pause_set (void)
   return set;
 }
 
-/* The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
-   in an old mask says the call did not write it: a filter refused the
-   call, or answered 0 without doing it (SECCOMP_RET_ERRNO with 0, a
-   supervisor), or trapped it for a handler that does the work and
-   leaves the old mask alone.  */
-#define MASK_UNWRITTEN ((uint64_t) 1 << (SIGKILL - 1))
-
-/* The thread's mask into *MASK, by a call that changes nothing (HOW:
-   SIG_UNBLOCK of no signal, or SIG_BLOCK with no set); whether the
-   kernel gave it.  */
-static int
-mask_read (int how, uint64_t *mask)
+/* Every read passes the empty set, SIG_BLOCK's too: a handler that
+   emulates a trapped SIG_BLOCK may take the set for given, as for the
+   callers that only ever block something, and crash on none (109th
+   review, S4: musl's pthread_create read with SIG_BLOCK and no set;
+   sigmask-emulated.c, mode 6).  Of the empty set, neither `how' changes
+   anything.  */
+int
+__rseq_compat_mask_read (int how, uint64_t *mask)
 {
   uint64_t none = 0;
   *mask = ~(uint64_t) 0;
-  return rseq_compat_syscall4 (SYS_rt_sigprocmask, how,
-                               how == SIG_UNBLOCK ? (long int) &none : 0,
+  return rseq_compat_syscall4 (SYS_rt_sigprocmask, how, (long int) &none,
                                (long int) mask, sizeof *mask) == 0
-         && (*mask & MASK_UNWRITTEN) == 0;
+         && (*mask & RSEQ_COMPAT_MASK_UNWRITTEN) == 0;
 }
 
 /* SIG_SETMASK to WANT, and whether it took effect, with the mask it
@@ -336,18 +331,23 @@ mask_read (int how, uint64_t *mask)
    context's mask (105th review, Q4: taken for a call not done, the block
    was never undone, and the creator and its thread kept every
    asynchronous signal blocked); a changed mask replaced READ, the one
-   read just before.  */
+   read just before.  The second read is made as the first (HOW), the
+   only `how' the caller has shown a filter lets through: on musl's
+   pthread_create path it was SIG_UNBLOCK, and a filter installed after
+   the first thread that answered SIG_SETMASK with 0 and killed
+   SIG_UNBLOCK killed pthread_create where musl alone ran (110th review,
+   M1; seccomp.exp, the program's own filter).  */
 static int
-mask_set (uint64_t want, uint64_t read, uint64_t *was)
+mask_set (uint64_t want, uint64_t read, int how, uint64_t *was)
 {
   uint64_t now;
   *was = ~(uint64_t) 0;
   if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) &want,
                             (long int) was, sizeof want) != 0)
     return 0;
-  if ((*was & MASK_UNWRITTEN) == 0)
+  if ((*was & RSEQ_COMPAT_MASK_UNWRITTEN) == 0)
     return 1;
-  if (!mask_read (SIG_UNBLOCK, &now) || now == read)
+  if (!__rseq_compat_mask_read (how, &now) || now == read)
     return 0;
   *was = read;
   return 1;
@@ -367,15 +367,16 @@ mask_set (uint64_t want, uint64_t read, uint64_t *was)
    blocks nothing in pthread_create).  The mask it extends is read
    first, by READ: SIG_UNBLOCK of no signal, a call glibc 2.31 makes
    itself (libpthread's start-up), but in musl's pthread_create
-   SIG_BLOCK with no set, musl's own there, so that a filter that stops
+   SIG_BLOCK of the empty set (musl blocks with SIG_BLOCK there), so
+   that a filter that stops
    SIG_BLOCK still finds nothing blocked (musl alone then restores a
    mask it never read, and the shim must leave that as it is:
    seccomp.exp).  A filter that kills SIG_BLOCK kills musl's
    pthread_create, but not glibc 2.31's, nor a program that creates no
    thread (106th review, killblock: every read was SIG_BLOCK); and no
-   read passes no set to SIG_SETMASK, which a trapping handler may take
-   for given and crash on, or take for an empty set (108th review, S1
-   and S2).  Where a handler changed the mask between the two
+   read passes no set (__rseq_compat_mask_read), which a trapping
+   handler may take for given and crash on, or take for an empty set
+   (108th review, S1 and S2; 109th, S4).  Where a handler changed the mask between the two
    calls (by editing its context's uc_sigmask), the block's own answer
    says so, and a third call extends that one instead (102nd review,
    Q2, in the series: the change was lost).  */
@@ -384,12 +385,13 @@ mask_block (uint64_t set, int read, uint64_t *old)
 {
   uint64_t now = ~(uint64_t) 0, before;
   *old = ~(uint64_t) 0;
-  if (!mask_read (read, &now) || !mask_set (now | set, now, &before))
+  if (!__rseq_compat_mask_read (read, &now)
+      || !mask_set (now | set, now, read, &before))
     return 0;
   if (before != now)
     {
       uint64_t was;
-      if (!mask_set (before | set, before, &was))
+      if (!mask_set (before | set, before, read, &was))
         {
           /* A filter installed meanwhile by another thread
              (SECCOMP_FILTER_FLAG_TSYNC): back as the restore goes,
@@ -437,7 +439,7 @@ __rseq_compat_mask_restore (const uint64_t *old)
   rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_SETMASK, (long int) old,
                         (long int) &was, sizeof *old);
   uint64_t added = pause_set () & ~*old;
-  if ((was & MASK_UNWRITTEN) != 0 && added != 0)
+  if ((was & RSEQ_COMPAT_MASK_UNWRITTEN) != 0 && added != 0)
     rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK, (long int) &added,
                           0, sizeof added);
 }
@@ -450,6 +452,28 @@ current_pid (void)
 {
   long int pid = rseq_compat_syscall4 (SYS_getpid, 0, 0, 0, 0);
   return pid == 0 || pid == LONG_MIN ? -1 : pid;
+}
+
+/* Whether the decision keeps asynchronous signals off this thread.
+   Not where the shared library for glibc has no area of its own (glibc
+   2.35 and later registers, or the shim came by dlopen or behind the C
+   library): its decision was made while the loader relocated it, no
+   registration follows here, and its pthread_create goes straight to
+   the C library's, so no handler can wait for this thread.  There the
+   block was the shim's only call of rt_sigprocmask, and a launcher's
+   filter that killed SIG_SETMASK or SIG_UNBLOCK killed every program
+   the shim was preloaded into at start-up, where glibc alone made no
+   such call (108th review, S3; seccomp.exp, a launcher's filter).  The
+   static archive decides here, and musl's library and glibc's before
+   2.35 register the main thread here: they block (doc/using.md).  */
+static int
+decision_blocks (void)
+{
+#if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
+  return __rseq_compat_state.own_area;
+#else
+  return 1;
+#endif
 }
 
 /* Set on the thread that is deciding: a handler of a signal its own
@@ -497,7 +521,8 @@ __rseq_compat_init_once (void)
   int saved_errno = errno;
   long int self = current_pid ();
   uint64_t old;
-  int masked = __rseq_compat_mask_async (&old, SIG_UNBLOCK);
+  int masked = decision_blocks () && __rseq_compat_mask_async (&old,
+                                                               SIG_UNBLOCK);
   /* Before the claim, and cleared only once the decision is done: a
      handler that creates a thread on this thread between the claim and
      the flag (where a filter refused the mask, any handler can run)
@@ -543,7 +568,8 @@ __rseq_compat_init_once (void)
           errno = saved_errno;
           return;
         }
-      masked = __rseq_compat_mask_async (&old, SIG_UNBLOCK);
+      masked = decision_blocks () && __rseq_compat_mask_async (&old,
+                                                               SIG_UNBLOCK);
       deciding = 1;
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
     }

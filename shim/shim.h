@@ -201,8 +201,19 @@ const struct r_debug *__rseq_compat_loader_debug (uintptr_t phdr,
    two calls, either of which suffices (a filter may refuse one).  The
    vfork pause uses them too.  */
 int __rseq_compat_mask_async (uint64_t *old, int read) attribute_hidden;
+/* The thread's mask into *MASK by a call that changes nothing: HOW
+   (SIG_UNBLOCK or SIG_BLOCK) of the empty set, never of no set; whether
+   the kernel wrote it (RSEQ_COMPAT_MASK_UNWRITTEN).  */
+int __rseq_compat_mask_read (int how, uint64_t *mask) attribute_hidden;
 int __rseq_compat_mask_pause (uint64_t *old) attribute_hidden;
 void __rseq_compat_mask_restore (const uint64_t *old) attribute_hidden;
+
+/* The kernel never reports SIGKILL blocked, so a SIGKILL bit still set
+   in an old mask says the call did not write it: a filter refused the
+   call, or answered 0 without doing it (SECCOMP_RET_ERRNO with 0, a
+   supervisor), or trapped it for a handler that does the work and
+   leaves the old mask alone.  */
+#define RSEQ_COMPAT_MASK_UNWRITTEN ((uint64_t) 1 << (SIGKILL - 1))
 
 /* area.c */
 void __rseq_compat_clear_area (void *area, unsigned int len)

@@ -324,15 +324,20 @@ window_close (uintptr_t here)
 
 #if RSEQ_COMPAT_GLIBC
 /* The thread's mask into *SET, and whether it could be read (a filter
-   may answer 0 without writing it: the kernel never reports SIGKILL
-   blocked).  SIG_BLOCK with no set changes nothing; only where a
-   SIG_SETMASK was not done (mask_back), which leaves no other way.  */
+   may answer 0 without writing it).  Only where a SIG_SETMASK was not
+   done (mask_back), which leaves no other way; SIG_UNBLOCK of the empty
+   set, as every read of the shim's on glibc: glibc 2.31 alone never
+   calls SIG_BLOCK, and an emulating handler may take a SIG_BLOCK's set
+   for given (109th review, S4).  */
 static int
 mask_now (sigset_t *set)
 {
-  sigfillset (set);
-  return sigprocmask (SIG_BLOCK, NULL, set) == 0
-         && !sigismember (set, SIGKILL);
+  uint64_t word;
+  if (!__rseq_compat_mask_read (SIG_UNBLOCK, &word))
+    return 0;
+  sigemptyset (set);
+  memcpy (set, &word, sizeof word);
+  return 1;
 }
 
 /* Whether A and B block the same of the kernel's 64 signals (both
@@ -384,14 +389,10 @@ mask_back (const sigset_t *target, int keep_internal)
   target = &eff;
   if (keep_internal)
     {
-      uint64_t word, now = ~(uint64_t) 0, none = 0;
+      uint64_t word, now;
       const uint64_t internal = ((uint64_t) 1 << 31) | ((uint64_t) 1 << 32);
       memcpy (&word, &eff, sizeof word);
-      /* Read as init.c's mask_read does.  */
-      if (rseq_compat_syscall4 (SYS_rt_sigprocmask, SIG_UNBLOCK,
-                                (long int) &none, (long int) &now,
-                                sizeof now) == 0
-          && (now & ((uint64_t) 1 << (SIGKILL - 1))) == 0)
+      if (__rseq_compat_mask_read (SIG_UNBLOCK, &now))
         word = (word & ~internal) | (now & internal);
       memcpy (&eff, &word, sizeof word);
     }
@@ -410,7 +411,7 @@ mask_back (const sigset_t *target, int keep_internal)
   /* One read: a SIG_SETMASK that was refused or answered 0 changed
      nothing, so what is there then is what was there before it.  */
   sigset_t now;
-  if ((was & ((uint64_t) 1 << (SIGKILL - 1))) != 0
+  if ((was & RSEQ_COMPAT_MASK_UNWRITTEN) != 0
       && mask_now (&now) && !same_mask (&now, target))
     {
       sigset_t extra, ours;
