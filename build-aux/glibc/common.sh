@@ -164,7 +164,7 @@ gl_change_hash() {
        tests/src/window-sigblock.c tests/src/window-gap.c \
        tests/src/window-blockfail.c tests/src/sigmask-emulated.c \
        tests/src/window-jmpblk.c tests/src/window-early.c \
-       tests/src/sigsys-context.h;
+       tests/src/sigsys-context.h tests/src/seccomp-abi.h;
      ls shim/arch/x86_64/*; } |
      LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
 }

@@ -25,7 +25,8 @@ d=$GL_WORK/mask-filters
 rm -rf "$GL_ROOT$d" && mkdir -p "$GL_ROOT$d"
 (cd "$GL_TOP/tests/src" && cp sigblock-refused.c sigmask-report.c \
    window-sigblock.c window-gap.c window-blockfail.c sigmask-emulated.c \
-   window-jmpblk.c window-early.c sigsys-context.h "$GL_ROOT$d/")
+   window-jmpblk.c window-early.c sigsys-context.h seccomp-abi.h \
+   "$GL_ROOT$d/")
 gl_in_chroot /bin/sh -c 'cd "$1" &&
   gcc -O2 -o sigblock-refused sigblock-refused.c &&
   for p in sigmask-report window-sigblock window-gap window-blockfail \
@@ -70,14 +71,15 @@ done
 # such thread lacks the handler's signals).
 #
 # Filters that trap rt_sigprocmask, the program's SIGSYS handler doing
-# the call's work (sigmask-emulated.c, modes 1 to 5): stock's output,
+# the call's work (sigmask-emulated.c, modes 1 to 6): stock's output,
 # exactly (session 38: the window's first call blocked every signal,
 # SIGSYS with them, and the series died with SIGSYS in pthread_create
 # under a filter trapping SIG_SETMASK, or with a handler that ignores
 # the old-mask pointer kept the creator and the thread blocked; modes 4
 # and 5, a handler that takes the set for given or a missing one for an
 # empty one: 107th review, N5 and N6, where the window's read was
-# SIG_SETMASK without a set).  A
+# SIG_SETMASK without a set; mode 6, SIG_BLOCK alone trapped and its
+# set taken for given: 109th review, S4).  A
 # handler run right after the block that leaves by siglongjmp without a
 # saved mask (window-jmpblk.c: stock's output, exactly; 106th review,
 # B3: the window, recorded after the block, was not ended).  An
@@ -93,7 +95,7 @@ done
 for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     "window-gap 2000 2000" "window-blockfail 1500 3000" \
     "sigmask-emulated 1" "sigmask-emulated 2" "sigmask-emulated 3" \
-    "sigmask-emulated 4" "sigmask-emulated 5" \
+    "sigmask-emulated 4" "sigmask-emulated 5" "sigmask-emulated 6" \
     window-jmpblk "window-early jmp" "window-early create" \
     "window-early ctx" "window-early exhaust" "window-early autodis"; do
   stock=$(gl_in_chroot timeout 120 $d/$t 2>&1; echo "exit $?")

@@ -12,9 +12,15 @@
         SIG_SETMASK without a set crashed it)
      5: as 3, but the handler takes no set for an empty one (N6: such a
         read unblocked the creator's and the thread's signals)
+     6: SIG_BLOCK trapped; the handler blocks the set, taken for given,
+        and writes the old mask (109th review, S4: the shim's read in
+        musl's pthread_create, SIG_BLOCK with no set, crashed it)
+   The program's own reads are SIG_UNBLOCK of the empty set, which
+   every mode's handler can emulate.
    usage: ./sigmask-emulated MODE
-   seccomp.exp (glibc: musl alone dies under these filters, with SIGSYS
-   blocked around its clone) requires the C library's output: 105th
+   seccomp.exp (glibc; musl too in mode 6: alone, musl dies under the
+   others, with SIGSYS blocked around its clone, and it blocks with
+   SIG_BLOCK, whose set it passes) requires the C library's output: 105th
    review, Q4, where the shim's block, a SIG_SETMASK whose old mask came
    back unwritten, was taken for one not done, and the creator and its
    thread kept every asynchronous signal blocked.
@@ -35,8 +41,6 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 #define _GNU_SOURCE
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -55,11 +59,19 @@
 static int mode;
 static volatile int t_usr1 = -1, t_term = -1;
 
+static void
+read_mask (sigset_t *m)
+{
+  sigset_t none;
+  sigemptyset (&none);
+  sigprocmask (SIG_UNBLOCK, &none, m);
+}
+
 static void *
 report (void *arg)
 {
   sigset_t m;
-  sigprocmask (SIG_BLOCK, NULL, &m);
+  read_mask (&m);
   t_usr1 = sigismember (&m, SIGUSR1);
   t_term = sigismember (&m, SIGTERM);
   return arg;
@@ -77,7 +89,9 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
   uint64_t cur, now;
   memcpy (&cur, &uc->uc_sigmask, sizeof cur);
   now = cur;
-  if (mode == 4 || (mode == 5 && set == NULL))
+  if (mode == 6)
+    now = cur | *set;
+  else if (mode == 4 || (mode == 5 && set == NULL))
     now = mode == 4 ? *set : 0;
   else if (set != NULL)
     now = how == SIG_BLOCK ? cur | *set
@@ -102,13 +116,15 @@ main (int argc, char **argv)
   sa.sa_sigaction = on_sigsys;
   sa.sa_flags = SA_SIGINFO | SA_NODEFER;
   sigaction (SIGSYS, &sa, NULL);
-  /* Every call (mode 1), or those whose how is SIG_SETMASK.  */
+  /* Every call (mode 1), or those whose how is SIG_SETMASK (SIG_BLOCK
+     in mode 6).  */
   struct sock_filter f[] = {
     BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
     BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 4),
     BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
               offsetof (struct seccomp_data, args[0])),
-    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SIG_SETMASK, 1, 0),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, mode == 6 ? SIG_BLOCK : SIG_SETMASK,
+              1, 0),
     BPF_STMT (BPF_RET | BPF_K, mode == 1 ? SECCOMP_RET_TRAP
                                          : SECCOMP_RET_ALLOW),
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_TRAP),
@@ -126,7 +142,7 @@ main (int argc, char **argv)
   if (err == 0)
     pthread_join (t, NULL);
   sigset_t c, v;
-  sigprocmask (SIG_BLOCK, NULL, &c);
+  read_mask (&c);
   /* The shim pauses signals around a vfork too (glibc, x86-64).  */
   int status = -1;
   pid_t pid = vfork ();
@@ -134,7 +150,7 @@ main (int argc, char **argv)
     _exit (7);
   if (pid > 0)
     waitpid (pid, &status, 0);
-  sigprocmask (SIG_BLOCK, NULL, &v);
+  read_mask (&v);
   printf ("sigmask-emulated %d: pthread_create %d; creator after: USR1 %d"
           " TERM %d INT %d; thread: USR1 %d TERM %d; vfork: child %d,"
           " after: USR1 %d TERM %d\n", mode, err,

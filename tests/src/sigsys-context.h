@@ -21,8 +21,7 @@
 #ifndef SIGSYS_CONTEXT_H
 #define SIGSYS_CONTEXT_H 1
 
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +30,10 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+/* The kernel's seccomp ABI, defined there where musl-gcc has no kernel
+   headers.  */
+#include "seccomp-abi.h"
 
 /* The kernel leaves the trapped call's registers as they were at the
    system call instruction (syscall_rollback) and the program counter
