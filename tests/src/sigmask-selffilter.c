@@ -3,8 +3,8 @@
    that the C library's first-thread calls are behind it: glibc 2.32
    and later unblock their internal signals in a process's first
    pthread_create), then makes one call of OP.
-     FILTER none     no filter; with OP none no thread either (for a
-                     launcher's filter: sigblock-refused)
+     FILTER none     no filter and no first thread (for a launcher's
+                     filter: sigblock-refused)
             block    SIG_BLOCK kills the process
             unblock  SIG_UNBLOCK kills it
             setmask  SIG_SETMASK kills it
@@ -93,7 +93,7 @@ main (int argc, char **argv)
       && strcmp (op, "vfork") != 0)
     return usage ();
 
-  if (strcmp (filter, "none") != 0 || strcmp (op, "none") != 0)
+  if (strcmp (filter, "none") != 0)
     {
       pthread_t t;
       if (pthread_create (&t, NULL, idle, NULL) != 0
