@@ -20,7 +20,7 @@ report=$1 log=$2
 d=$GL_WORK/static-windows
 rm -rf "$GL_ROOT$d" && mkdir -p "$GL_ROOT$d/inc"
 (cd "$GL_TOP" && cp tests/src/create-trap.c tests/src/rtest.h \
-   tests/src/seccomp-filter.h "$GL_ROOT$d/" &&
+   tests/src/seccomp-filter.h tests/src/seccomp-abi.h "$GL_ROOT$d/" &&
  tar cf - sysdeps/unix/sysv/linux shim/arch/x86_64) | tar xf - -C "$GL_ROOT$d/inc"
 # The program as make check builds it, with the series' <sys/rseq.h>,
 # and linked as gcc -static links, with the build's start files and
