@@ -368,15 +368,15 @@ mask_set (uint64_t want, uint64_t read, int how, uint64_t *was)
    first, by READ: SIG_UNBLOCK of no signal, a call glibc 2.31 makes
    itself (libpthread's start-up), but in musl's pthread_create
    SIG_BLOCK of the empty set (musl blocks with SIG_BLOCK there), so
-   that a filter that stops
-   SIG_BLOCK still finds nothing blocked (musl alone then restores a
-   mask it never read, and the shim must leave that as it is:
-   seccomp.exp).  A filter that kills SIG_BLOCK kills musl's
-   pthread_create, but not glibc 2.31's, nor a program that creates no
-   thread (106th review, killblock: every read was SIG_BLOCK); and no
-   read passes no set (__rseq_compat_mask_read), which a trapping
-   handler may take for given and crash on, or take for an empty set
-   (108th review, S1 and S2; 109th, S4).  Where a handler changed the mask between the two
+   that a filter that stops SIG_BLOCK still finds nothing blocked (musl
+   alone then restores a mask it never read, and the shim must leave
+   that as it is: seccomp.exp).  A filter that kills SIG_BLOCK kills
+   musl's pthread_create, but not glibc 2.31's, nor a program that
+   creates no thread (106th review, killblock: every read was
+   SIG_BLOCK); and no read passes no set (__rseq_compat_mask_read),
+   which a trapping handler may take for given and crash on, or take
+   for an empty set (108th review, S1 and S2; 109th, S4).  Where a
+   handler changed the mask between the two
    calls (by editing its context's uc_sigmask), the block's own answer
    says so, and a third call extends that one instead (102nd review,
    Q2, in the series: the change was lost).  */
