@@ -3,8 +3,9 @@
 # simulated Debian system (stub apt-get, apt-cache, id and clang on a
 # PATH of their own), so that what it installs, in which order and what
 # it says can be checked without a network or root.  Prints ensure-deps'
-# output, then "status N" and "installed: ROUND..." (one word per
-# apt-get install call, packages joined by commas).
+# stderr, then "status N", "stdout: N bytes" and that output (each line
+# after "stdout| "), and "installed: ROUND..." (one word per apt-get
+# install call, packages joined by commas).
 #
 # Scenarios (the suite, what its archive has, what each package brings):
 #   bullseye       clang-11 brings its runtimes; no libclang-rt-dev
@@ -84,6 +85,8 @@ cat > "$t/bin/apt-get" <<EOF
 [ "\$1" = update ] && exit 0
 [ "\$1" = install ] || exit 100
 shift
+# Real apt-get writes its progress on stdout.
+echo "Reading package lists..."
 round=
 for p; do
   case \$p in -*) continue ;; esac
@@ -126,6 +129,10 @@ case $scenario in
   verify-*) set -- --verify-index ;;
   *) set -- "$t/list" ;;
 esac
-PATH=$t/bin:$t/sys RSEQ_COMPAT_SUITE=$suite "$t/sys/sh" "$ensure" "$@" 2>&1
+PATH=$t/bin:$t/sys RSEQ_COMPAT_SUITE=$suite "$t/sys/sh" "$ensure" "$@" 2>&1 >"$t/stdout"
 echo "status $?"
+# Scripts capture the stdout of callers of ensure-deps: installing must
+# leave it empty.
+echo "stdout: $(wc -c < "$t/stdout") bytes"
+sed 's/^/stdout| /' "$t/stdout"
 echo "installed: $(cat "$t/rounds" 2>/dev/null | tr '\n' ' ')"
