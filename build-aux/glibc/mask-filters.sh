@@ -1,7 +1,8 @@
 #!/bin/sh
 # mask-filters.sh REPORT LOG: the 2.31 series under seccomp filters that
 # refuse (EPERM) or answer 0 without doing it rt_sigprocmask of one
-# `how', or of SIG_SETMASK and SIG_UNBLOCK both, installed before the
+# `how', or of SIG_SETMASK and SIG_UNBLOCK both, or every call without
+# an old-mask pointer (110th review, G1), installed before the
 # program starts (tests/src/sigblock-refused.c): the masks of main and
 # of a new thread, and the creator's after pthread_create
 # (tests/src/sigmask-report.c), must be stock 2.31's, the chroot's
@@ -47,7 +48,8 @@ gl_in_chroot /bin/sh -c 'cd "$1" &&
 status=0
 ld="$GL_BUILD/elf/ld-linux-x86-64.so.2 --library-path $GL_BUILD:$GL_BUILD/nptl:$GL_BUILD/elf:$GL_BUILD/dlfcn"
 for f in none "" --answer-0 --kill --setmask "--answer-0 --setmask" --unblock \
-    "--answer-0 --unblock" "--setmask --unblock" "--answer-0 --setmask --unblock"; do
+    "--answer-0 --unblock" "--setmask --unblock" "--answer-0 --setmask --unblock" \
+    --no-old "--answer-0 --no-old"; do
   if [ "$f" = none ]; then run=; else run="$d/sigblock-refused $f"; fi
   stock=$(gl_in_chroot timeout 60 $run "$d/sigmask-report" 2>&1; echo "exit $?")
   # The build's ld.so itself: testrun.sh is a bash script, whose own

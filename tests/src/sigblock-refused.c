@@ -9,7 +9,10 @@
    --setmask (--unblock) it is SIG_SETMASK
    (SIG_UNBLOCK) that the filter answers so, and SIG_BLOCK that it lets
    through; both options: both of those (101st review, R1: a block that
-   got through while both ways back were refused).  The shim blocks signals around its start-up and
+   got through while both ways back were refused); with --no-old it is
+   every call that passes no old-mask pointer, whatever its `how' (110th
+   review, G1: the 2.31 series' restores passed none, and such a filter
+   stopped them and let its window's block through).  The shim blocks signals around its start-up and
    pthread_create, and must restore nothing it did not save, and undo
    what it blocked even where one way back fails (seccomp.exp).
    Copyright (C) 2026 The rseq-compat developers.
@@ -51,8 +54,11 @@ main (int argc, char **argv)
      the first again where one is given.  */
   unsigned int how[2] = { SIG_BLOCK, SIG_BLOCK };
   int hows = 0;
+  int no_old = 0;
   for (; argc > 1 && argv[1][0] == '-'; argv++, argc--)
-    if (strcmp (argv[1], "--answer-0") == 0)
+    if (strcmp (argv[1], "--no-old") == 0)
+      no_old = 1;
+    else if (strcmp (argv[1], "--answer-0") == 0)
       action = SECCOMP_RET_ERRNO;
     else if (strcmp (argv[1], "--kill") == 0)
       action = SECCOMP_RET_KILL_PROCESS;
@@ -64,10 +70,10 @@ main (int argc, char **argv)
       break;
   if (hows == 1)
     how[1] = how[0];
-  if (argc < 2 || argv[1][0] == '-')
+  if (argc < 2 || argv[1][0] == '-' || (no_old && hows > 0))
     {
       fprintf (stderr, "usage: sigblock-refused [--answer-0 | --kill]"
-               " [--setmask] [--unblock] PROGRAM [ARG...]\n");
+               " [--setmask] [--unblock | --no-old] PROGRAM [ARG...]\n");
       return 2;
     }
   struct sock_filter prog[] =
@@ -81,7 +87,26 @@ main (int argc, char **argv)
       BPF_STMT (BPF_RET | BPF_K, action),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
+  /* The old-mask pointer is args[2]: both halves of it zero.  */
+  struct sock_filter prog_no_old[] =
+    {
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 5),
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+                offsetof (struct seccomp_data, args[2])),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+                offsetof (struct seccomp_data, args[2]) + 4),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+      BPF_STMT (BPF_RET | BPF_K, action),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
   struct sock_fprog fp = { sizeof prog / sizeof prog[0], prog };
+  if (no_old)
+    {
+      fp.len = sizeof prog_no_old / sizeof prog_no_old[0];
+      fp.filter = prog_no_old;
+    }
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
       || syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) != 0)
     {

@@ -174,24 +174,36 @@ rseq_register_new_thread (struct pthread *pd)
    thread (SECCOMP_FILTER_FLAG_TSYNC) may refuse SIG_SETMASK; every
    signal would then stay blocked for good, SIGSETXID with them, and
    the next set*id call would wait forever for this thread.  So the
-   signals MASK leaves open are unblocked instead.  Only nptl blocks
-   signals around a registration, and only its headers give the
-   sigset operations used here.  */
+   signals MASK leaves open are unblocked instead.  Both calls pass an
+   old mask, as the window's read and block do: a filter that stops
+   only the calls without one (refuses them, or answers 0 without doing
+   them) let the block through and stopped both ways back, and the
+   creator and the new thread kept every asynchronous signal blocked
+   (110th review, G1).  A SIG_SETMASK answered 0 whose old mask came
+   back unwritten (it still holds SIGKILL, which the kernel never
+   reports blocked) is taken for one not done, and the unblock follows:
+   where a trapping handler did the work without writing the old mask,
+   that unblock changes nothing.  Only nptl blocks signals around a
+   registration, and only its headers give the sigset operations used
+   here.  */
 #if IS_IN (libpthread)
 static inline void
 rseq_restore_sigmask (const sigset_t *mask)
 {
+  sigset_t old;
+  __sigfillset (&old);
   INTERNAL_SYSCALL_DECL (err);
   long int ret = INTERNAL_SYSCALL (rt_sigprocmask, err, 4, SIG_SETMASK,
-                                   mask, NULL, _NSIG / 8);
-  if (INTERNAL_SYSCALL_ERROR_P (ret, err))
+                                   mask, &old, _NSIG / 8);
+  if (INTERNAL_SYSCALL_ERROR_P (ret, err) || __sigismember (&old, SIGKILL))
     {
       sigset_t open;
       __sigemptyset (&open);
       for (int sig = 1; sig < _NSIG; sig++)
         if (!__sigismember (mask, sig))
           __sigaddset (&open, sig);
-      INTERNAL_SYSCALL (rt_sigprocmask, err, 4, SIG_UNBLOCK, &open, NULL,
+      __sigfillset (&old);
+      INTERNAL_SYSCALL (rt_sigprocmask, err, 4, SIG_UNBLOCK, &open, &old,
                         _NSIG / 8);
     }
 }
