@@ -163,22 +163,6 @@ decide_from_process (void)
 }
 #endif
 
-static void
-say (const char *msg)
-{
-  size_t len = 0;
-  while (msg[len] != '\0')
-    len++;
-  while (len > 0)
-    {
-      ssize_t n = write (STDERR_FILENO, msg, len);
-      if (n <= 0)
-        return;
-      msg += n;
-      len -= n;
-    }
-}
-
 #if RSEQ_COMPAT_GLIBC && !RSEQ_COMPAT_STATIC
 /* glibc before 2.39 takes spellings of glibc.pthread.rseq as 0 that
    tunables.c's reader, glibc 2.41's, does not (=0junk, =08, =0=1): where
@@ -587,15 +571,15 @@ __rseq_compat_init_once (void)
       __rseq_compat_thread_init ();
       break;
     case RSEQ_COMPAT_MODE_REFUSED:
-      /* Linked behind the C library, the program was built so: nothing
-         is said in every run of it (fd 2 may be anything by then);
-         rseq_compat_mode () and rseq-compat info -p say it.  */
-      if (__rseq_compat_state.late_link)
-        break;
-      say ("librseq-compat: loaded by dlopen, too late to register rseq for "
-           "threads that already run; nothing was registered.  Start the "
-           "program with 'rseq-compat run', or preload the shim as "
-           "rseq-compat(7) says, or link it with -lrseq-compat.\n");
+      /* Nothing is said, by dlopen as by a link behind the C library:
+         descriptor 2 may be anything by then.  A line written there
+         raised SIGPIPE at a pipe whose reader had gone, or at a socket
+         shut down for writing (which poll does not report), SIGXFSZ at
+         a file at its size limit, hung dlopen, under the loader's lock,
+         on a full pipe, and could land in a file of the program's that
+         took the descriptor (111th review, 2, and the review of its
+         first fix; dlopen-stderr.c).  rseq_compat_mode () says
+         "refused", and rseq-compat info -p why.  */
       break;
     default:
       break;

@@ -18,7 +18,7 @@
 
 /* argv[1] is the shim.  RSEQ_EXPECT says what must happen:
    refused     glibc that does not register (2.35+ with the tunable
-               off, or any glibc before 2.35): dlopen succeeds, one line
+               off, or any glibc before 2.35): dlopen succeeds, nothing
                on stderr, mode "refused", __rseq_size 0, nothing
                registered, __rseq_offset designating glibc's area
                (cpu_id -2) where glibc has the ABI, else the shim's
@@ -175,16 +175,9 @@ main (int argc, char **argv)
 
   if (rt_expect_is ("refused"))
     {
-      const char prefix[] = "librseq-compat: loaded by dlopen";
-      char *nl = strchr (captured, '\n');
-      CHECK (strncmp (captured, prefix, sizeof prefix - 1) == 0
-             && nl != NULL && nl[1] == '\0',
-             "stderr is not one line starting \"%s\": \"%s\"", prefix,
-             captured);
-      CHECK (strstr (captured, "rseq-compat run") != NULL
-             && strstr (captured, "rseq-compat(7)") != NULL
-             && strstr (captured, "-lrseq-compat") != NULL,
-             "the message does not say what to do: %s", captured);
+      /* Silent: descriptor 2 may be anything by then
+         (dlopen-stderr.c).  */
+      CHECK (captured[0] == '\0', "stderr: \"%s\"", captured);
       CHECK (*size == 0, "__rseq_size %u", *size);
       CHECK (*offset != 0, "__rseq_offset is 0");
       struct rseq *area = (struct rseq *) (rseq_compat_thread_pointer ()
