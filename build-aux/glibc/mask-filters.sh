@@ -100,9 +100,30 @@ for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     "sigmask-emulated 4" "sigmask-emulated 5" "sigmask-emulated 6" \
     window-jmpblk "window-early jmp" "window-early create" \
     "window-early ctx" "window-early exhaust" "window-early autodis"; do
+  # The handlers of window-gap and window-blockfail call pthread_create
+  # while main may be inside its own, which is not async-signal-safe:
+  # stock 2.31 deadlocked there once in a few dozen runs (its stack
+  # cache's lock held by the creation the signal interrupted; exit 124,
+  # 2026-12-03).  So a run that times out is run again, twice at most,
+  # and the verdict says so; any other end counts as it is.
+  reruns=
   stock=$(gl_in_chroot timeout 120 $d/$t 2>&1; echo "exit $?")
+  for again in 1 2; do
+    case $t:$stock in
+      window-gap*"exit 124"|window-blockfail*"exit 124")
+        reruns="$reruns stock timed out;"
+        stock=$(gl_in_chroot timeout 120 $d/$t 2>&1; echo "exit $?") ;;
+    esac
+  done
   patched=$(gl_in_chroot timeout 120 $ld $d/$t 2>&1; echo "exit $?")
-  printf '%s\nstock:\n%s\npatched:\n%s\n' "$t" "$stock" "$patched" >> "$log"
+  for again in 1 2; do
+    case $t:$patched in
+      window-gap*"exit 124"|window-blockfail*"exit 124")
+        reruns="$reruns patched timed out;"
+        patched=$(gl_in_chroot timeout 120 $ld $d/$t 2>&1; echo "exit $?") ;;
+    esac
+  done
+  printf '%s\nstock:\n%s\npatched:\n%s\n%s\n' "$t" "$stock" "$patched" "${reruns:+rerun:$reruns}" >> "$log"
   want_stock=
   case $t in
     window-gap*) want='creator-lost-change=0' ;;
@@ -134,6 +155,7 @@ for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     verdict="WRONG (stock: $(echo "$stock" | tr '\n' ' '); want '$want' in both)"
     status=1
   fi
+  [ -z "$reruns" ] || verdict="$verdict (run again:$reruns)"
   echo "| $t | $(echo "$patched" | tr '\n' ' ' | sed 's/|/\\|/g') | $verdict |" >> "$report"
 done
 exit $status
