@@ -51,6 +51,7 @@
 #define _GNU_SOURCE 1
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -729,6 +730,17 @@ main (int argc, char **argv)
      progress line every 15 seconds.  */
   long int rss_tenth = -1;
   double last = t0;
+  /* SOAK_PROGRESS: a file that holds how many threads ran, rewritten
+     as that moves (at most once a second), for tests/soak/run's stall
+     watch: a soak that creates no thread for a while is hung, however
+     long a slow machine takes for the whole.  */
+  const char *progress = getenv ("SOAK_PROGRESS");
+  int progress_fd = -1;
+  if (progress != NULL && *progress != '\0')
+    progress_fd = open (progress, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                        0644);
+  long int progress_said = -1;
+  double progress_at = 0;
   struct timespec tick = { 0, 50000000 };
   for (;;)
     {
@@ -738,6 +750,17 @@ main (int argc, char **argv)
       if (__atomic_load_n (&next_ticket, __ATOMIC_RELAXED) >= total_threads
           && __atomic_load_n (&detached_live, __ATOMIC_ACQUIRE) == 0)
         break;
+      if (progress_fd >= 0 && done != progress_said
+          && now () - progress_at >= 1)
+        {
+          /* One write at offset 0 of a fixed width: a reader sees the
+             old count or the new one.  */
+          char buf[24];
+          int n = snprintf (buf, sizeof buf, "%20ld\n", done);
+          if (pwrite (progress_fd, buf, n, 0) == n)
+            progress_said = done;
+          progress_at = now ();
+        }
       if (now () - last >= 15)
         {
           last = now ();
@@ -747,6 +770,8 @@ main (int argc, char **argv)
         }
       nanosleep (&tick, NULL);
     }
+  if (progress_fd >= 0)
+    close (progress_fd);
   for (int i = 0; i < WORKERS; i++)
     pthread_join (workers[i], NULL);
   while (__atomic_load_n (&detached_live, __ATOMIC_ACQUIRE) != 0)
