@@ -11,7 +11,14 @@
    sends SIGTRAP itself after pthread_create.  Prints main's mask after
    the jump (hex, bit SIG-1): with SIGTERM blocked before, stock 2.31
    gives SIGTERM and SIGTRAP (the jump kept the handler's mask).
-   usage: ./window-jmpblk
+   With "restore", the SIGSYS handler itself leaves by siglongjmp, at
+   the creator's second trapped call (the restore, after the window's
+   record was taken back), without doing its work: the limit doc/glibc.md
+   gives (108th review, F3) is that the creator keeps the window's
+   blocking, where stock 2.31, whose pthread_create makes no such call
+   (main makes one after it), keeps SIGTERM and the handler's SIGSYS and
+   SIGTRAP.
+   usage: ./window-jmpblk [restore]
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -29,8 +36,6 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 #define _GNU_SOURCE
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -51,6 +56,9 @@
 
 static sigjmp_buf back;
 static volatile int armed, sent, jumped;
+/* "restore": the main thread's trapped SIG_SETMASK calls with a set
+   counted while armed, and the one the handler leaves from.  */
+static volatile int restore_mode, counted, jump_at;
 
 static void *
 body (void *arg)
@@ -73,6 +81,17 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
   (void) si;
   ucontext_t *uc = ctx;
   int set = ARG (uc, 1) != 0;
+  if (restore_mode)
+    {
+      if (set && syscall (SYS_gettid) == getpid ()
+          && ++counted == jump_at)
+        {
+          jumped = 1;
+          siglongjmp (back, 1);
+        }
+      sigsys_do_setmask (uc);
+      return;
+    }
   sigsys_do_setmask (uc);
   if (set && armed)
     {
@@ -83,8 +102,9 @@ on_sigsys (int sig, siginfo_t *si, void *ctx)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  restore_mode = argc > 1 && strcmp (argv[1], "restore") == 0;
   sigset_t m;
   sigemptyset (&m);
   sigaddset (&m, SIGTERM);
@@ -102,13 +122,38 @@ main (void)
       perror ("window-jmpblk: seccomp");
       return 2;
     }
+  static pthread_t t;
+  static int made;
+  if (restore_mode)
+    {
+      if (sigsetjmp (back, 0) == 0)
+        {
+          /* The patched creator's block is the first call, its restore
+             the second.  */
+          jump_at = 2;
+          made = pthread_create (&t, NULL, body, NULL) == 0;
+          if (!jumped)
+            {
+              /* Stock: no call was trapped; main's own, unmarked.  */
+              jump_at = counted + 1;
+              syscall (SYS_rt_sigprocmask, SIG_SETMASK, &m, NULL, 8);
+            }
+        }
+      printf ("window-jmpblk restore: jumped %d, main after %#llx\n", jumped,
+              (unsigned long long) sigsys_mask_now (MARK));
+      /* A creation left by the jump is not joined: what it had still
+         to do (unlock the new thread's start) was never done.  */
+      if (made && !jumped)
+        pthread_join (t, NULL);
+      return 0;
+    }
   if (sigsetjmp (back, 0) == 0)
     {
-      pthread_t t;
       armed = 1;
       int err = pthread_create (&t, NULL, body, NULL);
+      made = err == 0;
       armed = 0;
-      if (err == 0)
+      if (made)
         pthread_join (t, NULL);
       if (!sent)
         syscall (SYS_tgkill, getpid (), syscall (SYS_gettid), SIGTRAP);
