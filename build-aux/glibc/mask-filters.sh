@@ -26,12 +26,12 @@ d=$GL_WORK/mask-filters
 rm -rf "$GL_ROOT$d" && mkdir -p "$GL_ROOT$d"
 (cd "$GL_TOP/tests/src" && cp sigblock-refused.c sigmask-report.c \
    window-sigblock.c window-gap.c window-blockfail.c sigmask-emulated.c \
-   window-jmpblk.c window-early.c sigsys-context.h seccomp-abi.h \
+   window-jmpblk.c window-early.c window-green.c sigsys-context.h seccomp-abi.h \
    "$GL_ROOT$d/")
 gl_in_chroot /bin/sh -c 'cd "$1" &&
   gcc -O2 -o sigblock-refused sigblock-refused.c &&
   for p in sigmask-report window-sigblock window-gap window-blockfail \
-      sigmask-emulated window-jmpblk window-early; do
+      sigmask-emulated window-jmpblk window-early window-green; do
     gcc -O2 -pthread -o $p $p.c || exit 1
   done' sh "$d" >> "$log" 2>&1 ||
   { echo "mask-filters: the test programs did not build (see $log)" >&2; exit 1; }
@@ -96,12 +96,16 @@ done
 # on an SS_AUTODISARM stack above the window (N4) pins the limit
 # doc/glibc.md gives: that creation ends the outer window, and a later
 # siglongjmp out of a handler inside it leaves the window's blocking.
+# Green threads that preempt creations (window-green.c: modes a1, slot
+# and left) pin the limits doc/glibc.md gives (109th review, A1, L1 and
+# G2).
 for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     "window-gap 2000 2000" "window-blockfail 1500 3000" \
     "sigmask-emulated 1" "sigmask-emulated 2" "sigmask-emulated 3" \
     "sigmask-emulated 4" "sigmask-emulated 5" "sigmask-emulated 6" \
     window-jmpblk "window-jmpblk restore" "window-early jmp" "window-early create" \
-    "window-early ctx" "window-early exhaust" "window-early autodis"; do
+    "window-early ctx" "window-early exhaust" "window-early autodis" \
+    window-green "window-green slot" "window-green left"; do
   # The handlers of window-gap and window-blockfail call pthread_create
   # while main may be inside its own, which is not async-signal-safe:
   # stock 2.31 deadlocked there once in a few dozen runs (its stack
@@ -141,6 +145,24 @@ for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     # The limit of a handler that runs between the window's end and the
     # restore and leaves by siglongjmp (108th review, F3): the window's
     # blocking stays, with the handler's SIGSYS and SIGTRAP.
+    # Green threads that preempt creations (109th review; the limits
+    # doc/glibc.md gives): one creating on a higher stack while it
+    # preempts another's creation before its block (A1): the resumed
+    # window goes unrecorded, and the jump out of it keeps its blocking;
+    # one preempted in turn before its own block, whose record slot the
+    # first's block marks begun (L1): a handler there loses its sa_mask
+    # and signal (SIGUSR1, SIGUSR2); one left for good inside its window
+    # on a higher stack (G2): a creation below it gives the thread the
+    # window's mask, SIGINT open though its creator blocks it.
+    window-green*)
+      want_stock=$(echo "$stock" | sed -n 1p)
+      case $t in
+        window-green) limit='s/creator after 0x[0-9a-f]*/creator after 0xfffffffe3ffbfa37/' ;;
+        "window-green slot") limit='s/green after 0x[0-9a-f]*/green after 0x4010/' ;;
+        "window-green left") limit='s/its thread 0x[0-9a-f]*/its thread 0x4000/' ;;
+      esac
+      want=$(echo "$want_stock" |
+             sed "$limit; s/from inside pthread_create: 0/from inside pthread_create: 1/") ;;
     "window-jmpblk restore")
       want_stock=$(echo "$stock" | sed -n 1p)
       want=$(echo "$want_stock" |
@@ -153,7 +175,7 @@ for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
   case $t in
     sigmask-emulated*)
       case "$stock" in *": pthread_create 0; "*) ;; *) ok=0 ;; esac ;;
-    window-early*)
+    window-early*|window-green*)
       case "$stock" in *"from inside pthread_create: 0"*) ;; *) ok=0 ;; esac
       case "$patched" in *"from inside pthread_create: 1"*) ;; *) ok=0 ;; esac ;;
   esac
