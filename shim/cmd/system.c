@@ -40,6 +40,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,9 +163,9 @@ libc_registers (void)
 /* PATH and every directory above it must be root's and writable by
    no one else: whoever can change one of them can put code into every
    process, setuid ones included.  Returns 0, or -1 after saying
-   which one fails.  */
+   which one fails and FIX.  */
 static int
-check_trusted (const char *path)
+check_trusted (const char *path, const char *fix)
 {
   char buf[PATH_MAX];
   if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf)
@@ -184,11 +185,9 @@ check_trusted (const char *path)
       if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
         {
           complain ("%s is %s; every program on the machine, setuid "
-                    "ones included, would load the shim through it.  "
-                    "Install the shim at a system path (make install as "
-                    "root, or the librseq-compat1 package)", what,
-                    st.st_uid != 0 ? "not owned by root"
-                    : "writable by others than root");
+                    "ones included, would load the shim through it.  %s",
+                    what, st.st_uid != 0 ? "not owned by root"
+                    : "writable by others than root", fix);
           return -1;
         }
       char *slash = strrchr (buf, '/');
@@ -510,6 +509,54 @@ read_preload (char **text, struct stat *st, char **link)
       return -1;
     }
   return 0;
+}
+
+/* Whoever may write /etc/ld.so.preload (ST; st_mode 0: none), or
+   /etc or a directory above it, puts code into every process, setuid
+   ones included, shim or not: enable, which vouches for no library
+   such people could change, does not write its entry into such a file
+   either (112th review, R1: it did, and kept the file's mode and owner).
+   A file with other names (hard links) is split from them by the
+   replacement, which leaves them with the old text (R2).  With REFUSE
+   (enable, about to write): -1 after saying why and what to do;
+   otherwise (disable, whose edit only takes code out, after its
+   replacement; enable with nothing to write) a warning, and 0.  */
+static int
+preload_trusted (const struct stat *st, int refuse)
+{
+  void (*say_it) (const char *, ...) = refuse ? complain : warn;
+  int bad = 0;
+  if (st->st_mode != 0 && (st->st_uid != 0
+                           || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0))
+    {
+      say_it ("%s is %s: whoever may write it can put code into every "
+              "process, setuid ones included, with the shim or without "
+              "it; make it root's and writable by root alone (chown "
+              "0:0 %s; chmod go-w %s)%s", PRELOAD_FILE,
+              st->st_uid != 0 ? "not owned by root"
+              : "writable by others than root", PRELOAD_FILE, PRELOAD_FILE,
+              refuse ? ", then enable again" : "");
+      bad = 1;
+    }
+  if (st->st_mode != 0 && st->st_nlink > 1)
+    {
+      if (refuse)
+        complain ("%s has %ju names (hard links): replacing it would "
+                  "leave the others with its old text; find them (find / "
+                  "-xdev -samefile %s), remove them, then enable again, "
+                  "or edit the file by hand", PRELOAD_FILE,
+                  (uintmax_t) st->st_nlink, PRELOAD_FILE);
+      else
+        warn ("%s had %ju names (hard links): the others keep its old "
+              "text; find them (find / -xdev -samefile ...) and remove "
+              "them", PRELOAD_FILE, (uintmax_t) st->st_nlink);
+      bad = 1;
+    }
+  if (refuse && !bad
+      && check_trusted (ETC, "Make it root's and writable by root alone")
+         != 0)
+    return -1;
+  return refuse && bad ? -1 : 0;
 }
 
 /* Whether an entry names a copy of the shim, wherever it lies.  */
@@ -1687,7 +1734,10 @@ cmd_system (int argc, char **argv)
       char dir[PATH_MAX];
       snprintf (dir, sizeof dir, "%s", file);
       *strrchr (dir, '/') = '\0';
-      int bad = check_trusted (dir) != 0 || check_trusted (real) != 0;
+      static const char install[] = "Install the shim at a system path "
+        "(make install as root, or the librseq-compat1 package)";
+      int bad = check_trusted (dir, install) != 0
+                || check_trusted (real, install) != 0;
       free (real);
       if (bad || check_loads () != 0)
         return EXIT_SYSTEM_FAILED;
@@ -1757,6 +1807,14 @@ cmd_system (int argc, char **argv)
       out[strlen (ENTRY)] = '\n';
     }
   int changes = !(enable ? first_is_entry && dropped == 1 : dropped == 0);
+  if (changes && enable && preload_trusted (&old, 1) != 0)
+    {
+      free (text);
+      free (out);
+      close (etc);
+      close (lock);
+      return EXIT_SYSTEM_FAILED;
+    }
   /* Taking the words out moved a '#' the loader would then read
      otherwise: blank them instead, in place.  */
   if (dropped > 0 && changes && !reads_the_same (text, out, enable))
@@ -1785,8 +1843,11 @@ cmd_system (int argc, char **argv)
 
   int rc = 0;
   if (enable && first_is_entry && dropped == 1)
-    printf ("rseq-compat: already enabled: " PRELOAD_FILE " names %s\n",
-            ENTRY);
+    {
+      printf ("rseq-compat: already enabled: " PRELOAD_FILE " names %s\n",
+              ENTRY);
+      preload_trusted (&old, 0);
+    }
   else if (!enable && dropped == 0)
     {
       /* The package's prerm says nothing when there is nothing to do.  */
@@ -1798,6 +1859,8 @@ cmd_system (int argc, char **argv)
     {
       rc = replace_preload (etc, out, &old, text) != 0
            ? EXIT_SYSTEM_FAILED : 0;
+      if (rc == 0 && !enable)
+        preload_trusted (&old, 0);
       if (rc == 0 && enable)
         printf ("rseq-compat: enabled: " PRELOAD_FILE " names %s; programs "
                 "started from now on load the shim (running ones keep "

@@ -745,6 +745,58 @@ run "enable: a library that does not load" 1 "left as it was" \
   pass "enable: a library that does not load"
 mv "$scratch/good.so" "$libdir/$soname"
 
+# A file, or /etc, that others than root may write already lets them
+# put code into every process: enable does not vouch for it, as it does
+# not for such a library (112th review, R1: it added its entry and kept
+# mode 4777 or the owner nobody, without a word); disable, which only
+# takes code out, warns.  A file with other names (hard links) would be
+# split from them (R2).
+for how in "chmod 666" "chmod 4777" "chown 65534" "chmod 664"; do
+  printf '%s\n' "$other" > "$pf"
+  chmod 644 "$pf" && $how "$pf"
+  case $how in chown*) why="is not owned by root" ;; *) why="is writable by others than root" ;; esac
+  was=$(stat -c '%a %u' "$pf")
+  run "enable: a preload file others may write ($how), refused" 1 "$pf $why: whoever may write it can put code into every process.*chmod go-w $pf\), then enable again" \
+      "$cmd" enable --system &&
+    is_file "enable: a preload file others may write ($how), refused" "$other\n" &&
+    [ "$(stat -c '%a %u' "$pf")" = "$was" ] &&
+    no_litter "enable: a preload file others may write ($how), refused" &&
+    pass "enable: a preload file others may write ($how), refused"
+  rm -f "$pf"
+done
+printf '%s\n%s\n' "$shim" "$other" > "$pf"
+chmod 666 "$pf"
+run "disable: a preload file others may write, done with a warning" 0 "disabled: 1 shim entry.*|warning: $pf is writable by others than root" \
+    "$cmd" disable --system &&
+  printf '%s\n' "$out" | grep -q "warning: $pf is writable by others than root" &&
+  is_file "disable: a preload file others may write, done with a warning" "$other\n" &&
+  pass "disable: a preload file others may write, done with a warning"
+rm -f "$pf"
+printf '%s\n' "$other" > "$pf"
+chmod 644 "$pf"
+ln "$pf" /etc/ld.so.preload.other
+run "enable: a preload file with another name (hard link), refused" 1 "$pf has 2 names \(hard links\): replacing it would leave the others with its old text" \
+    "$cmd" enable --system &&
+  is_file "enable: a preload file with another name (hard link), refused" "$other\n" &&
+  [ "$(stat -c %h "$pf")" = 2 ] &&
+  pass "enable: a preload file with another name (hard link), refused"
+rm -f "$pf" /etc/ld.so.preload.other
+printf '%s\n%s\n' "$shim" "$other" > "$pf"
+chmod 644 "$pf"
+ln "$pf" /etc/ld.so.preload.other
+run "disable: a preload file with another name, done, the other named" 0 "disabled: 1 shim entry" \
+    "$cmd" disable --system &&
+  printf '%s\n' "$out" | grep -q "warning: $pf had 2 names (hard links): the others keep its old text" &&
+  is_file "disable: a preload file with another name, done, the other named" "$other\n" &&
+  pass "disable: a preload file with another name, done, the other named"
+rm -f "$pf" /etc/ld.so.preload.other
+etcmode=$(stat -c %a /etc)
+chmod g+w /etc
+run "enable: /etc writable by others than root, refused" 1 "/etc is writable by others than root.*Make it root's and writable by root alone" \
+    "$cmd" enable --system && no_file "enable: /etc writable by others than root, refused" &&
+  pass "enable: /etc writable by others than root, refused"
+chmod "$etcmode" /etc
+
 # The real thing: an old entry of another copy goes, the new one comes
 # first, the rest and the mode stay.
 printf '%s\n%s:%s\n' "$other" "$shim" "$other" > "$pf"
@@ -767,7 +819,13 @@ ino=$(stat -c %i "$pf")
 run "enable: already enabled" 0 "already enabled" "$cmd" enable --system &&
   [ "$(stat -c %i "$pf")" = "$ino" ] &&
   is_file "enable: already enabled" "$entry\n$other\n$other\n" &&
+  ! printf '%s\n' "$out" | grep -q warning &&
   pass "enable: already enabled"
+chmod o+w "$pf"
+run "enable: already enabled, in a file others may write: a warning" 0 "already enabled" "$cmd" enable --system &&
+  printf '%s\n' "$out" | grep -q "warning: $pf is writable by others than root" &&
+  pass "enable: already enabled, in a file others may write: a warning"
+chmod o-w "$pf"
 
 run "disable: after enable" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
   is_file "disable: after enable" "$other\n$other\n" && pass "disable: after enable"
