@@ -361,14 +361,19 @@ proc_describe (struct proc *p, struct info_report *r, char *err,
         && musl_loader_name (base_name (p->maps[i].path)))
       snprintf (r->libc, sizeof r->libc, "musl");
 
-  int off = 0, off_loose = 0;
+  int off = 0, off_loose = 0, rewritten = 0;
   int minor = info_glibc_minor (r);
-  r->tunables_unread = !proc_env_safe (p);
+  r->tunables_unread = !proc_env_safe (p) ? TUNABLES_UNREAD_FUSE : 0;
   int t = !r->tunables_unread
           ? tunables_from_environ (p->dir, r->tunables, sizeof r->tunables,
                                    minor >= 0 && minor < 39, &off,
-                                   &off_loose)
+                                   &off_loose, &rewritten)
           : -1;
+  /* Not found in an area the process wrote over: it may have been
+     there (R4: taken for unset, and a registration the variable turned
+     off for one that failed, with a list of wrong causes).  */
+  if (t == 0 && rewritten)
+    r->tunables_unread = TUNABLES_UNREAD_REWRITTEN;
   r->have_tunables = t > 0;
   /* A program started with AT_SECURE (set-user-ID or -group, file
      capabilities) ignores the variable: glibc does, and so does the

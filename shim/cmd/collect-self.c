@@ -238,7 +238,7 @@ info_self (struct info_report *r)
   off_loose = __rseq_compat_env_tunable_off_loose (environ);
 #else
   t = tunables_from_environ ("/proc/self", r->tunables, sizeof r->tunables,
-                             0, &off, &off_loose);
+                             0, &off, &off_loose, NULL);
 #endif
   if (t < 0 && getenv ("GLIBC_TUNABLES") != NULL)
     {

@@ -185,6 +185,14 @@ derive_reason (struct info_report *r)
               "not be opened (deleted, as an upgrade does, and this user "
               "may not open the mapping; root may): whether the process "
               "registers, and who, cannot be told");
+  else if (strcmp (m, "unknown") == 0 && !r->abi_unread
+           && r->tunables_unread == TUNABLES_UNREAD_REWRITTEN)
+    snprintf (r->reason, sizeof r->reason, "the process wrote over its "
+              "environment area (as setproctitle does: /proc/%d/environ "
+              "no longer shows its variables), so whether GLIBC_TUNABLES "
+              "turned registration off or it failed at start-up (a "
+              "seccomp filter, rr, valgrind, qemu-user, a kernel without "
+              "rseq) cannot be told", (int) r->pid);
   else if (strcmp (m, "unknown") == 0)
     snprintf (r->reason, sizeof r->reason, "%s lie%s in a file on FUSE "
               "and %s not read (see the warning): %s cannot be told",

@@ -164,8 +164,11 @@ print_text (FILE *f, const struct info_report *r)
     }
   row (f, "sched_getcpu", "%s", r->sched_getcpu);
   row (f, "GLIBC_TUNABLES", "%s%s", r->have_tunables ? r->tunables
-       : r->tunables_unread ? "not read: the environment lies in a file on "
-       "FUSE (see the warning)" : "(unset)",
+       : r->tunables_unread == TUNABLES_UNREAD_FUSE ? "not read: the "
+       "environment lies in a file on FUSE (see the warning)"
+       : r->tunables_unread ? "not known: the process wrote over its "
+       "environment area (as setproctitle does), where it is not seen now"
+       : "(unset)",
        (r->have_tunables || r->tunables_unread) && r->secure
        ? " (ignored: the process runs in secure mode, AT_SECURE: "
          "set-user-ID, set-group-ID or file capabilities)" : "");

@@ -1792,7 +1792,7 @@ tunables_rest (const char *value, const char *end, const char *next)
 
 int
 tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
-                       int *off, int *off_loose)
+                       int *off, int *off_loose, int *rewritten)
 {
   char path[128], *buf;
   snprintf (path, sizeof path, "%s/environ", dir);
@@ -1800,13 +1800,20 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
   if (len < 0)
     return -1;
   static const char key[] = "GLIBC_TUNABLES=";
-  int found = 0, rseq = 1, loose = 1;
+  int found = 0, rseq = 1, loose = 1, odd = 0;
   /* As glibc and the shim: every definition, in order, read in full
      (OUT may be too short for it); OUT shows the last one.  slurp ends
      the buffer with a NUL, so a cut-off last entry is a string too.  */
   for (ssize_t i = 0; i < len;)
     {
       size_t n = strnlen (buf + i, len - i);
+      /* The kernel shows the area where the environment was put at
+         exec, whatever lies there now: a program that set its title
+         by writing over argv and the environment (nginx, PostgreSQL,
+         sendmail, libbsd's setproctitle) leaves NULs or the title's
+         tail, no variables (112th review, R4).  */
+      if (n == 0 || memchr (buf + i, '=', n) == NULL)
+        odd = 1;
       if (strncmp (buf + i, key, sizeof key - 1) == 0)
         {
           /* glibc before 2.39 ends each value of a tunable it knows with
@@ -1832,6 +1839,8 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
   free (buf);
   *off = rseq == 0;
   *off_loose = loose == 0;
+  if (rewritten != NULL)
+    *rewritten = odd;
   return found;
 }
 

@@ -177,9 +177,13 @@ int read_auxv (const char *dir, unsigned long int *feature,
    *OFF whether it turns registration off, and *OFF_LOOSE whether it
    does as glibc before 2.39 reads it; 0 when unset; -1 when the file
    cannot be read.  CUT: the process's C library is a glibc before 2.39,
-   which cuts the string the file shows.  */
+   which cuts the string the file shows.  *REWRITTEN (where not NULL):
+   whether the block holds a string that is no variable (empty, or
+   without '='), as when the process wrote over the area, as
+   setproctitle does.  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
-                           int cut, int *off, int *off_loose);
+                           int cut, int *off, int *off_loose,
+                           int *rewritten);
 /* The DT_SONAME of the regular 64-bit ELF file PATH in OUT (OUTLEN
    bytes): 0, or -1 where it has none, or one that does not fit, or
    cannot be read.  */

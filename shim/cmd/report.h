@@ -72,6 +72,9 @@ struct info_thread
 
 enum { ABI_UNREAD_FUSE = 1, ABI_UNREAD_FILE = 2 };
 
+#define TUNABLES_UNREAD_FUSE 1
+#define TUNABLES_UNREAD_REWRITTEN 2
+
 struct info_report
 {
   int self;
@@ -94,8 +97,10 @@ struct info_report
   int have_tunables;
   int tunable_off;
   int tunable_off_loose;	/* As glibc before 2.39 reads it.  */
-  /* The environment lies in a file on FUSE and was not read
-     (procfs.h, proc_env_safe): GLIBC_TUNABLES is not known.  */
+  /* GLIBC_TUNABLES is not known: TUNABLES_UNREAD_FUSE, the environment
+     lies in a file on FUSE and was not read (procfs.h, proc_env_safe);
+     TUNABLES_UNREAD_REWRITTEN, the process wrote over its environment
+     area (setproctitle) and it was not found there.  */
   int tunables_unread;
   /* The process was started with AT_SECURE, which makes its glibc and
      the shim ignore GLIBC_TUNABLES.  */
