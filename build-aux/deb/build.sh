@@ -5,8 +5,10 @@
 # version gets +debNN, so that each suite's build upgrades to the next
 # suite's.  Writes OUT/*.deb, OUT/build.log and OUT/lintian.txt; fails
 # on a failed build or any lintian error (E:) or warning (W:) that is
-# not overridden in debian/*.lintian-overrides.  OUT/src/debian is the
-# debian/ the packages were built from (for test.sh).
+# not overridden in debian/*.lintian-overrides.  OUT/src is what
+# test.sh gives autopkgtest as the source tree: the debian/ the packages
+# were built from, and build-aux/i386-probe, the one file outside it
+# that debian/tests reads (a source package has the whole tree).
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -58,10 +60,13 @@ if ! mx_in_chroot "$root" env DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-}" \
 fi
 t1=$(date +%s)
 cp "$root"/rc-deb/*.deb "$root"/rc-deb/*.changes "$out/" || die "no packages were written"
-# debian/ of what was built, for the as-installed tests: the chroot's
-# copy is another make deb's to replace.
-mkdir -p "$out/src" && cp -r "$root/rc-deb/$src/debian" "$out/src/" ||
-  die "cannot copy debian/ to $out/src"
+# debian/ of what was built and the probe its tests ask, for the
+# as-installed tests: the chroot's copy is another make deb's to
+# replace, and an older OUT/src would take the copy inside its debian/.
+rm -rf "$out/src" && mkdir -p "$out/src/build-aux" &&
+  cp -r "$root/rc-deb/$src/debian" "$out/src/" &&
+  cp "$root/rc-deb/$src/build-aux/i386-probe" "$out/src/build-aux/" ||
+  die "cannot copy debian/ and build-aux/i386-probe to $out/src"
 grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 > "$out/check.txt"
 
 # lintian is not to be run as root; it only reads the packages.  Its

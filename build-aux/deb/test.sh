@@ -118,7 +118,7 @@ printf '%s\n' "$pkgs" | in_ns sh -c '
   sh "$t/testbed" "$src" >> "$debs/autopkgtest.log" 2>&1
 st=$?
 # The tests' own steps, then autopkgtest's verdict on each test.
-grep -a -E '^(PASS|FAIL): ' "$debs/autopkgtest.log"
+grep -a -E '^(PASS|FAIL|NA): ' "$debs/autopkgtest.log"
 if [ -s "$t/testbed.summary" ]; then
   while read -r name result rest; do
     case $result in
