@@ -18,7 +18,9 @@
 
 /* Usage: soak LABEL [THREADS]   (environment: SOAK_EXPECT, the mode the
    shim must report, shim-owned by default; SOAK_RSS_GROWTH_KIB, the
-   allowed growth of the resident set, 8192 by default)
+   allowed growth of the resident set, 8192 by default; SOAK_PROGRESS,
+   a file for the count of threads that ran, which a soak that cannot
+   write it fails at once)
 
    Creator threads start THREADS threads in total, five kinds in turn:
    joinable ones that return, call pthread_exit, or are cancelled while
@@ -646,6 +648,32 @@ task_count (void)
   return n;
 }
 
+/* SOAK_PROGRESS: a file that holds how many threads ran, rewritten as
+   that moves (at most once a second), for tests/soak/run's stall watch:
+   a soak that creates no thread for a while is hung, however long a
+   slow machine takes for the whole.  */
+static const char *progress_path;
+static int progress_fd = -1;
+
+/* One write at offset 0 of a fixed width: a reader sees the old count
+   or the new one.  The watch would take a soak whose count it cannot
+   see for a hang, SOAK_STALL seconds later: stop at once and say why
+   (with _exit: the other threads are still running).  */
+static void
+progress_write (long int count)
+{
+  char buf[24];
+  int n = snprintf (buf, sizeof buf, "%20ld\n", count);
+  ssize_t w = pwrite (progress_fd, buf, n, 0);
+  if (w != n)
+    {
+      fprintf (stderr, "soak[%s]: FAIL: cannot write SOAK_PROGRESS=%s: %s\n",
+               label, progress_path,
+               w < 0 ? strerror (errno) : "short write");
+      _exit (1);
+    }
+}
+
 static double
 now (void)
 {
@@ -668,6 +696,22 @@ main (int argc, char **argv)
   long int growth_limit = growth_env != NULL ? strtol (growth_env, NULL, 10)
                                              : 8192;
   setvbuf (stdout, NULL, _IOLBF, 0);
+
+  /* First of all, before the shim is even looked for: tests/src/
+     soak-run.sh runs this without it to see a bad path refused.  */
+  progress_path = getenv ("SOAK_PROGRESS");
+  if (progress_path != NULL && *progress_path != '\0')
+    {
+      progress_fd = open (progress_path,
+                          O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (progress_fd < 0)
+        {
+          fprintf (stderr, "soak[%s]: FAIL: cannot open SOAK_PROGRESS=%s: "
+                   "%s\n", label, progress_path, strerror (errno));
+          return 1;
+        }
+      progress_write (0);
+    }
 
   if (rseq_compat_mode == NULL || rseq_compat_query == NULL)
     {
@@ -730,16 +774,7 @@ main (int argc, char **argv)
      progress line every 15 seconds.  */
   long int rss_tenth = -1;
   double last = t0;
-  /* SOAK_PROGRESS: a file that holds how many threads ran, rewritten
-     as that moves (at most once a second), for tests/soak/run's stall
-     watch: a soak that creates no thread for a while is hung, however
-     long a slow machine takes for the whole.  */
-  const char *progress = getenv ("SOAK_PROGRESS");
-  int progress_fd = -1;
-  if (progress != NULL && *progress != '\0')
-    progress_fd = open (progress, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                        0644);
-  long int progress_said = -1;
+  long int progress_said = 0;
   double progress_at = 0;
   struct timespec tick = { 0, 50000000 };
   for (;;)
@@ -753,12 +788,8 @@ main (int argc, char **argv)
       if (progress_fd >= 0 && done != progress_said
           && now () - progress_at >= 1)
         {
-          /* One write at offset 0 of a fixed width: a reader sees the
-             old count or the new one.  */
-          char buf[24];
-          int n = snprintf (buf, sizeof buf, "%20ld\n", done);
-          if (pwrite (progress_fd, buf, n, 0) == n)
-            progress_said = done;
+          progress_write (done);
+          progress_said = done;
           progress_at = now ();
         }
       if (now () - last >= 15)

@@ -7,7 +7,15 @@
 # every thread's system call (and stack) before it and its forked child
 # are killed; one slower than the stall in all but progressing passes;
 # one still progressing at SOAK_TIMEOUT fails as too slow, not as a
-# hang.  One "PASS: WHAT" or "FAIL: WHAT" line each.
+# hang.  Then what the watch once got wrong: a soak that ends while the
+# watch reads its progress file passes its status on (it was taken for
+# a hang: bash had reaped it, and wait -n said "no such job"); a
+# SOAK_STALL or SOAK_TIMEOUT that is not whole seconds (1m, 30m) is
+# refused at once, naming it (neither bound fired); a step of the wall
+# clock, back or forward, changes nothing (the watch reads the time
+# since boot); tests/soak/soak.c fails at once, naming the file and the
+# error, when it cannot open or write SOAK_PROGRESS (it was taken for a
+# hang).  One "PASS: WHAT" or "FAIL: WHAT" line each.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -15,13 +23,22 @@ src=$1
 t=$(mktemp -d)
 trap 'pkill -KILL -f "$t/" 2>/dev/null; rm -rf "$t"' EXIT
 check() { w=$1; shift; if "$@"; then echo "PASS: $w"; else echo "FAIL: $w"; fi; }
-sed -n '/^group_members() {/,/^}/p; /^run_soak() {/,/^}/p' "$src/tests/soak/run" > "$t/run_soak.sh"
+sed -n '/^log() {.*}$/p; /^bounds_ok() {/,/^}/p; /^group_members() {/,/^}/p
+  /^uptime_cs() {/,/^}/p; /^run_soak() {/,/^}/p' "$src/tests/soak/run" > "$t/run_soak.sh"
+# The time since boot in centiseconds, into the variable named $1: the
+# checks' own times must not move with the wall clock either.
+uptime_cs() { read -r u _ < /proc/uptime; printf -v "$1" '%d' $((10#${u/./})); }
 # HOW: exit3, killed, hang (a forked child and no progress ever), stall
 # (three steps of progress, then none), slow (a step every second, for
-# 7 s, then exit 0), endless (a step every 0.5 s, for ever).
+# STEPS s, 7 by default, then exit 0), endless (a step every 0.5 s, for
+# ever), quiet (no progress, no child, and gone by itself after 30 s,
+# for the checks whose watch may be killed from outside), fifo (makes
+# its progress file a FIFO, blocks until the watch opens it to read,
+# writes a count and exits 5 at once: it ends while the watch reads).
 cat > "$t/p.c" <<'C'
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +66,28 @@ main (void)
     raise (SIGKILL);
   if (strcmp (how, "slow") == 0)
     {
-      for (long n = 1; n <= 7; n++)
+      long steps = getenv ("STEPS") ? atol (getenv ("STEPS")) : 7;
+      for (long n = 1; n <= steps; n++)
         step (n, 1000);
       return 0;
+    }
+  if (strcmp (how, "fifo") == 0)
+    {
+      const char *p = getenv ("SOAK_PROGRESS");
+      char buf[24];
+      int len = snprintf (buf, sizeof buf, "%20ld\n", 1L);
+      unlink (p);
+      if (mkfifo (p, 0644) != 0)
+        return 99;
+      int fd = open (p, O_WRONLY);
+      if (fd < 0 || write (fd, buf, len) != len)
+        return 99;
+      return 5;
+    }
+  if (strcmp (how, "quiet") == 0)
+    {
+      alarm (30);
+      pause ();
     }
   if (strcmp (how, "endless") == 0)
     for (long n = 1;; n++)
@@ -66,13 +102,30 @@ main (void)
 }
 C
 cc -o "$t/rc-soak-standin" "$t/p.c" || { echo "FAIL: cannot build the stand-in"; exit 1; }
-# rs HOW [TIMEOUT]: run_soak of the stand-in, with a stall of 5 s.
-# run_soak reads the clock in whole seconds once a second, so it may
-# call a hang after STALL - 1 s of silence and stop at TIMEOUT - 1 s:
-# a stall of 2 s took 1.5 s steps for a hang in 4 of 24 runs, so
-# the bounds below allow for that second.
+# rs HOW [TIMEOUT]: run_soak of the stand-in, with a stall of 5 s (a
+# stall of 2 s took 1.5 s steps for a hang in 4 of 24 runs on a loaded
+# machine).  run_soak looks once a second, at the time since boot in
+# centiseconds: it calls a hang after STALL s of silence or a second or
+# two later, never sooner, and stops at TIMEOUT s or a second later.
+# timed's E is whole seconds, rounded down.
 rs() { (TIMEOUT=${2:-30} STALL=5 THREADS=1; . "$t/run_soak.sh"; HOW=$1 run_soak musl "$t/rc-soak-standin" ""); }
-timed() { s=$(date +%s); out=$(rs "$@" 2>/dev/null); r=$?; e=$(( $(date +%s) - s )); }
+timed() { uptime_cs s; out=$(rs "$@" 2>/dev/null); r=$?; uptime_cs e; e=$(( (e - s) / 100 )); }
+# rsb LIMIT HOW [NAME=VALUE...]: as timed, in a bash of its own which
+# timeout ends after LIMIT s (for the checks below, where the watch
+# these checks were written against waited for ever), with standard
+# error in OUT too, and TIMEOUT, STALL or anything else set by the
+# NAME=VALUE arguments; PRE, if set so, is shell code run first.
+rsb() {
+  local lim=$1 how=$2
+  shift 2
+  uptime_cs s
+  out=$(env TIMEOUT=30 STALL=5 THREADS=1 T="$t" "$@" HOW="$how" timeout -k 2 "$lim" \
+    bash -c '. "$1"; eval "${PRE:-}"; run_soak musl "$2" ""' rsb \
+    "$t/run_soak.sh" "$t/rc-soak-standin" 2>&1)
+  r=$?
+  uptime_cs e
+  e=$(( (e - s) / 100 ))
+}
 timed exit3
 check "a soak that ends in time passes its status on, and nothing else" sh -c "[ $r -eq 3 ] && [ -z '$out' ]"
 timed killed
@@ -80,7 +133,7 @@ check "one killed from outside is reported killed by its signal, not as a hang" 
   sh -c "[ $r -eq 137 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: killed by signal 9'"
 timed hang
 check "one that never makes progress fails as a hang, at the stall" \
-  sh -c "[ $r -eq 124 ] && [ $e -ge 3 ] && [ $e -lt 15 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: no progress for 5 s (SOAK_STALL; no threads ran by then): a hang'"
+  sh -c "[ $r -eq 124 ] && [ $e -ge 5 ] && [ $e -lt 15 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: no progress for 5 s (SOAK_STALL; no threads ran by then): a hang'"
 # Each thread's system call (34: pause) needs nothing but /proc; the
 # stacks need gdb, which the package builds' chroots lack.
 st=$t/soak-musl.stacks
@@ -107,11 +160,54 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 check "... and killed, its child too${left:+ (left:$left)}" [ -z "$left" ]
 timed stall
-check "one whose progress stops fails as a hang, naming how far it got" \
-  sh -c "[ $r -eq 124 ] && [ $e -lt 15 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: no progress for 5 s (SOAK_STALL; *3 threads ran by then): a hang'"
+check "one whose progress stops fails as a hang, naming how far it got (3, unpadded)" \
+  sh -c "[ $r -eq 124 ] && [ $e -lt 15 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: no progress for 5 s (SOAK_STALL; 3 threads ran by then): a hang'"
 timed slow
 check "one slower than the stall in all, but progressing, passes" \
   sh -c "[ $r -eq 0 ] && [ $e -ge 6 ] && [ -z '$out' ]"
 timed endless 8
 check "one still progressing at the bound fails as too slow, not as a hang" \
-  sh -c "[ $r -eq 124 ] && [ $e -ge 7 ] && [ $e -lt 20 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: not finished after 8 s (SOAK_TIMEOUT), though still making progress (.*threads ran): a machine too slow for the bound'"
+  sh -c "[ $r -eq 124 ] && [ $e -ge 8 ] && [ $e -lt 20 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: not finished after 8 s (SOAK_TIMEOUT), though still making progress (.*threads ran): a machine too slow for the bound'"
+
+# The watch reads the progress file while the soak exits.  Under 5 s:
+# the stall, which a soak taken for hung would have waited for.
+rsb 15 fifo
+ended_in_read() { [ $r -eq 5 ] && [ -z "$out" ] && [ $e -lt 5 ]; }
+check "one that ends while the watch reads its progress passes its status on, at once" ended_in_read
+# No soak may start: under 4 s, before the stall could say anything.
+rsb 15 quiet STALL=1m TIMEOUT=8
+r1=$r e1=$e out1=$out
+rsb 15 quiet TIMEOUT=30m
+not_seconds() {
+  [ $r1 -ne 0 ] && [ $e1 -lt 4 ] && [ "$out1" = "soak: FAIL: SOAK_STALL=1m: not whole seconds above 0; give seconds alone, with no unit and no leading 0 (the default is 60, a minute)" ] &&
+    [ $r -ne 0 ] && [ $e -lt 4 ] && [ "$out" = "soak: FAIL: SOAK_TIMEOUT=30m: not whole seconds above 0; give seconds alone, with no unit and no leading 0 (the default is 1800, 30 minutes)" ]
+}
+check "a SOAK_STALL or SOAK_TIMEOUT that is not whole seconds (1m, 30m) is refused before the soak, naming it" not_seconds
+# date stepped an hour back, then forward, after its first reading.
+step_date() {
+  echo "date() { if [ -e \"\$T/stepped$1\" ]; then echo \$(( \$(command date +%s) $2 3600 )); else : > \"\$T/stepped$1\"; command date \"\$@\"; fi; }"
+}
+rsb 20 quiet PRE="$(step_date back -)"
+r1=$r e1=$e out1=$out
+rsb 20 slow STEPS=2 PRE="$(step_date forward +)"
+clock_steps() {
+  [ $r1 -eq 124 ] && [ $e1 -ge 5 ] && [ $e1 -lt 15 ] &&
+    echo "$out1" | grep -q '^soak\[musl\]: FAIL: no progress for 5 s (SOAK_STALL; no threads ran by then): a hang' &&
+    [ $r -eq 0 ] && [ -z "$out" ]
+}
+check "a step of the wall clock, back or forward, neither hides a hang nor makes one" clock_steps
+# tests/soak/soak.c looks at SOAK_PROGRESS before it looks for the shim,
+# so it needs none here.
+progress_refused() {
+  cc -std=gnu11 -I"$src/shim/include" "$src/tests/soak/soak.c" -o "$t/soak" -lpthread || return 1
+  uptime_cs s
+  out1=$(SOAK_PROGRESS="$t/none/progress" timeout 20 "$t/soak" l3 1 2>&1)
+  r1=$?
+  out=$(SOAK_PROGRESS=/dev/full timeout 20 "$t/soak" l3 1 2>&1)
+  r=$?
+  uptime_cs e
+  [ $r1 -eq 1 ] && [ "$out1" = "soak[l3]: FAIL: cannot open SOAK_PROGRESS=$t/none/progress: No such file or directory" ] &&
+    [ $r -eq 1 ] && [ "$out" = "soak[l3]: FAIL: cannot write SOAK_PROGRESS=/dev/full: No space left on device" ] &&
+    [ $((e - s)) -lt 1000 ]
+}
+check "a soak that cannot open or write SOAK_PROGRESS fails at once, naming the file and the error" progress_refused
