@@ -62,8 +62,9 @@ t1=$(date +%s)
 cp "$root"/rc-deb/*.deb "$root"/rc-deb/*.changes "$out/" || die "no packages were written"
 # debian/ of what was built and the probe its tests ask, for the
 # as-installed tests: the chroot's copy is another make deb's to
-# replace, and an older OUT/src would take the copy inside its debian/.
-rm -rf "$out/src" && mkdir -p "$out/src/build-aux" &&
+# replace.  OUT was emptied above, so no older OUT/src/debian is there
+# for cp -r to copy into.
+mkdir -p "$out/src/build-aux" &&
   cp -r "$root/rc-deb/$src/debian" "$out/src/" &&
   cp "$root/rc-deb/$src/build-aux/i386-probe" "$out/src/build-aux/" ||
   die "cannot copy debian/ and build-aux/i386-probe to $out/src"

@@ -65,6 +65,99 @@ for f in none "" --answer-0 --kill --setmask "--answer-0 --setmask" --unblock \
   echo "| ${f:-(SIG_BLOCK)} | $(echo "$patched" | tr '\n' ' ' | sed 's/|/\\|/g') | $verdict |" >> "$report"
 done
 
+# mf_judge T STOCK PATCHED: the verdict on case T (the program and its
+# arguments) from the two outputs (each ending "exit STATUS"), in
+# `verdict'; status 1 if it is not right.  A function, so that the
+# verdicts can be tried on made-up outputs (a copy of it, sourced alone).
+#
+# A row that pins a limit names both values it expects, stock 2.31's as
+# well as the series': PIN is the field whose value differs, PIN_STOCK
+# and PIN_PATCHED its values; everything else on the first line must be
+# stock's in both.  (113th review, L1: a stock line taken from stock's
+# own output matched whatever stock printed, so a stock 2.31 that
+# changed the value the limit is measured against passed unseen.)
+mf_judge() {
+  _t=$1 _stock=$2 _patched=$3
+  pin='' pin_stock='' pin_patched='' why=''
+  case $_t in
+    window-gap*) want='creator-lost-change=0' ;;
+    window-blockfail*) want='lacking SIGUSR1/SIGUSR2=0 ' ;;
+    # The masks; stock runs the handler itself, after pthread_create.
+    # The limit: every signal blocked but SIGKILL, SIGSTOP, the six
+    # the window leaves open (rseq-signals.h) and glibc's 32 and 33;
+    # stock keeps SIGTERM and the handler's SIGTRAP.
+    "window-early autodis")
+      pin='main after' pin_stock=0x4010 pin_patched=0xfffffffe3ffbfa37 ;;
+    window-early*) want=$(echo "$_stock" | sed -n 1p) ;;
+    # The limit of a handler that runs between the window's end and the
+    # restore and leaves by siglongjmp (108th review, F3): the window's
+    # blocking stays, with the handler's SIGSYS and SIGTRAP; stock keeps
+    # SIGTERM, SIGTRAP and SIGSYS.
+    "window-jmpblk restore")
+      pin='main after' pin_stock=0x40004010 pin_patched=0xfffffffe7ffbfa37 ;;
+    # Green threads that preempt creations (109th review; the limits
+    # doc/glibc.md gives): one creating on a higher stack while it
+    # preempts another's creation before its block (A1): the resumed
+    # window goes unrecorded, and the jump out of it keeps its blocking
+    # (stock: SIGTERM and SIGTRAP); one preempted in turn before its own
+    # block, whose record slot the first's block marks begun (L1): a
+    # handler there loses its sa_mask and signal, SIGUSR1 and SIGUSR2
+    # (stock: SIGTERM, SIGTRAP, SIGUSR1, SIGUSR2; the series SIGTERM and
+    # SIGTRAP); one left for good inside its window on a higher stack
+    # (G2): a creation below it gives the thread the window's mask,
+    # SIGINT open though its creator blocks it (stock: SIGTERM and
+    # SIGINT; the series SIGTERM).
+    "window-green a1")
+      pin='creator after' pin_stock=0x4010 pin_patched=0xfffffffe3ffbfa37 ;;
+    "window-green slot")
+      pin='green after' pin_stock=0x4a10 pin_patched=0x4010 ;;
+    "window-green left")
+      pin='its thread' pin_stock=0x4002 pin_patched=0x4000 ;;
+    *) want=$_stock ;;
+  esac
+  ok=1
+  if [ -n "$pin" ]; then
+    # The value after PIN on each side, compared whole: a pattern match
+    # would take 0x40100 for 0x4010.
+    # From the first line alone, which carries the masks: a value
+    # printed again further down must not stand in for it.
+    _got_stock=$(printf '%s\n' "$_stock" | sed -n "1s/.*$pin \(0x[0-9a-f]*\).*/\1/p")
+    _got_patched=$(printf '%s\n' "$_patched" | sed -n "1s/.*$pin \(0x[0-9a-f]*\).*/\1/p")
+    if [ "$_got_stock" != "$pin_stock" ]; then
+      ok=0 why="stock gives $pin ${_got_stock:-(none)}, want $pin_stock; "
+    fi
+    if [ "$_got_patched" != "$pin_patched" ]; then
+      ok=0 why="${why}patched gives $pin ${_got_patched:-(none)}, want $pin_patched; "
+    fi
+    # The rest of stock's first line, the pinned value the series'.
+    want=$(echo "$_stock" | sed -n 1p |
+           sed "s/$pin 0x[0-9a-f]*/$pin $pin_patched/; s/from inside pthread_create: 0/from inside pthread_create: 1/")
+    # That is the series' first line, whole, not a line found anywhere.
+    [ "$(printf '%s\n' "$_patched" | sed -n 1p)" = "$want" ] || ok=0
+  else
+    case "$_stock" in *"$want"*) ;; *) ok=0 ;; esac
+  fi
+  case "$_patched" in *"$want"*) ;; *) ok=0 ;; esac
+  case "$_stock$_patched" in *"exit 0"*"exit 0") ;; *) ok=0 ;; esac
+  case $_t in
+    sigmask-emulated*)
+      case "$_stock" in *": pthread_create 0; "*) ;; *) ok=0 ;; esac ;;
+    window-early*|window-green*)
+      case "$_stock" in *"from inside pthread_create: 0"*) ;; *) ok=0 ;; esac
+      case "$_patched" in *"from inside pthread_create: 1"*) ;; *) ok=0 ;; esac ;;
+  esac
+  if [ $ok = 1 ]; then
+    verdict=right
+    [ -z "$pin" ] ||
+      verdict="right (the limit doc/glibc.md gives: $pin $pin_patched where stock gives $pin_stock)"
+    return 0
+  fi
+  _in=both
+  [ -z "$pin" ] || _in=patched
+  verdict="WRONG (${why}stock: $(echo "$_stock" | tr '\n' ' '); want '$want' in $_in)"
+  return 1
+}
+
 # Handlers run inside the window (102nd review): a longjmp out of one
 # under a filter on SIG_BLOCK (window-sigblock.c, modes 0 to 2: stock's
 # output, exactly), one that changes the mask it returns to
@@ -105,7 +198,7 @@ for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     "sigmask-emulated 4" "sigmask-emulated 5" "sigmask-emulated 6" \
     window-jmpblk "window-jmpblk restore" "window-early jmp" "window-early create" \
     "window-early ctx" "window-early exhaust" "window-early autodis" \
-    window-green "window-green slot" "window-green left"; do
+    "window-green a1" "window-green slot" "window-green left"; do
   # The handlers of window-gap and window-blockfail call pthread_create
   # while main may be inside its own, which is not async-signal-safe:
   # stock 2.31 deadlocked there once in a few dozen runs (its stack
@@ -130,62 +223,7 @@ for t in "window-sigblock 0" "window-sigblock 1" "window-sigblock 2" \
     esac
   done
   printf '%s\nstock:\n%s\npatched:\n%s\n%s\n' "$t" "$stock" "$patched" "${reruns:+rerun:$reruns}" >> "$log"
-  want_stock=
-  case $t in
-    window-gap*) want='creator-lost-change=0' ;;
-    window-blockfail*) want='lacking SIGUSR1/SIGUSR2=0 ' ;;
-    # The masks; stock runs the handler itself, after pthread_create.
-    # The limit: every signal blocked but SIGKILL, SIGSTOP, the six
-    # the window leaves open (rseq-signals.h) and glibc's 32 and 33.
-    "window-early autodis")
-      want_stock=$(echo "$stock" | sed -n 1p)
-      want=$(echo "$want_stock" |
-             sed 's/main after 0x[0-9a-f]*/main after 0xfffffffe3ffbfa37/') ;;
-    window-early*) want=$(echo "$stock" | sed -n 1p) ;;
-    # The limit of a handler that runs between the window's end and the
-    # restore and leaves by siglongjmp (108th review, F3): the window's
-    # blocking stays, with the handler's SIGSYS and SIGTRAP.
-    # Green threads that preempt creations (109th review; the limits
-    # doc/glibc.md gives): one creating on a higher stack while it
-    # preempts another's creation before its block (A1): the resumed
-    # window goes unrecorded, and the jump out of it keeps its blocking;
-    # one preempted in turn before its own block, whose record slot the
-    # first's block marks begun (L1): a handler there loses its sa_mask
-    # and signal (SIGUSR1, SIGUSR2); one left for good inside its window
-    # on a higher stack (G2): a creation below it gives the thread the
-    # window's mask, SIGINT open though its creator blocks it.
-    window-green*)
-      want_stock=$(echo "$stock" | sed -n 1p)
-      case $t in
-        window-green) limit='s/creator after 0x[0-9a-f]*/creator after 0xfffffffe3ffbfa37/' ;;
-        "window-green slot") limit='s/green after 0x[0-9a-f]*/green after 0x4010/' ;;
-        "window-green left") limit='s/its thread 0x[0-9a-f]*/its thread 0x4000/' ;;
-      esac
-      want=$(echo "$want_stock" |
-             sed "$limit; s/from inside pthread_create: 0/from inside pthread_create: 1/") ;;
-    "window-jmpblk restore")
-      want_stock=$(echo "$stock" | sed -n 1p)
-      want=$(echo "$want_stock" |
-             sed 's/main after 0x[0-9a-f]*/main after 0xfffffffe7ffbfa37/') ;;
-    *) want=$stock ;;
-  esac
-  case "$stock" in *"${want_stock:-$want}"*) ok=1 ;; *) ok=0 ;; esac
-  case "$patched" in *"$want"*) ;; *) ok=0 ;; esac
-  case "$stock$patched" in *"exit 0"*"exit 0") ;; *) ok=0 ;; esac
-  case $t in
-    sigmask-emulated*)
-      case "$stock" in *": pthread_create 0; "*) ;; *) ok=0 ;; esac ;;
-    window-early*|window-green*)
-      case "$stock" in *"from inside pthread_create: 0"*) ;; *) ok=0 ;; esac
-      case "$patched" in *"from inside pthread_create: 1"*) ;; *) ok=0 ;; esac ;;
-  esac
-  if [ $ok = 1 ]; then
-    verdict=right
-    [ -n "$want_stock" ] && verdict="right (the limit doc/glibc.md gives)"
-  else
-    verdict="WRONG (stock: $(echo "$stock" | tr '\n' ' '); want '$want' in both)"
-    status=1
-  fi
+  mf_judge "$t" "$stock" "$patched" || status=1
   [ -z "$reruns" ] || verdict="$verdict (run again:$reruns)"
   echo "| $t | $(echo "$patched" | tr '\n' ' ' | sed 's/|/\\|/g') | $verdict |" >> "$report"
 done

@@ -42,7 +42,9 @@
    2.31 gives the thread SIGTERM and SIGINT; the series takes the
    creation, below the finished green thread's window, for one inside
    it, and the thread starts with SIGINT open.
-   usage: ./window-green [slot|left]  (no argument: A1)
+   usage: ./window-green a1|slot|left  (anything else, or no mode, is
+   refused with status 2: a mistyped mode that ran A1 would pass its
+   row in mask-filters.sh while pinning nothing of the mode meant)
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
 
@@ -270,8 +272,23 @@ creator (void)
 int
 main (int argc, char **argv)
 {
-  slot_mode = argc > 1 && strcmp (argv[1], "slot") == 0;
-  left_mode = argc > 1 && strcmp (argv[1], "left") == 0;
+  const char *bad = NULL;
+  if (argc < 2)
+    bad = "no mode given";
+  else if (argc > 2)
+    bad = "one mode only";
+  else if (strcmp (argv[1], "a1") && strcmp (argv[1], "slot")
+           && strcmp (argv[1], "left"))
+    bad = "unknown mode";
+  if (bad)
+    {
+      fprintf (stderr, "window-green: %s%s%s; the modes are a1, slot and "
+               "left\nusage: window-green a1|slot|left\n", bad,
+               argc == 2 ? ": " : "", argc == 2 ? argv[1] : "");
+      return 2;
+    }
+  slot_mode = strcmp (argv[1], "slot") == 0;
+  left_mode = strcmp (argv[1], "left") == 0;
   sigset_t m;
   sigemptyset (&m);
   sigaddset (&m, SIGTERM);
