@@ -1800,20 +1800,32 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
   if (len < 0)
     return -1;
   static const char key[] = "GLIBC_TUNABLES=";
-  int found = 0, rseq = 1, loose = 1, odd = 0;
+  int found = 0, rseq = 1, loose = 1;
+  /* The kernel shows the area where the environment was put at exec,
+     whatever lies there now.  A program that set its title by writing
+     over argv and the environment (nginx, PostgreSQL, Perl's $0,
+     libbsd's setproctitle) copies the variables elsewhere and leaves
+     there the title's tail, if the title reached so far, and padding
+     to the end (NULs on Linux, spaces elsewhere): one string at most
+     that is no NAME=VALUE, then only padding (112th review, R4).  Any
+     other string that is no variable proves nothing: execve takes
+     empty strings, and ones without '=', beside real variables, which
+     then still tell the truth (112th review's follow-up, D4: one such string made
+     a process that a seccomp filter kept from registering "unknown").
+     FIRST_ODD: the first string is no variable; REST_USED: a later one
+     is not padding.  */
+  int first_odd = 0, rest_used = 0;
   /* As glibc and the shim: every definition, in order, read in full
      (OUT may be too short for it); OUT shows the last one.  slurp ends
      the buffer with a NUL, so a cut-off last entry is a string too.  */
   for (ssize_t i = 0; i < len;)
     {
       size_t n = strnlen (buf + i, len - i);
-      /* The kernel shows the area where the environment was put at
-         exec, whatever lies there now: a program that set its title
-         by writing over argv and the environment (nginx, PostgreSQL,
-         sendmail, libbsd's setproctitle) leaves NULs or the title's
-         tail, no variables (112th review, R4).  */
-      if (n == 0 || memchr (buf + i, '=', n) == NULL)
-        odd = 1;
+      if (i == 0)
+        first_odd = n == 0 || buf[0] == '='
+                    || memchr (buf, '=', n) == NULL;
+      else if (strspn (buf + i, " ") != n)
+        rest_used = 1;
       if (strncmp (buf + i, key, sizeof key - 1) == 0)
         {
           /* glibc before 2.39 ends each value of a tunable it knows with
@@ -1840,7 +1852,7 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
   *off = rseq == 0;
   *off_loose = loose == 0;
   if (rewritten != NULL)
-    *rewritten = odd;
+    *rewritten = len > 0 && first_odd && !rest_used;
   return found;
 }
 

@@ -178,9 +178,10 @@ int read_auxv (const char *dir, unsigned long int *feature,
    does as glibc before 2.39 reads it; 0 when unset; -1 when the file
    cannot be read.  CUT: the process's C library is a glibc before 2.39,
    which cuts the string the file shows.  *REWRITTEN (where not NULL):
-   whether the block holds a string that is no variable (empty, or
-   without '='), as when the process wrote over the area, as
-   setproctitle does.  */
+   whether the block reads as one written over by a title, as
+   setproctitle does: its first string is no NAME=VALUE (empty, or
+   without '=' after a name), and every later one is padding (empty,
+   or spaces).  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
                            int cut, int *off, int *off_loose,
                            int *rewritten);

@@ -160,6 +160,51 @@ libc_registers (void)
 }
 #endif
 
+/* complain, or warn where WARNING: a call of each, not one through a
+   pointer, so that gcc and clang both check the format string (N4 of
+   the 113th review: a bare pointer lost the check; clang
+   checks none through a typedef that has the attribute).  */
+#define SAY(warning, ...) \
+  ((warning) ? warn (__VA_ARGS__) : complain (__VA_ARGS__))
+
+/* Whether ST is root's and writable by no one else.  */
+static int
+root_alone (const struct stat *st)
+{
+  return st->st_uid == 0 && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/* The first of PATH and the directories above it, as written, that is
+   not root's alone (root_alone), in WHICH (PATH_MAX bytes) with its
+   status in *ST: 1; 0 where there is none; -1 after saying (a warning
+   where WARNING) what cannot be looked at.  */
+static int
+find_untrusted (const char *path, char *which, struct stat *st,
+                int warning)
+{
+  if (snprintf (which, PATH_MAX, "%s", path) >= PATH_MAX)
+    {
+      SAY (warning, "%s: path too long", path);
+      return -1;
+    }
+  for (;;)
+    {
+      if (which[0] == '\0')
+        strcpy (which, "/");
+      if (stat (which, st) != 0)
+        {
+          SAY (warning, "%s: %s", which, strerror (errno));
+          return -1;
+        }
+      if (!root_alone (st))
+        return 1;
+      char *slash = strrchr (which, '/');
+      if (slash == NULL || strcmp (which, "/") == 0)
+        return 0;
+      *slash = '\0';
+    }
+}
+
 /* PATH and every directory above it must be root's and writable by
    no one else: whoever can change one of them can put code into every
    process, setuid ones included.  Returns 0, or -1 after saying
@@ -167,34 +212,66 @@ libc_registers (void)
 static int
 check_trusted (const char *path, const char *fix)
 {
-  char buf[PATH_MAX];
-  if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf)
+  char which[PATH_MAX];
+  struct stat st;
+  int found = find_untrusted (path, which, &st, 0);
+  if (found > 0)
+    complain ("%s is %s; every program on the machine, setuid ones "
+              "included, would load the shim through it.  %s", which,
+              st.st_uid != 0 ? "not owned by root"
+              : "writable by others than root", fix);
+  return found != 0 ? -1 : 0;
+}
+
+/* /etc and every directory above it, as written and as the links in
+   the way resolve (D3 of the 113th review: /etc a link
+   to /data/etc, /data nobody's, passed, and nobody could then swap
+   /data/etc for a directory of theirs and its preload list), must be
+   root's alone: whoever can change one of them can replace
+   /etc/ld.so.preload.  A directory that only holds a link met on the
+   way (/a, for /etc -> /a/b/etc with /a/b a link) is not checked: a
+   limit rseq-compat(1) states.  Returns 0, or -1 after saying (a warning where
+   WARNING) which one fails, its owner and mode and what to do (AGAIN:
+   the words after the commands).  */
+static int
+etc_trusted (int warning, const char *again)
+{
+  char *real = realpath (ETC, NULL);
+  if (real == NULL)
     {
-      complain ("%s: path too long", path);
+      SAY (warning, "%s: %s", ETC, strerror (errno));
       return -1;
     }
-  for (;;)
+  const char *paths[] = { ETC, real };
+  int rc = 0;
+  for (size_t i = 0; i < 2 && rc == 0; i++)
     {
+      char which[PATH_MAX];
       struct stat st;
-      const char *what = buf[0] != '\0' ? buf : "/";
-      if (stat (what, &st) != 0)
+      int found = i == 1 && strcmp (real, ETC) == 0 ? 0
+                  : find_untrusted (paths[i], which, &st, warning);
+      if (found > 0)
         {
-          complain ("%s: %s", what, strerror (errno));
-          return -1;
+          char where[PATH_MAX + 64] = "";
+          if (i == 1 && strcmp (which, real) == 0)
+            snprintf (where, sizeof where, " (what " ETC " resolves to)");
+          else if (i == 1)
+            snprintf (where, sizeof where, " (above %s, what " ETC
+                      " resolves to)", real);
+          SAY (warning, "%s%s is %s (owner %ju, mode %03o): whoever may "
+               "change it can replace " PRELOAD_FILE " and so put code "
+               "into every process, setuid ones included, with the shim "
+               "or without it; make it root's and writable by root alone "
+               "(chown 0:0 %s; chmod go-w %s)%s", which, where,
+               st.st_uid != 0 ? "not owned by root"
+               : "writable by others than root", (uintmax_t) st.st_uid,
+               (unsigned int) (st.st_mode & 07777), which, which, again);
         }
-      if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
-        {
-          complain ("%s is %s; every program on the machine, setuid "
-                    "ones included, would load the shim through it.  %s",
-                    what, st.st_uid != 0 ? "not owned by root"
-                    : "writable by others than root", fix);
-          return -1;
-        }
-      char *slash = strrchr (buf, '/');
-      if (slash == NULL || buf[0] == '\0')
-        return 0;
-      *slash = '\0';
+      if (found != 0)
+        rc = -1;
     }
+  free (real);
+  return rc;
 }
 
 /* Loads the shim through ENTRY into a fresh copy of this program: the
@@ -518,27 +595,37 @@ read_preload (char **text, struct stat *st, char **link)
    either (112th review, R1: it did, and kept the file's mode and owner).
    A file with other names (hard links) is split from them by the
    replacement, which leaves them with the old text (R2).  With REFUSE
-   (enable, about to write): -1 after saying why and what to do;
-   otherwise (disable, whose edit only takes code out, after its
-   replacement; enable with nothing to write) a warning, and 0.  */
+   (enable, about to write): -1 after saying why and what to do.
+   Otherwise a warning, and 0: disable, whose edit only takes code out,
+   after its replacement (REPLACED; GONE: the file held nothing else
+   and is removed); enable with nothing to write (neither).  The
+   113th review: disable said nothing of an /etc others
+   may write (L5), enable warned of the other names of a file it did
+   not replace (N1), and disable told how to fix a file it had just
+   removed (N2).  */
 static int
-preload_trusted (const struct stat *st, int refuse)
+preload_trusted (const struct stat *st, int refuse, int replaced, int gone)
 {
-  void (*say_it) (const char *, ...) = refuse ? complain : warn;
   int bad = 0;
-  if (st->st_mode != 0 && (st->st_uid != 0
-                           || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0))
+  if (st->st_mode != 0 && !root_alone (st))
     {
-      say_it ("%s is %s: whoever may write it can put code into every "
-              "process, setuid ones included, with the shim or without "
-              "it; make it root's and writable by root alone (chown "
-              "0:0 %s; chmod go-w %s)%s", PRELOAD_FILE,
-              st->st_uid != 0 ? "not owned by root"
-              : "writable by others than root", PRELOAD_FILE, PRELOAD_FILE,
-              refuse ? ", then enable again" : "");
+      const char *how = st->st_uid != 0 ? "not owned by root"
+                        : "writable by others than root";
+      if (gone)
+        warn ("%s was %s: whoever could write it could put code into "
+              "every process, setuid ones included; it held nothing else "
+              "and is removed, so it needs no fix (a new one must be "
+              "root's and writable by root alone)", PRELOAD_FILE, how);
+      else
+        SAY (!refuse, "%s is %s: whoever may write it can put code into "
+             "every process, setuid ones included, with the shim or "
+             "without it; make it root's and writable by root alone "
+             "(chown 0:0 %s; chmod go-w %s)%s", PRELOAD_FILE, how,
+             PRELOAD_FILE, PRELOAD_FILE,
+             refuse ? ", then enable again" : "");
       bad = 1;
     }
-  if (st->st_mode != 0 && st->st_nlink > 1)
+  if (st->st_mode != 0 && st->st_nlink > 1 && (refuse || replaced))
     {
       if (refuse)
         complain ("%s has %ju names (hard links): replacing it would "
@@ -552,10 +639,10 @@ preload_trusted (const struct stat *st, int refuse)
               "them", PRELOAD_FILE, (uintmax_t) st->st_nlink);
       bad = 1;
     }
-  if (refuse && !bad
-      && check_trusted (ETC, "Make it root's and writable by root alone")
-         != 0)
-    return -1;
+  /* Refused for one cause, the others wait for the next try.  */
+  if ((!refuse || !bad)
+      && etc_trusted (!refuse, refuse ? ", then enable again" : "") != 0)
+    bad = 1;
   return refuse && bad ? -1 : 0;
 }
 
@@ -1807,7 +1894,7 @@ cmd_system (int argc, char **argv)
       out[strlen (ENTRY)] = '\n';
     }
   int changes = !(enable ? first_is_entry && dropped == 1 : dropped == 0);
-  if (changes && enable && preload_trusted (&old, 1) != 0)
+  if (changes && enable && preload_trusted (&old, 1, 0, 0) != 0)
     {
       free (text);
       free (out);
@@ -1846,7 +1933,7 @@ cmd_system (int argc, char **argv)
     {
       printf ("rseq-compat: already enabled: " PRELOAD_FILE " names %s\n",
               ENTRY);
-      preload_trusted (&old, 0);
+      preload_trusted (&old, 0, 0, 0);
     }
   else if (!enable && dropped == 0)
     {
@@ -1860,7 +1947,7 @@ cmd_system (int argc, char **argv)
       rc = replace_preload (etc, out, &old, text) != 0
            ? EXIT_SYSTEM_FAILED : 0;
       if (rc == 0 && !enable)
-        preload_trusted (&old, 0);
+        preload_trusted (&old, 0, 1, access (PRELOAD_FILE, F_OK) != 0);
       if (rc == 0 && enable)
         printf ("rseq-compat: enabled: " PRELOAD_FILE " names %s; programs "
                 "started from now on load the shim (running ones keep "

@@ -16,7 +16,8 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-static [dlopen] [retitle] (linked with -static, or not)
+/* Usage: info-static [dlopen] [retitle] [oddenv] (linked with -static,
+   or not)
 
    With "dlopen", first opens libm.so.6, as a static glibc program may:
    that maps a libc.so.6 and an ld.so beside the program's own C
@@ -25,6 +26,9 @@
    area as a ps title does (PostgreSQL, nginx, setproctitle): the
    strings move to the heap and the area then holds one title, so that
    /proc/PID/environ no longer shows what the C library read at start.
+   With "oddenv", first runs itself again with two more strings in its
+   environment that are no variables, as execve allows: one without
+   '=' (ODDENV_MARK) and an empty one, after the variables it has.
    Then starts one thread, prints "pid=N", "rseq_size=N" (the C
    library's __rseq_size, or a preloaded shim's; 0 where there is
    none), "rseq_abi=0|1" (whether the C library or a shim defines
@@ -125,6 +129,30 @@ retitle (void)
   return 0;
 }
 
+/* A string of the environment without '=', which execve passes on as
+   it is: what info -p must not take for a title written over the area
+   (113th review, D4).  */
+#define ODDENV_MARK "info-static-no-variable"
+
+/* Runs the program again with ODDENV_MARK and an empty string after
+   its variables, unless they are there already.  */
+static int
+oddenv (char **argv)
+{
+  size_t n = 0;
+  for (; environ[n] != NULL; n++)
+    if (strcmp (environ[n], ODDENV_MARK) == 0)
+      return 0;
+  char **env = calloc (n + 3, sizeof *env);
+  if (env == NULL)
+    return -1;
+  memcpy (env, environ, n * sizeof *env);
+  env[n] = (char *) ODDENV_MARK;
+  env[n + 1] = (char *) "";
+  execve ("/proc/self/exe", argv, env);
+  return -1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -133,6 +161,11 @@ main (int argc, char **argv)
     {
       want_dlopen |= strcmp (argv[i], "dlopen") == 0;
       want_retitle |= strcmp (argv[i], "retitle") == 0;
+      if (strcmp (argv[i], "oddenv") == 0 && oddenv (argv) != 0)
+        {
+          perror ("info-static: running itself again");
+          return 1;
+        }
     }
   if (want_retitle && retitle () != 0)
     {

@@ -699,6 +699,38 @@ else
 fi
 rm -f "$pf"
 
+# disable warns of an /etc that others than root may write, as the
+# manual says, and still takes the shim out (113th review,
+# L5: it said nothing); of a file others may write that it
+# removed, it says so, and gives no commands for a file that is gone
+# (N2: "chown 0:0 /etc/ld.so.preload; chmod go-w ...").
+n="disable: /etc writable by others than root, done with a warning"
+etcmode=$(stat -c %a /etc)
+printf '%s\n%s\n' "$shim" "$other" > "$pf"
+chmod 644 "$pf"
+chmod g+w /etc
+run "$n" 0 "disabled: 1 shim entry" "$cmd" disable --system &&
+  if printf '%s\n' "$out" | grep -q "warning: /etc is writable by others than root (owner 0, mode 775).*(chown 0:0 /etc; chmod go-w /etc)$"; then
+    is_file "$n" "$other\n" && pass "$n"
+  else
+    fail "$n" "no warning of /etc: $out"
+  fi
+chmod "$etcmode" /etc
+rm -f "$pf"
+n="disable: a file others may write that it removes, said so"
+printf '%s\n' "$shim" > "$pf"
+chmod 666 "$pf"
+run "$n" 0 "it held nothing else and is removed" "$cmd" disable --system &&
+  no_file "$n" &&
+  if ! printf '%s\n' "$out" | grep -q "warning: $pf was writable by others than root: .*is removed, so it needs no fix"; then
+    fail "$n" "no word of the removed file's mode: $out"
+  elif printf '%s\n' "$out" | grep -q "chmod go-w $pf"; then
+    fail "$n" "advice for the removed file: $out"
+  else
+    pass "$n"
+  fi
+rm -f "$pf"
+
 case $expect in
   refuse-abi|refuse-musl)
     if [ "$expect" = refuse-abi ]; then
@@ -792,10 +824,58 @@ run "disable: a preload file with another name, done, the other named" 0 "disabl
 rm -f "$pf" /etc/ld.so.preload.other
 etcmode=$(stat -c %a /etc)
 chmod g+w /etc
-run "enable: /etc writable by others than root, refused" 1 "/etc is writable by others than root.*Make it root's and writable by root alone" \
+# Its own words, with the commands (113th review, N3:
+# the shim path's "every program ... would load the shim through it",
+# no commands, no "then enable again").
+run "enable: /etc writable by others than root, refused" 1 "/etc is writable by others than root \(owner 0, mode 775\): whoever may change it can replace $pf .*\(chown 0:0 /etc; chmod go-w /etc\), then enable again" \
     "$cmd" enable --system && no_file "enable: /etc writable by others than root, refused" &&
   pass "enable: /etc writable by others than root, refused"
 chmod "$etcmode" /etc
+
+# /etc a symbolic link to /data/etc, /data nobody's: whoever owns /data
+# can swap /data/etc for a directory of theirs and its preload list, so
+# the directories the link resolves through are checked too (113th
+# review, D3: only "/etc" as written was, and enable wrote
+# its entry there).  A root of its own: a tmpfs with the system's /usr
+# and top-level directories, the command's directory, LIBDIR and
+# PRELOADDIR (the installation above), /proc and /dev/null.
+n="enable: /etc a link into a directory not root's, refused"
+mkdir "$scratch/root" &&
+  out=$(unshare -m --propagation unchanged sh -c '
+    umask 022
+    r=$1; shift
+    mount -t tmpfs -o mode=755 tmpfs "$r" || exit 125
+    for d in usr bin sbin lib lib32 lib64 libx32; do
+      if [ -L "/$d" ]; then
+        ln -s "$(readlink "/$d")" "$r/$d" || exit 125
+      elif [ -d "/$d" ]; then
+        mkdir "$r/$d" && mount --rbind "/$d" "$r/$d" || exit 125
+      fi
+    done
+    for d in "$(dirname "$1")" "$2" "$3"; do
+      [ -e "$r$d" ] || { mkdir -p "$r$d" && mount --rbind "$d" "$r$d"; } || exit 125
+    done
+    mkdir "$r/proc" "$r/dev" && mount -t proc proc "$r/proc" &&
+      touch "$r/dev/null" && mount --bind /dev/null "$r/dev/null" &&
+      mkdir -p "$r/data/etc" && chown 65534:65534 "$r/data" &&
+      ln -s /data/etc "$r/etc" || exit 125
+    chroot "$r" "$1" enable --system
+    echo "[exit $?]"
+    [ -e "$r/data/etc/ld.so.preload" ] && echo "[written]"
+    exit 0' sh "$scratch/root" "$cmd" "$libdir" "$preloaddir" 2>&1)
+st=$?
+if [ $st -ne 0 ]; then
+  fail "$n" "setup (status $st): $out"
+elif printf '%s\n' "$out" | grep -q "written"; then
+  fail "$n" "the entry went in: $out"
+elif ! printf '%s\n' "$out" | grep -q '^\[exit 1\]$'; then
+  fail "$n" "not refused: $out"
+elif ! printf '%s\n' "$out" | grep -q "/data (above /data/etc, what /etc resolves to) is not owned by root (owner 65534, mode 755): whoever may change it can replace $pf .*(chown 0:0 /data; chmod go-w /data), then enable again"; then
+  fail "$n" "not said as it should be: $out"
+else
+  pass "$n"
+fi
+rm -rf "$scratch/root"
 
 # The real thing: an old entry of another copy goes, the new one comes
 # first, the rest and the mode stay.
@@ -821,6 +901,17 @@ run "enable: already enabled" 0 "already enabled" "$cmd" enable --system &&
   is_file "enable: already enabled" "$entry\n$other\n$other\n" &&
   ! printf '%s\n' "$out" | grep -q warning &&
   pass "enable: already enabled"
+# Nothing replaced, nothing split: no word of the other names (113th
+# review, N1: "the others keep its old text").
+n="enable: already enabled, in a file with another name: no warning"
+ln "$pf" /etc/ld.so.preload.other &&
+  run "$n" 0 "already enabled" "$cmd" enable --system &&
+  if printf '%s\n' "$out" | grep -q warning; then
+    fail "$n" "a warning: $out"
+  else
+    [ "$(stat -c %i "$pf")" = "$ino" ] && pass "$n"
+  fi
+rm -f /etc/ld.so.preload.other
 chmod o+w "$pf"
 run "enable: already enabled, in a file others may write: a warning" 0 "already enabled" "$cmd" enable --system &&
   printf '%s\n' "$out" | grep -q "warning: $pf is writable by others than root" &&
