@@ -10,12 +10,16 @@
 # hang.  Then what the watch once got wrong: a soak that ends while the
 # watch reads its progress file passes its status on (it was taken for
 # a hang: bash had reaped it, and wait -n said "no such job"); a
-# SOAK_STALL or SOAK_TIMEOUT that is not whole seconds (1m, 30m) is
-# refused at once, naming it (neither bound fired); a step of the wall
+# SOAK_STALL or SOAK_TIMEOUT that is not whole seconds (1m, 30m), or
+# of more than 7 digits, is refused at once, naming it (neither bound
+# fired; 20 digits overflowed the watch's arithmetic); a step of the wall
 # clock, back or forward, changes nothing (the watch reads the time
 # since boot); tests/soak/soak.c fails at once, naming the file and the
 # error, when it cannot open or write SOAK_PROGRESS (it was taken for a
-# hang).  One "PASS: WHAT" or "FAIL: WHAT" line each.
+# hang); SIGTERM to a shell running run_soak leaves neither the soak
+# nor the watch running (both ran on); a soak that ends leaves none of
+# its forked children (they ran on).  One "PASS: WHAT" or "FAIL: WHAT"
+# line each.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -34,7 +38,9 @@ uptime_cs() { read -r u _ < /proc/uptime; printf -v "$1" '%d' $((10#${u/./})); }
 # ever), quiet (no progress, no child, and gone by itself after 30 s,
 # for the checks whose watch may be killed from outside), fifo (makes
 # its progress file a FIFO, blocks until the watch opens it to read,
-# writes a count and exits 5 at once: it ends while the watch reads).
+# writes a count and exits 5 at once: it ends while the watch reads),
+# orphan (one step of progress, forks a child that outlives it, gone by
+# itself after 30 s, and exits 0).
 cat > "$t/p.c" <<'C'
 #include <fcntl.h>
 #include <signal.h>
@@ -84,6 +90,16 @@ main (void)
         return 99;
       return 5;
     }
+  if (strcmp (how, "orphan") == 0)
+    {
+      if (fork () == 0)
+        {
+          alarm (30);
+          pause ();
+        }
+      step (1, 0);
+      return 0;
+    }
   if (strcmp (how, "quiet") == 0)
     {
       alarm (30);
@@ -105,8 +121,9 @@ cc -o "$t/rc-soak-standin" "$t/p.c" || { echo "FAIL: cannot build the stand-in";
 # rs HOW [TIMEOUT]: run_soak of the stand-in, with a stall of 5 s (a
 # stall of 2 s took 1.5 s steps for a hang in 4 of 24 runs on a loaded
 # machine).  run_soak looks once a second, at the time since boot in
-# centiseconds: it calls a hang after STALL s of silence or a second or
-# two later, never sooner, and stops at TIMEOUT s or a second later.
+# centiseconds: it calls a hang after STALL s of silence or a few
+# seconds later on a loaded machine, never sooner, and stops at TIMEOUT
+# s or a few seconds later.
 # timed's E is whole seconds, rounded down.
 rs() { (TIMEOUT=${2:-30} STALL=5 THREADS=1; . "$t/run_soak.sh"; HOW=$1 run_soak musl "$t/rc-soak-standin" ""); }
 timed() { uptime_cs s; out=$(rs "$@" 2>/dev/null); r=$?; uptime_cs e; e=$(( (e - s) / 100 )); }
@@ -144,20 +161,32 @@ else
   check "... leaving the system call of the soak and of its forked child (no gdb here for stacks)" \
     sh -c "[ \$(grep -c '^== process' '$st') -eq 2 ] && [ \$(grep -c '^[0-9]*: syscall 34 ' '$st') -eq 2 ]"
 fi
-# Killed, and gone within 5 s (a zombie waiting for init counts as gone).
-for i in 1 2 3 4 5 6 7 8 9 10; do
+# running: LEFT is set to the processes, zombies aside, that have the
+# stand-in's path among their arguments: the stand-in and its children,
+# and a bash -c that runs run_soak on it (below) with its watcher
+# subshell.  By the path, which holds this run's own directory: the name
+# alone would also find another run's stand-in (tiers run side by side).
+running() {
+  local c state
   left=
-  # By the program's path, which holds this run's own directory: the
-  # name alone would also find another run's stand-in (tiers run side
-  # by side).
   for c in /proc/[0-9]*/cmdline; do
-    [ "$(tr '\0' '\n' 2>/dev/null < "$c" | head -n 1)" = "$t/rc-soak-standin" ] || continue
+    tr '\0' '\n' 2>/dev/null < "$c" | grep -qxF "$t/rc-soak-standin" || continue
     state=$(awk '{ sub(/.*\) /, ""); print $1 }' "${c%/cmdline}/stat" 2>/dev/null)
     [ "$state" = Z ] || [ -z "$state" ] || left="$left ${c%/cmdline}($state)"
   done
-  [ -z "$left" ] && break
-  sleep 0.5
-done
+}
+# left_behind: as running, once they are gone or 5 s went by (a zombie
+# waiting for init counts as gone).
+left_behind() {
+  local i
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    running
+    [ -z "$left" ] && break
+    sleep 0.5
+  done
+}
+# Killed, and gone within 5 s.
+left_behind
 check "... and killed, its child too${left:+ (left:$left)}" [ -z "$left" ]
 timed stall
 check "one whose progress stops fails as a hang, naming how far it got (3, unpadded)" \
@@ -183,6 +212,13 @@ not_seconds() {
     [ $r -ne 0 ] && [ $e -lt 4 ] && [ "$out" = "soak: FAIL: SOAK_TIMEOUT=30m: not whole seconds above 0; give seconds alone, with no unit and no leading 0 (the default is 1800, 30 minutes)" ]
 }
 check "a SOAK_STALL or SOAK_TIMEOUT that is not whole seconds (1m, 30m) is refused before the soak, naming it" not_seconds
+# 20 digits overflowed $((STALL * 100)): the stall fired never (or at
+# once, with 17 digits).  Refused under 4 s, as above.
+rsb 10 quiet STALL=99999999999999999999
+too_long() {
+  [ $r -ne 0 ] && [ $e -lt 4 ] && [ "$out" = "soak: FAIL: SOAK_STALL=99999999999999999999: more than 7 digits; give at most 9999999 seconds, about 115 days (the default is 60, a minute)" ]
+}
+check "a SOAK_STALL of 20 digits is refused before the soak, naming it and the limit" too_long
 # date stepped an hour back, then forward, after its first reading.
 step_date() {
   echo "date() { if [ -e \"\$T/stepped$1\" ]; then echo \$(( \$(command date +%s) $2 3600 )); else : > \"\$T/stepped$1\"; command date \"\$@\"; fi; }"
@@ -211,3 +247,29 @@ progress_refused() {
     [ $((e - s)) -lt 1000 ]
 }
 check "a soak that cannot open or write SOAK_PROGRESS fails at once, naming the file and the error" progress_refused
+# SIGTERM to a bash running run_soak, once its stand-in (quiet: neither
+# bound fires in the check's time) and watcher run: the bash dies of it,
+# and neither is left (both ran on; the watcher would later have killed
+# a process group ID long gone, or by then another's).
+term_kills_all() {
+  local b i rb started=
+  env TIMEOUT=60 STALL=60 THREADS=1 HOW=quiet bash -c '. "$1"; run_soak musl "$2" ""' \
+    rsb "$t/run_soak.sh" "$t/rc-soak-standin" >/dev/null 2>&1 &
+  b=$!
+  # The bash, its watcher and the stand-in: 3 (in 10 s at most).
+  for i in $(seq 1 40); do
+    running
+    set -- $left
+    [ $# -ge 3 ] && { started=1; break; }
+    sleep 0.25
+  done
+  kill -TERM $b
+  wait $b
+  rb=$?
+  left_behind
+  [ -n "$started" ] && [ $rb -eq 143 ] && [ -z "$left" ]
+}
+check "SIGTERM to a shell running run_soak leaves neither the soak nor the watch running, and the shell dies of it" term_kills_all
+timed orphan
+left_behind
+check "a soak that ends leaves none of its forked children running${left:+ (left:$left)}" sh -c "[ $r -eq 0 ] && [ -z '$left' ]"
