@@ -310,6 +310,37 @@ open_by_name (const char *dir, const char *path, const struct proc_map *m,
   return fd;
 }
 
+/* Fields FIELD and FIELD + 1 of DIR's stat file, numbered as in
+   proc(5), in *A and *B (0 where absent: the kernel shows 0 for the
+   memory bounds to a reader that may not trace the process).  The
+   name, in parentheses, may hold anything: the fields go on after the
+   last parenthesis, the third first.  -1 where the file cannot be
+   read.  */
+static int
+stat_pair (const char *dir, int field, unsigned long long int *a,
+           unsigned long long int *b)
+{
+  char path[PATH_MAX], *buf;
+  snprintf (path, sizeof path, "%s/stat", dir);
+  if (proc_slurp (path, &buf, 1 << 16) < 0)
+    return -1;
+  *a = *b = 0;
+  const char *f = strrchr (buf, ')');
+  for (int n = 2; f != NULL && n <= field;)
+    {
+      f = strchr (f + 1, ' ');
+      if (f == NULL)
+        break;
+      n++;
+      if (n == field)
+        *a = strtoull (f + 1, NULL, 10);
+      else if (n == field + 1)
+        *b = strtoull (f + 1, NULL, 10);
+    }
+  free (buf);
+  return 0;
+}
+
 int
 proc_kernel_thread (const char *dir)
 {
@@ -1494,24 +1525,9 @@ proc_env_safe (struct proc *p)
      which a process may map a file over; the stat file gives the
      bounds (fields 50 and 51; 0 where we may not read them, and then
      the environ file cannot be read either).  */
-  char path[128], *buf;
-  snprintf (path, sizeof path, "%s/stat", p->dir);
-  if (proc_slurp (path, &buf, 1 << 16) < 0)
+  unsigned long long int start, end;
+  if (stat_pair (p->dir, 50, &start, &end) < 0)
     return 0;
-  unsigned long long int start = 0, end = 0;
-  const char *f = strrchr (buf, ')');
-  for (int field = 2; f != NULL && field < 51;)
-    {
-      f = strchr (f + 1, ' ');
-      if (f == NULL)
-        break;
-      field++;
-      if (field == 50)
-        start = strtoull (f + 1, NULL, 10);
-      else if (field == 51)
-        end = strtoull (f + 1, NULL, 10);
-    }
-  free (buf);
   if (end <= start)
     return 1;
   if (proc_mem_safe (p, start, end - start))
@@ -1790,6 +1806,48 @@ tunables_rest (const char *value, const char *end, const char *next)
              || next[0] == '=' || next[0] == '\0');
 }
 
+/* Whether the N bytes at S are NAME=VALUE with NAME a valid
+   environment name, [A-Za-z_][A-Za-z0-9_]* (POSIX's portable names,
+   which shells export): ASCII tests, not the locale's.  */
+static int
+env_name_ok (const char *s, size_t n)
+{
+  const char *eq = memchr (s, '=', n);
+  if (eq == NULL || eq == s || (s[0] >= '0' && s[0] <= '9'))
+    return 0;
+  for (const char *c = s; c < eq; c++)
+    if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z')
+          || (*c >= '0' && *c <= '9') || *c == '_'))
+      return 0;
+  return 1;
+}
+
+/* Whether DIR's process wrote a title over its arguments that runs on
+   into its environment area, as PostgreSQL's does: the kernel then
+   shows in cmdline more than the argument area holds (it reads on
+   past a last argument whose NUL was overwritten, Linux 4.2 and
+   later).  The area's string is then the title's tail, whatever it
+   looks like ("user=alice db=sales": 114th review, F1).
+   0 where it cannot be told.  */
+static int
+title_spilled (const char *dir)
+{
+  char path[128], *buf;
+  /* arg_start and arg_end (0 where the reader may not trace the
+     process).  */
+  unsigned long long int start, end;
+  if (stat_pair (dir, 48, &start, &end) < 0)
+    return 0;
+  if (start == 0 || end <= start)
+    return 0;
+  snprintf (path, sizeof path, "%s/cmdline", dir);
+  ssize_t len = proc_slurp (path, &buf, 1 << 20);
+  if (len < 0)
+    return 0;
+  free (buf);
+  return (unsigned long long int) len > end - start;
+}
+
 int
 tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
                        int *off, int *off_loose, int *rewritten)
@@ -1807,11 +1865,21 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
      libbsd's setproctitle) copies the variables elsewhere and leaves
      there the title's tail, if the title reached so far, and padding
      to the end (NULs on Linux, spaces elsewhere): one string at most
-     that is no NAME=VALUE, then only padding (112th review, R4).  Any
-     other string that is no variable proves nothing: execve takes
-     empty strings, and ones without '=', beside real variables, which
-     then still tell the truth (112th review's follow-up, D4: one such string made
-     a process that a seccomp filter kept from registering "unknown").
+     that is no variable, then only padding (112th review, R4).  A
+     title may hold '=' ("postgres: main: user=alice db=sales"), so a
+     first string counts as a variable only where what comes before
+     its first '=' is a valid name (env_name_ok; 114th review, F1:
+     such a title was read as the environment, and
+     info -p gave false causes).  Any other string that is no variable
+     proves nothing: execve takes empty strings, and ones without '=',
+     beside real variables, which then still tell the truth (112th
+     review's follow-up, D4: one such string made a process that a
+     seccomp filter kept from registering "unknown").  The cost: a
+     process whose whole environment is one variable of an odd name
+     (env 'a.b=1' prog) reads as retitled, "unknown", not wrong.  A
+     title that ran on from the arguments into the area may leave there
+     a tail of a variable's very shape ("user=alice db=sales"): the
+     kernel tells that one (title_spilled).
      FIRST_ODD: the first string is no variable; REST_USED: a later one
      is not padding.  */
   int first_odd = 0, rest_used = 0;
@@ -1822,8 +1890,7 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
     {
       size_t n = strnlen (buf + i, len - i);
       if (i == 0)
-        first_odd = n == 0 || buf[0] == '='
-                    || memchr (buf, '=', n) == NULL;
+        first_odd = !env_name_ok (buf, n);
       else if (strspn (buf + i, " ") != n)
         rest_used = 1;
       if (strncmp (buf + i, key, sizeof key - 1) == 0)
@@ -1852,7 +1919,8 @@ tunables_from_environ (const char *dir, char *out, size_t outlen, int cut,
   *off = rseq == 0;
   *off_loose = loose == 0;
   if (rewritten != NULL)
-    *rewritten = len > 0 && first_odd && !rest_used;
+    *rewritten = len > 0 && !rest_used
+                 && (first_odd || title_spilled (dir));
   return found;
 }
 

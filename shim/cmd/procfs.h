@@ -179,9 +179,10 @@ int read_auxv (const char *dir, unsigned long int *feature,
    cannot be read.  CUT: the process's C library is a glibc before 2.39,
    which cuts the string the file shows.  *REWRITTEN (where not NULL):
    whether the block reads as one written over by a title, as
-   setproctitle does: its first string is no NAME=VALUE (empty, or
-   without '=' after a name), and every later one is padding (empty,
-   or spaces).  */
+   setproctitle does: its first string is no variable (no '=', or
+   before its first '=' no valid name, [A-Za-z_][A-Za-z0-9_]*: a title
+   may hold '='), and every later one is padding (empty, or
+   spaces).  */
 int tunables_from_environ (const char *dir, char *out, size_t outlen,
                            int cut, int *off, int *off_loose,
                            int *rewritten);

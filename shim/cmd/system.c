@@ -223,41 +223,164 @@ check_trusted (const char *path, const char *fix)
   return found != 0 ? -1 : 0;
 }
 
+/* What to do where /etc cannot be opened or walked (F9 of the 114th
+   review: "Too many levels of symbolic links"
+   named the cause alone).  */
+#define ETC_FIX ETC " must be a directory, or a link to one, that root " \
+  "owns; point the link at such a directory, or make " ETC " one"
+
+/* The most links met on the way, as the kernel's limit.  */
+#define ETC_MAX_LINKS 40
+
+/* A walk that met a link at AT in TODO goes on with the link's TARGET
+   (T bytes), then what followed the link; TODO has room for both (the
+   callers check).  Returns the new place in TODO: its start.  */
+static size_t
+splice_link (char *todo, size_t at, const char *target, size_t t)
+{
+  size_t restlen = strlen (todo + at);
+  memmove (todo + t + 1, todo + at, restlen + 1);
+  memcpy (todo, target, t);
+  todo[t] = '/';
+  return 0;
+}
+
+/* Walks ETC a component at a time as the kernel does, following each
+   link met (relative or absolute, ETC_MAX_LINKS at most): the path it
+   resolves to in REAL (PATH_MAX bytes), and in HOLDERS (ETC_MAX_LINKS
+   of PATH_MAX bytes) the directory that holds each link met, *NHOLDERS
+   of them.  0, or -1 after saying (a warning where WARNING) what
+   failed and what to do.  */
+static int
+etc_walk (char *real, char (*holders)[PATH_MAX], int *nholders,
+          int warning)
+{
+  char todo[2 * PATH_MAX + 2], target[PATH_MAX];
+  strcpy (todo, ETC);
+  size_t at = 0, len = 0;
+  int links = 0;
+  /* REAL holds what is resolved so far, with no link in it: "" is /.  */
+  real[0] = '\0';
+  *nholders = 0;
+  for (;;)
+    {
+      while (todo[at] == '/')
+        at++;
+      if (todo[at] == '\0')
+        break;
+      size_t n = strcspn (todo + at, "/");
+      if (n == 1 && todo[at] == '.')
+        {
+          at += n;
+          continue;
+        }
+      if (n == 2 && todo[at] == '.' && todo[at + 1] == '.')
+        {
+          /* REAL has no link in it: its parent is the physical one.  */
+          char *slash = strrchr (real, '/');
+          len = slash != NULL ? (size_t) (slash - real) : 0;
+          real[len] = '\0';
+          at += n;
+          continue;
+        }
+      if (len + 1 + n >= PATH_MAX)
+        {
+          SAY (warning, "%s: %s; %s", ETC, strerror (ENAMETOOLONG),
+               ETC_FIX);
+          return -1;
+        }
+      real[len] = '/';
+      memcpy (real + len + 1, todo + at, n);
+      real[len + 1 + n] = '\0';
+      at += n;
+      struct stat st;
+      if (lstat (real, &st) != 0)
+        {
+          SAY (warning, "%s: %s (on the way to what " ETC " resolves "
+               "to); %s", real, strerror (errno), ETC_FIX);
+          return -1;
+        }
+      if (!S_ISLNK (st.st_mode))
+        {
+          if (!S_ISDIR (st.st_mode))
+            {
+              SAY (warning, "%s: %s (on the way to what " ETC " resolves "
+                   "to); %s", real, strerror (ENOTDIR), ETC_FIX);
+              return -1;
+            }
+          len += 1 + n;
+          continue;
+        }
+      ssize_t t = readlink (real, target, sizeof target - 1);
+      if (t <= 0 || ++links > ETC_MAX_LINKS
+          || (size_t) t + strlen (todo + at) + 2 > sizeof todo)
+        {
+          SAY (warning, "%s: %s (on the way to what " ETC " resolves "
+               "to); %s", real, strerror (t < 0 ? errno : t == 0 ? ENOENT
+                                          : links > ETC_MAX_LINKS ? ELOOP
+                                          : ENAMETOOLONG), ETC_FIX);
+          return -1;
+        }
+      target[t] = '\0';
+      /* The directory that holds the link: whoever may write it may
+         point the link elsewhere.  */
+      real[len] = '\0';
+      snprintf (holders[(*nholders)++], PATH_MAX, "%s",
+                len == 0 ? "/" : real);
+      at = splice_link (todo, at, target, t);
+      if (target[0] == '/')
+        len = 0;
+      real[len] = '\0';
+    }
+  if (len == 0)
+    strcpy (real, "/");
+  return 0;
+}
+
 /* /etc and every directory above it, as written and as the links in
-   the way resolve (D3 of the 113th review: /etc a link
-   to /data/etc, /data nobody's, passed, and nobody could then swap
-   /data/etc for a directory of theirs and its preload list), must be
-   root's alone: whoever can change one of them can replace
-   /etc/ld.so.preload.  A directory that only holds a link met on the
-   way (/a, for /etc -> /a/b/etc with /a/b a link) is not checked: a
-   limit rseq-compat(1) states.  Returns 0, or -1 after saying (a warning where
-   WARNING) which one fails, its owner and mode and what to do (AGAIN:
-   the words after the commands).  */
+   the way resolve, and every directory that holds one of those links,
+   with the directories above it, must be root's alone: whoever can
+   change one of them can replace /etc/ld.so.preload, or point a link
+   on the way at a directory of theirs and its preload list (D3 of the
+   113th review: /etc a link to /data/etc, /data nobody's, passed; F2
+   of the 114th review: /etc -> /data/etc -> /srv/etc,
+   /data nobody's, passed too, as only /etc's own chain and what it
+   resolves to were looked at).  Returns 0, or -1 after saying (a
+   warning where WARNING) which one fails, its owner and mode and what
+   to do (AGAIN: the words after the commands).  */
 static int
 etc_trusted (int warning, const char *again)
 {
-  char *real = realpath (ETC, NULL);
-  if (real == NULL)
-    {
-      SAY (warning, "%s: %s", ETC, strerror (errno));
-      return -1;
-    }
-  const char *paths[] = { ETC, real };
+  static char holders[ETC_MAX_LINKS][PATH_MAX];
+  char real[PATH_MAX];
+  int nholders;
+  if (etc_walk (real, holders, &nholders, warning) != 0)
+    return -1;
   int rc = 0;
-  for (size_t i = 0; i < 2 && rc == 0; i++)
+  /* ETC as written, the directory holding each link met, then what ETC
+     resolves to.  */
+  for (int i = -1; i <= nholders && rc == 0; i++)
     {
+      const char *path = i < 0 ? ETC : i < nholders ? holders[i] : real;
       char which[PATH_MAX];
       struct stat st;
-      int found = i == 1 && strcmp (real, ETC) == 0 ? 0
-                  : find_untrusted (paths[i], which, &st, warning);
+      int found = i == nholders && strcmp (real, ETC) == 0 ? 0
+                  : find_untrusted (path, which, &st, warning);
       if (found > 0)
         {
-          char where[PATH_MAX + 64] = "";
-          if (i == 1 && strcmp (which, real) == 0)
+          char where[2 * PATH_MAX + 64] = "";
+          if (i == nholders && strcmp (which, real) == 0)
             snprintf (where, sizeof where, " (what " ETC " resolves to)");
-          else if (i == 1)
+          else if (i == nholders)
             snprintf (where, sizeof where, " (above %s, what " ETC
                       " resolves to)", real);
+          else if (i >= 0 && strcmp (which, path) == 0)
+            snprintf (where, sizeof where, " (it holds a link met on the "
+                      "way to what " ETC " resolves to, %s)", real);
+          else if (i >= 0)
+            snprintf (where, sizeof where, " (above %s, which holds a "
+                      "link met on the way to what " ETC " resolves to, "
+                      "%s)", path, real);
           SAY (warning, "%s%s is %s (owner %ju, mode %03o): whoever may "
                "change it can replace " PRELOAD_FILE " and so put code "
                "into every process, setuid ones included, with the shim "
@@ -270,7 +393,6 @@ etc_trusted (int warning, const char *again)
       if (found != 0)
         rc = -1;
     }
-  free (real);
   return rc;
 }
 
@@ -423,7 +545,10 @@ take_lock (void)
   fd = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     {
-      complain ("cannot open " ETC ": %s", strerror (errno));
+      int e = errno;
+      complain ("cannot open " ETC ": %s%s", strerror (e),
+                e == ELOOP || e == ENOENT || e == ENOTDIR
+                ? "; " ETC_FIX : "");
       return -1;
     }
   for (int i = 0; flock (fd, LOCK_EX | LOCK_NB) != 0; i++)
@@ -830,12 +955,7 @@ reaches_procfs (const char *path)
           break;
         }
       target[t] = '\0';
-      /* The rest of the walk: the link's target, then what followed.  */
-      size_t restlen = strlen (todo + at);
-      memmove (todo + t + 1, todo + at, restlen + 1);
-      memcpy (todo, target, t);
-      todo[t] = '/';
-      at = 0;
+      at = splice_link (todo, at, target, t);
       if (target[0] == '/')
         {
           close (dir);
@@ -1836,7 +1956,10 @@ cmd_system (int argc, char **argv)
   int etc = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (etc < 0)
     {
-      complain ("cannot open " ETC ": %s", strerror (errno));
+      int e = errno;
+      complain ("cannot open " ETC ": %s%s", strerror (e),
+                e == ELOOP || e == ENOENT || e == ENOTDIR
+                ? "; " ETC_FIX : "");
       close (lock);
       return EXIT_SYSTEM_FAILED;
     }
@@ -1860,7 +1983,7 @@ cmd_system (int argc, char **argv)
       close (lock);
       return EXIT_SYSTEM_FAILED;
     }
-  int first_is_entry;
+  int first_is_entry = 0;
   char *rest = enable ? out + strlen (ENTRY) + 1 : out;
   int dropped = drop_shim_entries (text, rest, &first_is_entry);
   if (link != NULL && dropped != 0)

@@ -16,7 +16,8 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-static [dlopen] [retitle] [oddenv] (linked with -static,
+/* Usage: info-static [dlopen] [retitle|retitle-eq] [oddenv] (linked
+   with -static,
    or not)
 
    With "dlopen", first opens libm.so.6, as a static glibc program may:
@@ -26,6 +27,10 @@
    area as a ps title does (PostgreSQL, nginx, setproctitle): the
    strings move to the heap and the area then holds one title, so that
    /proc/PID/environ no longer shows what the C library read at start.
+   With "retitle-eq", a title written as PostgreSQL's is, from the
+   arguments on into the environment area, whose tail there has a
+   variable's shape (TITLE_EQ_TAIL): what info -p must not take for
+   variables (114th review, F1).
    With "oddenv", first runs itself again with two more strings in its
    environment that are no variables, as execve allows: one without
    '=' (ODDENV_MARK) and an empty one, after the variables it has.
@@ -85,14 +90,19 @@ extern const char *rseq_compat_mode (void) __attribute__ ((weak));
 
 extern char **environ;
 
-/* What setproctitle does: the environment strings are copied to the
+/* A title with '=' in it, its tail of a variable's shape.  */
+#define TITLE_EQ_HEAD "postgres: main: "
+#define TITLE_EQ_TAIL "user=alice db=sales host=10.0.0.7 idle"
+
+/* What setproctitle does (TITLE, or NULL for TITLE_EQ_HEAD and
+   TITLE_EQ_TAIL): the environment strings are copied to the
    heap and their bytes given to a title.  The area is the one the
    kernel shows in /proc/PID/environ (env_start and env_end, the 50th
    and 51st fields of /proc/self/stat): glibc before 2.39 points
    environ's GLIBC_TUNABLES at a copy of its own, so environ alone does
    not say where the area lies.  */
 static int
-retitle (void)
+retitle (const char *title)
 {
   char buf[4096];
   FILE *f = fopen ("/proc/self/stat", "r");
@@ -102,11 +112,16 @@ retitle (void)
   fclose (f);
   buf[len] = '\0';
   char *p = strrchr (buf, ')');
-  unsigned long int start = 0, end = 0;
-  /* After ") ": field 3 onwards; env_start is field 50.  */
+  unsigned long int start = 0, end = 0, arg_start = 0, arg_end = 0;
+  /* After ") ": field 3 onwards; arg_start is field 48, env_start
+     50.  */
   for (int field = 2; p != NULL && field < 51; field++)
     {
       p = strchr (p + 1, ' ');
+      if (p != NULL && field == 47)
+        arg_start = strtoul (p + 1, NULL, 10);
+      if (p != NULL && field == 48)
+        arg_end = strtoul (p + 1, NULL, 10);
       if (p != NULL && field == 49)
         start = strtoul (p + 1, NULL, 10);
       if (p != NULL && field == 50)
@@ -125,7 +140,20 @@ retitle (void)
       return -1;
   environ = copy;
   memset ((char *) start, 0, end - start);
-  snprintf ((char *) start, end - start, "info-static: retitled");
+  if (title != NULL)
+    snprintf ((char *) start, end - start, "%s", title);
+  else
+    {
+      /* The arguments' area, its last NUL included, holds the title's
+         head; the environment area its tail.  */
+      if (arg_start == 0 || arg_end <= arg_start)
+        return -1;
+      memset ((char *) arg_start, ' ', arg_end - arg_start);
+      memcpy ((char *) arg_start, TITLE_EQ_HEAD,
+              arg_end - arg_start < sizeof TITLE_EQ_HEAD - 1
+              ? arg_end - arg_start : sizeof TITLE_EQ_HEAD - 1);
+      snprintf ((char *) start, end - start, "%s", TITLE_EQ_TAIL);
+    }
   return 0;
 }
 
@@ -157,17 +185,23 @@ int
 main (int argc, char **argv)
 {
   int want_dlopen = 0, want_retitle = 0;
+  const char *title = NULL;
   for (int i = 1; i < argc; i++)
     {
       want_dlopen |= strcmp (argv[i], "dlopen") == 0;
-      want_retitle |= strcmp (argv[i], "retitle") == 0;
+      if (strcmp (argv[i], "retitle") == 0)
+        {
+          want_retitle = 1;
+          title = "info-static: retitled";
+        }
+      want_retitle |= strcmp (argv[i], "retitle-eq") == 0;
       if (strcmp (argv[i], "oddenv") == 0 && oddenv (argv) != 0)
         {
           perror ("info-static: running itself again");
           return 1;
         }
     }
-  if (want_retitle && retitle () != 0)
+  if (want_retitle && retitle (title) != 0)
     {
       fprintf (stderr, "info-static: no environment area to retitle\n");
       return 1;

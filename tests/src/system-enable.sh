@@ -839,8 +839,12 @@ chmod "$etcmode" /etc
 # its entry there).  A root of its own: a tmpfs with the system's /usr
 # and top-level directories, the command's directory, LIBDIR and
 # PRELOADDIR (the installation above), /proc and /dev/null.
-n="enable: /etc a link into a directory not root's, refused"
-mkdir "$scratch/root" &&
+# etc_link_case NAME SETUP HOLDS MESSAGE: SETUP (shell, in the new
+# root) makes /etc a link into directories not root's, with HOLDS the
+# file the entry would go to; enable must refuse, saying MESSAGE.
+etc_link_case () {
+  n=$1
+  mkdir "$scratch/root" &&
   out=$(unshare -m --propagation unchanged sh -c '
     umask 022
     r=$1; shift
@@ -857,25 +861,36 @@ mkdir "$scratch/root" &&
     done
     mkdir "$r/proc" "$r/dev" && mount -t proc proc "$r/proc" &&
       touch "$r/dev/null" && mount --bind /dev/null "$r/dev/null" &&
-      mkdir -p "$r/data/etc" && chown 65534:65534 "$r/data" &&
-      ln -s /data/etc "$r/etc" || exit 125
+      (cd "$r" && eval "$4") || exit 125
     chroot "$r" "$1" enable --system
     echo "[exit $?]"
-    [ -e "$r/data/etc/ld.so.preload" ] && echo "[written]"
-    exit 0' sh "$scratch/root" "$cmd" "$libdir" "$preloaddir" 2>&1)
-st=$?
-if [ $st -ne 0 ]; then
-  fail "$n" "setup (status $st): $out"
-elif printf '%s\n' "$out" | grep -q "written"; then
-  fail "$n" "the entry went in: $out"
-elif ! printf '%s\n' "$out" | grep -q '^\[exit 1\]$'; then
-  fail "$n" "not refused: $out"
-elif ! printf '%s\n' "$out" | grep -q "/data (above /data/etc, what /etc resolves to) is not owned by root (owner 65534, mode 755): whoever may change it can replace $pf .*(chown 0:0 /data; chmod go-w /data), then enable again"; then
-  fail "$n" "not said as it should be: $out"
-else
-  pass "$n"
-fi
-rm -rf "$scratch/root"
+    [ -e "$r$5" ] && echo "[written]"
+    exit 0' sh "$scratch/root" "$cmd" "$libdir" "$preloaddir" "$2" "$3" 2>&1)
+  st=$?
+  if [ $st -ne 0 ]; then
+    fail "$n" "setup (status $st): $out"
+  elif printf '%s\n' "$out" | grep -q "written"; then
+    fail "$n" "the entry went in: $out"
+  elif ! printf '%s\n' "$out" | grep -q '^\[exit 1\]$'; then
+    fail "$n" "not refused: $out"
+  elif ! printf '%s\n' "$out" | grep -q "$4"; then
+    fail "$n" "not said as it should be: $out"
+  else
+    pass "$n"
+  fi
+  rm -rf "$scratch/root"
+}
+etc_link_case "enable: /etc a link into a directory not root's, refused" \
+  'mkdir -p data/etc && chown 65534:65534 data && ln -s /data/etc etc' \
+  /data/etc/ld.so.preload \
+  "/data (above /data/etc, what /etc resolves to) is not owned by root (owner 65534, mode 755): whoever may change it can replace $pf .*(chown 0:0 /data; chmod go-w /data), then enable again"
+# Two links: /etc -> /data/etc -> /srv/etc, /data nobody's, who could
+# point /data/etc elsewhere (114th review, F2:
+# only /etc's own directories and /srv/etc's were checked).
+etc_link_case "enable: /etc a link through a link in a directory not root's, refused" \
+  'mkdir -p srv/etc data && chown 65534:65534 data && ln -s /srv/etc data/etc && ln -s /data/etc etc' \
+  /srv/etc/ld.so.preload \
+  "/data (it holds a link met on the way to what /etc resolves to, /srv/etc) is not owned by root (owner 65534, mode 755): whoever may change it can replace $pf .*(chown 0:0 /data; chmod go-w /data), then enable again"
 
 # The real thing: an old entry of another copy goes, the new one comes
 # first, the rest and the mode stay.
