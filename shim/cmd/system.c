@@ -174,55 +174,6 @@ root_alone (const struct stat *st)
   return st->st_uid == 0 && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
-/* The first of PATH and the directories above it, as written, that is
-   not root's alone (root_alone), in WHICH (PATH_MAX bytes) with its
-   status in *ST: 1; 0 where there is none; -1 after saying (a warning
-   where WARNING) what cannot be looked at.  */
-static int
-find_untrusted (const char *path, char *which, struct stat *st,
-                int warning)
-{
-  if (snprintf (which, PATH_MAX, "%s", path) >= PATH_MAX)
-    {
-      SAY (warning, "%s: path too long", path);
-      return -1;
-    }
-  for (;;)
-    {
-      if (which[0] == '\0')
-        strcpy (which, "/");
-      if (stat (which, st) != 0)
-        {
-          SAY (warning, "%s: %s", which, strerror (errno));
-          return -1;
-        }
-      if (!root_alone (st))
-        return 1;
-      char *slash = strrchr (which, '/');
-      if (slash == NULL || strcmp (which, "/") == 0)
-        return 0;
-      *slash = '\0';
-    }
-}
-
-/* PATH and every directory above it must be root's and writable by
-   no one else: whoever can change one of them can put code into every
-   process, setuid ones included.  Returns 0, or -1 after saying
-   which one fails and FIX.  */
-static int
-check_trusted (const char *path, const char *fix)
-{
-  char which[PATH_MAX];
-  struct stat st;
-  int found = find_untrusted (path, which, &st, 0);
-  if (found > 0)
-    complain ("%s is %s; every program on the machine, setuid ones "
-              "included, would load the shim through it.  %s", which,
-              st.st_uid != 0 ? "not owned by root"
-              : "writable by others than root", fix);
-  return found != 0 ? -1 : 0;
-}
-
 /* What to do where /etc cannot be opened or walked (F9 of the 114th
    review: "Too many levels of symbolic links"
    named the cause alone).  */
@@ -230,7 +181,7 @@ check_trusted (const char *path, const char *fix)
   "owns; point the link at such a directory, or make " ETC " one"
 
 /* The most links met on the way, as the kernel's limit.  */
-#define ETC_MAX_LINKS 40
+#define MAX_LINKS 40
 
 /* A walk that met a link at AT in TODO goes on with the link's TARGET
    (T bytes), then what followed the link; TODO has room for both (the
@@ -245,23 +196,153 @@ splice_link (char *todo, size_t at, const char *target, size_t t)
   return 0;
 }
 
-/* Walks ETC a component at a time as the kernel does, following each
-   link met (relative or absolute, ETC_MAX_LINKS at most): the path it
-   resolves to in REAL (PATH_MAX bytes), and in HOLDERS (ETC_MAX_LINKS
-   of PATH_MAX bytes) the directory that holds each link met, *NHOLDERS
-   of them.  0, or -1 after saying (a warning where WARNING) what
-   failed and what to do.  */
+/* procfs's f_type (linux/magic.h, which musl's compiler does not see).  */
+#define PROC_FS_MAGIC 0x9fa0
+
+/* Whether the loader's walk of the absolute PATH goes through a
+   procfs, where /proc/self/... leads each process to files of its own
+   (its working directory, its root, its descriptors): 1, 0, or -1
+   where it cannot be told (a loop of links, a name too long).  Walked
+   a component at a time from descriptors, as the kernel walks it, with
+   its limit of 40 links (forty-ninth review: realpath of each leading
+   part cost the cube of the depth, and followed /proc/self's links into
+   the command's own directories, so that a link of one's own into
+   /proc/self/cwd, or a procfs mounted in a chroot, passed).  */
 static int
-etc_walk (char *real, char (*holders)[PATH_MAX], int *nholders,
-          int warning)
+reaches_procfs (const char *path)
 {
   char todo[2 * PATH_MAX + 2], target[PATH_MAX];
-  strcpy (todo, ETC);
+  if (strlen (path) >= sizeof todo / 2)
+    return -1;
+  strcpy (todo, path);
+  int dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  int links = 0, ret = 0;
+  size_t at = 0;
+  while (dir >= 0 && ret == 0)
+    {
+      struct statfs sf;
+      if (fstatfs (dir, &sf) == 0 && sf.f_type == PROC_FS_MAGIC)
+        {
+          ret = 1;
+          break;
+        }
+      while (todo[at] == '/')
+        at++;
+      if (todo[at] == '\0')
+        break;
+      size_t n = strcspn (todo + at, "/");
+      char name[NAME_MAX + 1];
+      if (n > NAME_MAX)
+        {
+          ret = -1;
+          break;
+        }
+      memcpy (name, todo + at, n);
+      name[n] = '\0';
+      at += n;
+      int fd = openat (dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      struct stat st;
+      if (fd < 0 || fstat (fd, &st) != 0)
+        {
+          /* Nothing there: the loader opens nothing through it.  */
+          if (fd >= 0)
+            close (fd);
+          break;
+        }
+      if (!S_ISLNK (st.st_mode))
+        {
+          close (dir);
+          dir = fd;
+          continue;
+        }
+      ssize_t t = readlinkat (fd, "", target, sizeof target - 1);
+      close (fd);
+      if (t <= 0 || ++links > 40
+          || (size_t) t + strlen (todo + at) + 2 > sizeof todo)
+        {
+          ret = -1;
+          break;
+        }
+      target[t] = '\0';
+      at = splice_link (todo, at, target, t);
+      if (target[0] == '/')
+        {
+          close (dir);
+          dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        }
+    }
+  if (dir >= 0)
+    close (dir);
+  return dir < 0 && ret == 0 ? -1 : ret;
+}
+
+/* A path that walk_trusted walks, and its words.  */
+struct walk
+{
+  /* The absolute path: ETC, or one of the shim's.  */
+  const char *path;
+  /* What whoever may change a directory on the way could do.  */
+  const char *harm;
+  /* What to do where the walk cannot go on.  */
+  const char *fix;
+  /* The words after the commands or the fix: ", then enable again".  */
+  const char *again;
+  /* Warnings, not errors.  */
+  int warning;
+  /* The path must end at a directory.  */
+  int dir;
+};
+
+/* Walks W's path a component at a time as the kernel does, following
+   each link met (relative or absolute, MAX_LINKS at most): the path it
+   resolves to in REAL (PATH_MAX bytes), the status of what that is in
+   *END.  "/", every directory a name is looked up in on the way, those
+   that a later ".." leaves included, and what the path ends at must be
+   root's alone (root_alone): whoever may change one can rename what it
+   holds and put a directory or a link of theirs in its place (the
+   114th review's S1: /etc -> /srv/pub/x/../../real/etc, /srv/pub mode
+   777, passed, as /srv/pub holds no link and is above neither /etc
+   nor /srv/real/etc; D3 of the 113th and F2 of the 114th: the
+   directories above what /etc resolves to, and those that hold a link
+   met).  A link that leads through procfs is refused: each process
+   resolves /proc/self/..., and /dev/fd/... (a link into it), as itself,
+   its own working directory, root or descriptors, and would not find
+   what this one does (S2: /etc -> /proc/self/cwd, /etc -> /dev/fd/7,
+   passed, as did /proc/self/root/...).  Returns 0, or -1 after saying
+   (a warning where W->warning) what fails, its owner and mode, and
+   what to do.  */
+static int
+walk_trusted (const struct walk *w, char *real, struct stat *end)
+{
+  char todo[2 * PATH_MAX + 2], target[PATH_MAX];
+  /* The first directory met that is not root's alone, its owner and
+     mode, and whether it holds a link met on the way.  */
+  char bad[PATH_MAX] = "";
+  uid_t baduid = 0;
+  mode_t badmode = 0;
+  int held = 0;
+  if (strlen (w->path) >= PATH_MAX)
+    {
+      SAY (w->warning, "%s: %s; %s%s", w->path, strerror (ENAMETOOLONG),
+           w->fix, w->again);
+      return -1;
+    }
+  strcpy (todo, w->path);
   size_t at = 0, len = 0;
   int links = 0;
   /* REAL holds what is resolved so far, with no link in it: "" is /.  */
   real[0] = '\0';
-  *nholders = 0;
+  if (lstat ("/", end) != 0)
+    {
+      SAY (w->warning, "/: %s", strerror (errno));
+      return -1;
+    }
+  if (!root_alone (end))
+    {
+      strcpy (bad, "/");
+      baduid = end->st_uid;
+      badmode = end->st_mode;
+    }
   for (;;)
     {
       while (todo[at] == '/')
@@ -276,57 +357,81 @@ etc_walk (char *real, char (*holders)[PATH_MAX], int *nholders,
         }
       if (n == 2 && todo[at] == '.' && todo[at + 1] == '.')
         {
-          /* REAL has no link in it: its parent is the physical one.  */
+          /* REAL has no link in it: its parent is the physical one,
+             already walked.  */
           char *slash = strrchr (real, '/');
           len = slash != NULL ? (size_t) (slash - real) : 0;
           real[len] = '\0';
           at += n;
           continue;
         }
+      int e = 0;
       if (len + 1 + n >= PATH_MAX)
+        e = ENAMETOOLONG;
+      else
         {
-          SAY (warning, "%s: %s; %s", ETC, strerror (ENAMETOOLONG),
-               ETC_FIX);
+          real[len] = '/';
+          memcpy (real + len + 1, todo + at, n);
+          real[len + 1 + n] = '\0';
+          at += n;
+          if (lstat (real, end) != 0)
+            e = errno;
+        }
+      ssize_t t = 0;
+      if (e == 0 && S_ISLNK (end->st_mode))
+        {
+          t = readlink (real, target, sizeof target - 1);
+          e = t < 0 ? errno : t == 0 ? ENOENT
+              : ++links > MAX_LINKS ? ELOOP
+              : (size_t) t + strlen (todo + at) + 2 > sizeof todo
+              ? ENAMETOOLONG : 0;
+        }
+      /* Only the end may be other than a directory, and only where
+         the path may end at a file (a name after it is looked up in it;
+         the '/' that splice_link puts after a link's target is none).  */
+      else if (e == 0 && !S_ISDIR (end->st_mode)
+               && (w->dir || todo[at + strspn (todo + at, "/")] != '\0'))
+        e = ENOTDIR;
+      if (e != 0)
+        {
+          SAY (w->warning, "%s: %s (on the way to what %s resolves to); "
+               "%s%s", real, strerror (e), w->path, w->fix, w->again);
           return -1;
         }
-      real[len] = '/';
-      memcpy (real + len + 1, todo + at, n);
-      real[len + 1 + n] = '\0';
-      at += n;
-      struct stat st;
-      if (lstat (real, &st) != 0)
+      if (!S_ISLNK (end->st_mode))
         {
-          SAY (warning, "%s: %s (on the way to what " ETC " resolves "
-               "to); %s", real, strerror (errno), ETC_FIX);
-          return -1;
-        }
-      if (!S_ISLNK (st.st_mode))
-        {
-          if (!S_ISDIR (st.st_mode))
+          if (bad[0] == '\0' && !root_alone (end))
             {
-              SAY (warning, "%s: %s (on the way to what " ETC " resolves "
-                   "to); %s", real, strerror (ENOTDIR), ETC_FIX);
-              return -1;
+              strcpy (bad, real);
+              baduid = end->st_uid;
+              badmode = end->st_mode;
             }
           len += 1 + n;
           continue;
         }
-      ssize_t t = readlink (real, target, sizeof target - 1);
-      if (t <= 0 || ++links > ETC_MAX_LINKS
-          || (size_t) t + strlen (todo + at) + 2 > sizeof todo)
+      target[t] = '\0';
+      if (reaches_procfs (real) > 0)
         {
-          SAY (warning, "%s: %s (on the way to what " ETC " resolves "
-               "to); %s", real, strerror (t < 0 ? errno : t == 0 ? ENOENT
-                                          : links > ETC_MAX_LINKS ? ELOOP
-                                          : ENAMETOOLONG), ETC_FIX);
+          /* Escaped: a target made to move the terminal or forge a
+             line of ours (thirty-seventh review).  */
+          char safe[4 * PATH_MAX + 1];
+          int whole = strcmp (real, w->path) == 0;
+          SAY (w->warning, "%s%s%s%s is a symbolic link to %s, which leads "
+               "through procfs (/proc, where /dev/fd leads too): each "
+               "process resolves such a link as itself (its own working "
+               "directory, root or descriptors), so other processes "
+               "would not find what this one does; %s%s", real,
+               whole ? "" : " (on the way to what ",
+               whole ? "" : w->path, whole ? "" : " resolves to)",
+               info_escape (target, safe, sizeof safe), w->fix,
+               w->again);
           return -1;
         }
-      target[t] = '\0';
       /* The directory that holds the link: whoever may write it may
          point the link elsewhere.  */
       real[len] = '\0';
-      snprintf (holders[(*nholders)++], PATH_MAX, "%s",
-                len == 0 ? "/" : real);
+      if (bad[0] != '\0' && strcmp (bad, len == 0 ? "/" : real) == 0)
+        held = 1;
       at = splice_link (todo, at, target, t);
       if (target[0] == '/')
         len = 0;
@@ -334,65 +439,137 @@ etc_walk (char *real, char (*holders)[PATH_MAX], int *nholders,
     }
   if (len == 0)
     strcpy (real, "/");
-  return 0;
+  /* A path that ends in ".." ends above its last name.  */
+  if (lstat (real, end) != 0)
+    {
+      SAY (w->warning, "%s: %s", real, strerror (errno));
+      return -1;
+    }
+  if (bad[0] == '\0')
+    return 0;
+  char where[2 * PATH_MAX + 64] = "";
+  size_t blen = strlen (bad);
+  int above = strcmp (bad, "/") == 0
+              || (strncmp (real, bad, blen) == 0 && real[blen] == '/');
+  int is_end = strcmp (bad, real) == 0;
+  if (strcmp (real, w->path) == 0 && (is_end || above))
+    /* The path as written, with no link in it: nothing to explain.  */
+    where[0] = '\0';
+  else if (is_end)
+    snprintf (where, sizeof where, " (what %s resolves to)", w->path);
+  else if (held)
+    snprintf (where, sizeof where, " (it holds a link met on the way to "
+              "what %s resolves to, %s)", w->path, real);
+  else if (above)
+    snprintf (where, sizeof where, " (above %s, what %s resolves to)",
+              real, w->path);
+  else
+    snprintf (where, sizeof where, " (on the way to what %s resolves to, "
+              "%s)", w->path, real);
+  SAY (w->warning, "%s%s is %s (owner %ju, mode %03o): whoever may change "
+       "it %s; make it root's and writable by root alone (chown 0:0 %s; "
+       "chmod go-w %s)%s", bad, where,
+       baduid != 0 ? "not owned by root" : "writable by others than root",
+       (uintmax_t) baduid, (unsigned int) (badmode & 07777), w->harm, bad,
+       bad, w->again);
+  return -1;
 }
 
-/* /etc and every directory above it, as written and as the links in
-   the way resolve, and every directory that holds one of those links,
-   with the directories above it, must be root's alone: whoever can
-   change one of them can replace /etc/ld.so.preload, or point a link
-   on the way at a directory of theirs and its preload list (D3 of the
-   113th review: /etc a link to /data/etc, /data nobody's, passed; F2
-   of the 114th review: /etc -> /data/etc -> /srv/etc,
-   /data nobody's, passed too, as only /etc's own chain and what it
-   resolves to were looked at).  Returns 0, or -1 after saying (a
-   warning where WARNING) which one fails, its owner and mode and what
-   to do (AGAIN: the words after the commands).  */
+/* /etc, walked (walk_trusted): whoever may change a directory on its
+   way can replace /etc/ld.so.preload.  Returns 0, or -1 after saying (a
+   warning where WARNING) what fails and what to do (AGAIN: the words
+   after the commands).  */
 static int
 etc_trusted (int warning, const char *again)
 {
-  static char holders[ETC_MAX_LINKS][PATH_MAX];
+  const struct walk w = {
+    .path = ETC,
+    .harm = "can replace " PRELOAD_FILE " and so put code into every "
+            "process, setuid ones included, with the shim or without it",
+    .fix = ETC_FIX, .again = again, .warning = warning, .dir = 1
+  };
   char real[PATH_MAX];
-  int nholders;
-  if (etc_walk (real, holders, &nholders, warning) != 0)
-    return -1;
-  int rc = 0;
-  /* ETC as written, the directory holding each link met, then what ETC
-     resolves to.  */
-  for (int i = -1; i <= nholders && rc == 0; i++)
+  struct stat st;
+  return walk_trusted (&w, real, &st);
+}
+
+/* Walks PATH, the shim's preload directory or a name under it
+   (walk_trusted), with its status, as the entry resolves it, in
+   *END.  */
+static int
+shim_walk (const char *path, int dir, struct stat *end)
+{
+  const struct walk w = {
+    .path = path,
+    .harm = "can replace the shim that every program on the machine, "
+            "setuid ones included, would load",
+    .fix = "the shim's files must be reached through directories that "
+           "root alone may change, and through no link into /proc: "
+           "install the shim at a system path (make install as root, or "
+           "the librseq-compat1 package)",
+    .again = ", then enable again", .dir = dir
+  };
+  char real[PATH_MAX];
+  return walk_trusted (&w, real, end);
+}
+
+/* How deep under the preload directory a $LIB may lead: glibc's are
+   one or two names (lib64, lib/x86_64-linux-gnu).  */
+#define PRELOAD_DEPTH 8
+
+/* The directories under DIR, DEPTH levels below the preload directory,
+   and the shim's file in each, walked (shim_walk), and so on down.  The
+   entry names the preload directory's $LIB, which each loader expands
+   to its own name, not this build's (another glibc, a foreign
+   architecture's loader, a directory literally named $LIB): whoever
+   may change any of them, or the file it holds, puts code into the
+   processes of that loader (the 114th review's S4: only this build's
+   $LIB was checked, so a lib64/ of mode 777 passed).  A link is walked
+   to its end; a link to a directory, to its shim's file, not further
+   (a loop of links would never end).  0, or -1 after saying why.  */
+static int
+preload_tree_trusted (const char *dir, int depth)
+{
+  DIR *d = opendir (dir);
+  if (d == NULL)
     {
-      const char *path = i < 0 ? ETC : i < nholders ? holders[i] : real;
-      char which[PATH_MAX];
-      struct stat st;
-      int found = i == nholders && strcmp (real, ETC) == 0 ? 0
-                  : find_untrusted (path, which, &st, warning);
-      if (found > 0)
-        {
-          char where[2 * PATH_MAX + 64] = "";
-          if (i == nholders && strcmp (which, real) == 0)
-            snprintf (where, sizeof where, " (what " ETC " resolves to)");
-          else if (i == nholders)
-            snprintf (where, sizeof where, " (above %s, what " ETC
-                      " resolves to)", real);
-          else if (i >= 0 && strcmp (which, path) == 0)
-            snprintf (where, sizeof where, " (it holds a link met on the "
-                      "way to what " ETC " resolves to, %s)", real);
-          else if (i >= 0)
-            snprintf (where, sizeof where, " (above %s, which holds a "
-                      "link met on the way to what " ETC " resolves to, "
-                      "%s)", path, real);
-          SAY (warning, "%s%s is %s (owner %ju, mode %03o): whoever may "
-               "change it can replace " PRELOAD_FILE " and so put code "
-               "into every process, setuid ones included, with the shim "
-               "or without it; make it root's and writable by root alone "
-               "(chown 0:0 %s; chmod go-w %s)%s", which, where,
-               st.st_uid != 0 ? "not owned by root"
-               : "writable by others than root", (uintmax_t) st.st_uid,
-               (unsigned int) (st.st_mode & 07777), which, which, again);
-        }
-      if (found != 0)
-        rc = -1;
+      complain ("cannot read %s: %s", dir, strerror (errno));
+      return -1;
     }
+  int rc = 0;
+  struct dirent *e;
+  while (rc == 0 && (errno = 0, e = readdir (d)) != NULL)
+    {
+      if (strcmp (e->d_name, ".") == 0 || strcmp (e->d_name, "..") == 0)
+        continue;
+      char path[PATH_MAX];
+      struct stat own, st;
+      if (snprintf (path, sizeof path, "%s/%s", dir, e->d_name)
+          >= (int) sizeof path || lstat (path, &own) != 0)
+        {
+          complain ("%s/%s: %s", dir, e->d_name, strerror (errno != 0
+                                                  ? errno : ENAMETOOLONG));
+          rc = -1;
+        }
+      else if (!S_ISDIR (own.st_mode) && !S_ISLNK (own.st_mode)
+               && strcmp (e->d_name, SONAME) != 0)
+        continue;
+      else if (shim_walk (path, 0, &st) != 0)
+        rc = -1;
+      else if (S_ISDIR (own.st_mode) && depth < PRELOAD_DEPTH)
+        rc = preload_tree_trusted (path, depth + 1);
+      else if (S_ISLNK (own.st_mode) && S_ISDIR (st.st_mode)
+               && snprintf (path, sizeof path, "%s/%s/%s", dir, e->d_name,
+                            SONAME) < (int) sizeof path
+               && lstat (path, &own) == 0)
+        rc = shim_walk (path, 0, &st);
+    }
+  if (rc == 0 && e == NULL && errno != 0)
+    {
+      complain ("cannot read %s: %s", dir, strerror (errno));
+      rc = -1;
+    }
+  closedir (d);
   return rc;
 }
 
@@ -885,86 +1062,6 @@ names_this_installation (const char *tok, size_t len)
                  || (own[1] != NULL && strcmp (file, own[1]) == 0));
   free (file);
   return ours;
-}
-
-/* procfs's f_type (linux/magic.h, which musl's compiler does not see).  */
-#define PROC_FS_MAGIC 0x9fa0
-
-/* Whether the loader's walk of the absolute PATH goes through a
-   procfs, where /proc/self/... leads each process to files of its own
-   (its working directory, its root, its descriptors): 1, 0, or -1
-   where it cannot be told (a loop of links, a name too long).  Walked
-   a component at a time from descriptors, as the kernel walks it, with
-   its limit of 40 links (forty-ninth review: realpath of each leading
-   part cost the cube of the depth, and followed /proc/self's links into
-   the command's own directories, so that a link of one's own into
-   /proc/self/cwd, or a procfs mounted in a chroot, passed).  */
-static int
-reaches_procfs (const char *path)
-{
-  char todo[2 * PATH_MAX + 2], target[PATH_MAX];
-  if (strlen (path) >= sizeof todo / 2)
-    return -1;
-  strcpy (todo, path);
-  int dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-  int links = 0, ret = 0;
-  size_t at = 0;
-  while (dir >= 0 && ret == 0)
-    {
-      struct statfs sf;
-      if (fstatfs (dir, &sf) == 0 && sf.f_type == PROC_FS_MAGIC)
-        {
-          ret = 1;
-          break;
-        }
-      while (todo[at] == '/')
-        at++;
-      if (todo[at] == '\0')
-        break;
-      size_t n = strcspn (todo + at, "/");
-      char name[NAME_MAX + 1];
-      if (n > NAME_MAX)
-        {
-          ret = -1;
-          break;
-        }
-      memcpy (name, todo + at, n);
-      name[n] = '\0';
-      at += n;
-      int fd = openat (dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-      struct stat st;
-      if (fd < 0 || fstat (fd, &st) != 0)
-        {
-          /* Nothing there: the loader opens nothing through it.  */
-          if (fd >= 0)
-            close (fd);
-          break;
-        }
-      if (!S_ISLNK (st.st_mode))
-        {
-          close (dir);
-          dir = fd;
-          continue;
-        }
-      ssize_t t = readlinkat (fd, "", target, sizeof target - 1);
-      close (fd);
-      if (t <= 0 || ++links > 40
-          || (size_t) t + strlen (todo + at) + 2 > sizeof todo)
-        {
-          ret = -1;
-          break;
-        }
-      target[t] = '\0';
-      at = splice_link (todo, at, target, t);
-      if (target[0] == '/')
-        {
-          close (dir);
-          dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        }
-    }
-  if (dir >= 0)
-    close (dir);
-  return dir < 0 && ret == 0 ? -1 : ret;
 }
 
 /* Whether an absolute entry leads to a copy of the shim under another
@@ -1938,15 +2035,15 @@ cmd_system (int argc, char **argv)
                     file, strerror (errno));
           return EXIT_SYSTEM_FAILED;
         }
-      char dir[PATH_MAX];
-      snprintf (dir, sizeof dir, "%s", file);
-      *strrchr (dir, '/') = '\0';
-      static const char install[] = "Install the shim at a system path "
-        "(make install as root, or the librseq-compat1 package)";
-      int bad = check_trusted (dir, install) != 0
-                || check_trusted (real, install) != 0;
       free (real);
-      if (bad || check_loads () != 0)
+      /* Walked as /etc is, link by link (the 114th review's S3: the
+         directories as written and what realpath made of the file were
+         checked, not one that holds a link on the way), then every
+         directory the entry's $LIB may name (S4).  */
+      struct stat st;
+      if (shim_walk (RSEQ_COMPAT_PRELOADDIR, 1, &st) != 0
+          || preload_tree_trusted (RSEQ_COMPAT_PRELOADDIR, 1) != 0
+          || check_loads () != 0)
         return EXIT_SYSTEM_FAILED;
     }
 

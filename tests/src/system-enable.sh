@@ -755,15 +755,63 @@ ns_install_shim "$shim" "$layout" "$libdir" "$preloaddir" "$names"
 # Whoever could change the file or a directory above it could put code
 # into every process.
 chmod g+w "$libdir"
-run "enable: group-writable directory" 1 "$libdir is writable by others than root" \
+run "enable: group-writable directory" 1 "$libdir( \([^)]*\))? is writable by others than root" \
     "$cmd" enable --system && no_file "enable: group-writable directory" &&
   pass "enable: group-writable directory"
 chmod g-w "$libdir"
 chown 65534 "$libdir/$soname"
-run "enable: file not root's" 1 "$libdir/$soname is not owned by root" \
+run "enable: file not root's" 1 "$libdir/$soname( \([^)]*\))? is not owned by root" \
     "$cmd" enable --system && no_file "enable: file not root's" &&
   pass "enable: file not root's"
 chown 0 "$libdir/$soname"
+
+# The shim's path is walked link by link, as /etc's is: a directory
+# that holds a link on the way to the library, others may write, and
+# they could point the link at a library of theirs (114th review, S3:
+# only the directories as written and the end realpath found were
+# checked, and enable went on).  A directory of mode 777 in /etc (the
+# overlay, root's, with every directory above it) holds a link to
+# LIBDIR, which each layout link now goes through.
+n="enable: the shim reached through a link in a directory others may write, refused"
+mkdir -m 777 /etc/rseq-pub && ln -s "$libdir" /etc/rseq-pub/lib &&
+  for l in $names; do ln -sfn "/etc/rseq-pub/lib/$soname" "$preloaddir/$l/$soname" || break; done &&
+  run "$n" 1 "/etc/rseq-pub \(it holds a link met on the way to what $preloaddir/.*/$soname resolves to, $libdir/$soname\) is writable by others than root \(owner 0, mode 777\): whoever may change it can replace the shim .*\(chown 0:0 /etc/rseq-pub; chmod go-w /etc/rseq-pub\), then enable again" \
+      "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf /etc/rseq-pub "$pf"
+ns_install_shim "$shim" "$layout" "$libdir" "$preloaddir" "$names"
+
+# Every directory the entry's $LIB may name, and the shim's file in
+# each, whatever it links to: another glibc, a foreign architecture's
+# loader, expands $LIB to its own name, not to this build's, the only
+# one checked before (114th review, S4: a lib64/ of mode 777 passed).
+# s4_case NAME SUB PATTERN SETUP: SETUP (shell) spoils $preloaddir/SUB,
+# made for the case if there is none; enable must refuse, saying
+# PATTERN.
+s4_case() {
+  _made=
+  [ -d "$preloaddir/$2" ] || { mkdir -p "$preloaddir/$2" && _made=1; }
+  _mode=$(stat -c %a "$preloaddir/$2")
+  if (cd "$preloaddir/$2" && eval "$4"); then
+    run "$1" 1 "$3" "$cmd" enable --system && no_file "$1" && pass "$1"
+  else
+    fail "$1" "setup: $4"
+  fi
+  rm -f "$pf"
+  if [ -n "$_made" ]; then rm -rf "$preloaddir/$2"; else chmod "$_mode" "$preloaddir/$2"; fi
+}
+fix_re=": whoever may change it can replace the shim .*then enable again"
+s4_case "enable: a \$LIB directory others may write (lib64), refused" lib64 \
+  "$preloaddir/lib64 is writable by others than root \(owner 0, mode 777\)$fix_re" \
+  'chmod 777 .'
+s4_case "enable: a \$LIB directory others may write (\$LIB), refused" '$LIB' \
+  "$preloaddir/\\\$LIB is writable by others than root \(owner 0, mode 777\)$fix_re" \
+  'chmod 777 .'
+s4_case "enable: the shim's file in another \$LIB directory not root's (lib64), refused" lib64 \
+  "$preloaddir/lib64/$soname is not owned by root \(owner 65534, mode 755\)$fix_re" \
+  'cp "$shim" "$soname" && chmod 755 "$soname" && chown 65534 "$soname"'
+s4_case "enable: the shim's file in another \$LIB directory, through a link, others may write (\$LIB), refused" '$LIB' \
+  "$preloaddir/\\\$LIB/other.so \(what $preloaddir/\\\$LIB/$soname resolves to\) is writable by others than root \(owner 0, mode 666\)$fix_re" \
+  'cp "$shim" other.so && chmod 666 other.so && ln -s other.so "$soname"'
 
 # A library the loader cannot take is never named.
 mv "$libdir/$soname" "$scratch/good.so"
@@ -862,7 +910,7 @@ etc_link_case () {
     mkdir "$r/proc" "$r/dev" && mount -t proc proc "$r/proc" &&
       touch "$r/dev/null" && mount --bind /dev/null "$r/dev/null" &&
       (cd "$r" && eval "$4") || exit 125
-    chroot "$r" "$1" enable --system
+    chroot "$r" "$1" enable --system 7<"$r"
     echo "[exit $?]"
     [ -e "$r$5" ] && echo "[written]"
     exit 0' sh "$scratch/root" "$cmd" "$libdir" "$preloaddir" "$2" "$3" 2>&1)
@@ -891,6 +939,28 @@ etc_link_case "enable: /etc a link through a link in a directory not root's, ref
   'mkdir -p srv/etc data && chown 65534:65534 data && ln -s /srv/etc data/etc && ln -s /data/etc etc' \
   /srv/etc/ld.so.preload \
   "/data (it holds a link met on the way to what /etc resolves to, /srv/etc) is not owned by root (owner 65534, mode 755): whoever may change it can replace $pf .*(chown 0:0 /data; chmod go-w /data), then enable again"
+# A ".." that leaves a directory others may write: nobody can swap
+# /srv/pub/x for a link of theirs, and /etc then resolves into their
+# directories; every directory the walk looks a name up in counts, not
+# only those that hold a link or lie above where it ends (114th review,
+# S1: accepted).
+etc_link_case "enable: /etc a link through .. past a directory others may write, refused" \
+  'mkdir -p srv/pub/x srv/real/etc && chmod 777 srv/pub && ln -s /srv/pub/x/../../real/etc etc' \
+  /srv/real/etc/ld.so.preload \
+  "/srv/pub (on the way to what /etc resolves to, /srv/real/etc) is writable by others than root (owner 0, mode 777): whoever may change it can replace $pf .*(chown 0:0 /srv/pub; chmod go-w /srv/pub), then enable again"
+# Links through procfs, which each process resolves as itself: its
+# own working directory, root or descriptors (the command runs with
+# its descriptor 7 open on the root, "/" in it; 114th review, S2:
+# accepted, and other processes read another /etc/ld.so.preload).
+etc_link_case "enable: /etc a link to /proc/self/cwd, refused" \
+  'ln -s /proc/self/cwd etc' /ld.so.preload \
+  "/etc is a symbolic link to /proc/self/cwd, which leads through procfs .*; /etc must be a directory, or a link to one, that root owns"
+etc_link_case "enable: /etc a link to /proc/self/root/srv/etc, refused" \
+  'mkdir -p srv/etc && ln -s /proc/self/root/srv/etc etc' /srv/etc/ld.so.preload \
+  "/etc is a symbolic link to /proc/self/root/srv/etc, which leads through procfs"
+etc_link_case "enable: /etc a link to /dev/fd/7, refused" \
+  'ln -s /proc/self/fd dev/fd && ln -s /dev/fd/7 etc' /ld.so.preload \
+  "/etc is a symbolic link to /dev/fd/7, which leads through procfs"
 
 # The real thing: an old entry of another copy goes, the new one comes
 # first, the rest and the mode stay.
