@@ -1823,29 +1823,51 @@ env_name_ok (const char *s, size_t n)
 }
 
 /* Whether DIR's process wrote a title over its arguments that runs on
-   into its environment area, as PostgreSQL's does: the kernel then
-   shows in cmdline more than the argument area holds (it reads on
-   past a last argument whose NUL was overwritten, Linux 4.2 and
-   later).  The area's string is then the title's tail, whatever it
-   looks like ("user=alice db=sales": 114th review, F1).
-   0 where it cannot be told.  */
+   into its environment area, as PostgreSQL's does: the area's string
+   is then the title's tail, whatever it looks like ("user=alice
+   db=sales": 114th review, F1).  The kernel's own test tells it
+   (get_mm_cmdline, fs/proc/base.c): execve ends the argument area
+   with a NUL; where its last byte is no NUL, the process wrote over
+   it, and cmdline shows a title (get_mm_proctitle: the string at
+   arg_start, on past arg_end only where the environment area starts
+   there); where it is one, cmdline is exactly the area.  So at offset
+   arg_end - arg_start - 1 cmdline shows that NUL and nothing after it,
+   or the title ran on: a title shows there its own byte, or nothing.
+   Not cmdline's length: since Linux 5.3 and 5.2.6 (d26d0cd97c88) the
+   kernel shows at most a page of a title, no more than the area holds
+   once that is a page or more (114th review's follow-up, I1: such a
+   title was read as variables again).  Older kernels read a title on
+   past that offset and show an untouched area whole too; before 4.2,
+   which have no rseq, cmdline held a page at most, and a longer
+   untouched area reads as one written over ("unknown" at worst, where
+   its environment is a single variable).  The byte, not the whole
+   file: an area may hold megabytes of arguments.  0 where it cannot
+   be told.  */
 static int
 title_spilled (const char *dir)
 {
-  char path[128], *buf;
-  /* arg_start and arg_end (0 where the reader may not trace the
-     process).  */
-  unsigned long long int start, end;
-  if (stat_pair (dir, 48, &start, &end) < 0)
+  char path[128];
+  /* arg_start, arg_end, env_start and env_end (0 where the reader may
+     not trace the process).  A title runs on into the environment area
+     only where that follows the arguments, as execve lays them out.  */
+  unsigned long long int start, end, env_start, env_end;
+  if (stat_pair (dir, 48, &start, &end) < 0
+      || stat_pair (dir, 50, &env_start, &env_end) < 0)
     return 0;
-  if (start == 0 || end <= start)
+  if (start == 0 || end <= start || env_start != end || env_end <= env_start)
     return 0;
   snprintf (path, sizeof path, "%s/cmdline", dir);
-  ssize_t len = proc_slurp (path, &buf, 1 << 20);
-  if (len < 0)
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     return 0;
-  free (buf);
-  return (unsigned long long int) len > end - start;
+  /* Two bytes: the NUL must be the last one shown.  */
+  char last[2];
+  ssize_t r;
+  while ((r = pread (fd, last, sizeof last, (off_t) (end - start - 1))) < 0
+         && errno == EINTR)
+    ;
+  close (fd);
+  return r >= 0 && !(r == 1 && last[0] == '\0');
 }
 
 int

@@ -31,6 +31,8 @@
    arguments on into the environment area, whose tail there has a
    variable's shape (TITLE_EQ_TAIL): what info -p must not take for
    variables (114th review, F1).
+   Any other argument is left alone: a test passes one to make the
+   argument area as long as it needs (114th review's follow-up, I1).
    With "oddenv", first runs itself again with two more strings in its
    environment that are no variables, as execve allows: one without
    '=' (ODDENV_MARK) and an empty one, after the variables it has.
@@ -38,13 +40,14 @@
    library's __rseq_size, or a preloaded shim's; 0 where there is
    none), "rseq_abi=0|1" (whether the C library or a shim defines
    __rseq_size), "mode=M" (rseq_compat_mode (), "none" without the shim),
-   "libc_version=V" (glibc's own, "unknown" for another C library) and
-   "ready", and exits at end of file on stdin.  It publishes no
-   __rseq_* symbols, so info -p cannot tell whose a static program's
-   areas are: a static glibc 2.35 or later registers every thread
-   itself, musl none.  Nothing here touches rseq, and rtest.h is left
-   out: it looks symbols up with dlsym, which a static program has
-   not.  */
+   "libc_version=V" (glibc's own, "unknown" for another C library),
+   "arg_area=N" (the bytes of the argument area as execve laid it out:
+   each argument with its NUL) and "ready", and exits at end of file
+   on stdin.  It publishes no __rseq_* symbols, so info -p cannot tell
+   whose a static program's areas are: a static glibc 2.35 or later
+   registers every thread itself, musl none.  Nothing here touches
+   rseq, and rtest.h is left out: it looks symbols up with dlsym, which
+   a static program has not.  */
 
 #include <dlfcn.h>
 #ifdef __GLIBC__
@@ -186,6 +189,10 @@ main (int argc, char **argv)
 {
   int want_dlopen = 0, want_retitle = 0;
   const char *title = NULL;
+  /* Before "retitle-eq" writes over the strings.  */
+  size_t arg_area = 0;
+  for (int i = 0; i < argc; i++)
+    arg_area += strlen (argv[i]) + 1;
   for (int i = 1; i < argc; i++)
     {
       want_dlopen |= strcmp (argv[i], "dlopen") == 0;
@@ -228,9 +235,10 @@ main (int argc, char **argv)
   version = gnu_get_libc_version ();
 #endif
   printf ("pid=%d\nrseq_size=%u\nrseq_abi=%d\nmode=%s\nlibc_version=%s\n"
-          "ready\n", (int) getpid (), &__rseq_size != NULL ? __rseq_size : 0,
-          &__rseq_size != NULL,
-          rseq_compat_mode != NULL ? rseq_compat_mode () : "none", version);
+          "arg_area=%zu\nready\n", (int) getpid (),
+          &__rseq_size != NULL ? __rseq_size : 0, &__rseq_size != NULL,
+          rseq_compat_mode != NULL ? rseq_compat_mode () : "none", version,
+          arg_area);
   fflush (stdout);
   char buf[64];
   while (fgets (buf, sizeof buf, stdin) != NULL)
