@@ -904,7 +904,11 @@ etc_link_case () {
         mkdir "$r/$d" && mount --rbind "/$d" "$r/$d" || exit 125
       fi
     done
-    for d in "$(dirname "$1")" "$2" "$3"; do
+    # The directory of the loader the command names, with the C library
+    # beside it (oldlibc: /opt/rseq-compat/glibc-2.17/lib, without which
+    # chroot said "No such file or directory" of the command).
+    interp=$(readelf -lW "$1" | sed -n "s/.*program interpreter: \(.*\)]\$/\1/p")
+    for d in "$(dirname "$1")" "$2" "$3" ${interp:+"$(dirname "$interp")"}; do
       [ -e "$r$d" ] || { mkdir -p "$r$d" && mount --rbind "$d" "$r$d"; } || exit 125
     done
     mkdir "$r/proc" "$r/dev" && mount -t proc proc "$r/proc" &&
