@@ -18,8 +18,12 @@
 # error, when it cannot open or write SOAK_PROGRESS (it was taken for a
 # hang); SIGTERM to a shell running run_soak leaves neither the soak
 # nor the watch running (both ran on); a soak that ends leaves none of
-# its forked children (they ran on).  One "PASS: WHAT" or "FAIL: WHAT"
-# line each.
+# its forked children (they ran on), nor a descendant that left its
+# process group with setsid (it ran on under init); a FIFO at the
+# progress path reads as no progress, and the stall or the bound still
+# fires (the watch waited in its open() for ever); a SOAK_STALL with a
+# newline is named escaped, on one line (the message was split in two).
+# One "PASS: WHAT" or "FAIL: WHAT" line each.
 #
 # Copyright (C) 2026 The rseq-compat developers.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -28,7 +32,7 @@ t=$(mktemp -d)
 trap 'pkill -KILL -f "$t/" 2>/dev/null; rm -rf "$t"' EXIT
 check() { w=$1; shift; if "$@"; then echo "PASS: $w"; else echo "FAIL: $w"; fi; }
 sed -n '/^log() {.*}$/p; /^bounds_ok() {/,/^}/p; /^group_members() {/,/^}/p
-  /^uptime_cs() {/,/^}/p; /^run_soak() {/,/^}/p' "$src/tests/soak/run" > "$t/run_soak.sh"
+  /^marked_members() {/,/^}/p; /^uptime_cs() {/,/^}/p; /^run_soak() {/,/^}/p' "$src/tests/soak/run" > "$t/run_soak.sh"
 # The time since boot in centiseconds, into the variable named $1: the
 # checks' own times must not move with the wall clock either.
 uptime_cs() { read -r u _ < /proc/uptime; printf -v "$1" '%d' $((10#${u/./})); }
@@ -36,14 +40,22 @@ uptime_cs() { read -r u _ < /proc/uptime; printf -v "$1" '%d' $((10#${u/./})); }
 # (three steps of progress, then none), slow (a step every second, for
 # STEPS s, 7 by default, then exit 0), endless (a step every 0.5 s, for
 # ever), quiet (no progress, no child, and gone by itself after 30 s,
-# for the checks whose watch may be killed from outside), fifo (makes
-# its progress file a FIFO, blocks until the watch opens it to read,
-# writes a count and exits 5 at once: it ends while the watch reads),
-# orphan (one step of progress, forks a child that outlives it, gone by
-# itself after 30 s, and exits 0).
+# for the checks whose watch may be killed from outside), opened (one
+# step of progress, then waits until the progress file is opened, by the
+# watch, and exits 5 at once: it ends while the watch reads), fifo
+# (makes its progress file a FIFO and stays, as quiet), orphan (one step
+# of progress, forks a child that outlives it, gone by itself after
+# 30 s, and exits 0), escape (as orphan, but the child calls setsid and
+# execs the stand-in as linger: it leaves the process group; and its
+# standard output and error are /dev/null, so that the check's $(...)
+# does not wait for it), linger (as quiet, but for 300 s: looking for
+# what is left may take longer than 30 s on a loaded machine; the EXIT
+# trap kills it).
 cat > "$t/p.c" <<'C'
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +75,9 @@ step (long n, long ms)
   nanosleep (&ts, NULL);
 }
 int
-main (void)
+main (int argc, char **argv)
 {
+  (void) argc;
   const char *how = getenv ("HOW");
   if (strcmp (how, "exit3") == 0)
     return 3;
@@ -77,18 +90,40 @@ main (void)
         step (n, 1000);
       return 0;
     }
+  if (strcmp (how, "opened") == 0)
+    {
+      char ev[sizeof (struct inotify_event) + NAME_MAX + 1];
+      step (1, 0);
+      int in = inotify_init1 (IN_CLOEXEC);
+      if (in < 0 || inotify_add_watch (in, getenv ("SOAK_PROGRESS"),
+                                       IN_OPEN) < 0
+          || read (in, ev, sizeof ev) <= 0)
+        return 99;
+      return 5;
+    }
   if (strcmp (how, "fifo") == 0)
     {
       const char *p = getenv ("SOAK_PROGRESS");
-      char buf[24];
-      int len = snprintf (buf, sizeof buf, "%20ld\n", 1L);
       unlink (p);
       if (mkfifo (p, 0644) != 0)
         return 99;
-      int fd = open (p, O_WRONLY);
-      if (fd < 0 || write (fd, buf, len) != len)
-        return 99;
-      return 5;
+      alarm (30);
+      pause ();
+    }
+  if (strcmp (how, "escape") == 0)
+    {
+      if (fork () == 0)
+        {
+          int null = open ("/dev/null", O_RDWR);
+          if (null < 0 || dup2 (null, 1) < 0 || dup2 (null, 2) < 0
+              || setsid () < 0)
+            _exit (99);
+          setenv ("HOW", "linger", 1);
+          execv (argv[0], argv);
+          _exit (99);
+        }
+      step (1, 300);
+      return 0;
     }
   if (strcmp (how, "orphan") == 0)
     {
@@ -99,6 +134,11 @@ main (void)
         }
       step (1, 0);
       return 0;
+    }
+  if (strcmp (how, "linger") == 0)
+    {
+      alarm (300);
+      pause ();
     }
   if (strcmp (how, "quiet") == 0)
     {
@@ -198,11 +238,42 @@ timed endless 8
 check "one still progressing at the bound fails as too slow, not as a hang" \
   sh -c "[ $r -eq 124 ] && [ $e -ge 8 ] && [ $e -lt 20 ] && echo '$out' | grep -q '^soak\[musl\]: FAIL: not finished after 8 s (SOAK_TIMEOUT), though still making progress (.*threads ran): a machine too slow for the bound'"
 
-# The watch reads the progress file while the soak exits.  Under 5 s:
-# the stall, which a soak taken for hung would have waited for.
-rsb 15 fifo
-ended_in_read() { [ $r -eq 5 ] && [ -z "$out" ] && [ $e -lt 5 ]; }
+# The watch reads the progress file while the soak exits (opened ends
+# as the watch opens it).  Under 15 s: the stall here, which a soak
+# taken for hung would have waited for (5 s failed once at a load of 35).
+rsb 30 opened STALL=15
+ended_in_read() {
+  [ $r -eq 5 ] && [ -z "$out" ] && [ $e -lt 15 ] ||
+    { echo "note: r=$r e=$e out=$out"; return 1; }
+}
 check "one that ends while the watch reads its progress passes its status on, at once" ended_in_read
+# A FIFO at the progress path: the watch waited in its open() for ever,
+# and neither bound fired (until timeout's 40 s here).  Now it reads as
+# no progress: a hang at the stall of 2 s, killed; and with a stall too
+# long to fire, too slow at the bound of 3 s, killed: both under 25 s
+# (the watch's look at the soak before the kill took over 10 s at a load
+# of 35).  What is left is killed here, so that it counts against this
+# check alone.
+# kill_left: SIGKILL to the processes that running or left_behind found.
+kill_left() {
+  local p
+  for p in $left; do p=${p#/proc/}; kill -KILL "${p%%(*}" 2>/dev/null; done
+}
+rsb 40 fifo STALL=2 TIMEOUT=5
+left_behind
+kill_left
+r1=$r e1=$e out1=$out left1=$left
+rsb 40 fifo STALL=60 TIMEOUT=3
+left_behind
+kill_left
+fifo_bounded() {
+  [ $r1 -eq 124 ] && [ $e1 -ge 2 ] && [ $e1 -lt 25 ] && [ -z "$left1" ] &&
+    echo "$out1" | grep -q '^soak\[musl\]: FAIL: no progress for 2 s (SOAK_STALL; no threads ran by then): a hang; ' &&
+    [ $r -eq 124 ] && [ $e -ge 3 ] && [ $e -lt 25 ] && [ -z "$left" ] &&
+    echo "$out" | grep -q '^soak\[musl\]: FAIL: not finished after 3 s (SOAK_TIMEOUT), ' ||
+    { echo "note: r1=$r1 e1=$e1 out1=$out1; r=$r e=$e out=$out"; return 1; }
+}
+check "a FIFO at the progress path reads as no progress: a hang at the stall, or too slow at the bound, and killed${left1:+ (left:$left1)}${left:+ (left:$left)}" fifo_bounded
 # No soak may start: under 4 s, before the stall could say anything.
 rsb 15 quiet STALL=1m TIMEOUT=8
 r1=$r e1=$e out1=$out
@@ -219,6 +290,13 @@ too_long() {
   [ $r -ne 0 ] && [ $e -lt 4 ] && [ "$out" = "soak: FAIL: SOAK_STALL=99999999999999999999: more than 7 digits; give at most 9999999 seconds, about 115 days (the default is 60, a minute)" ]
 }
 check "a SOAK_STALL of 20 digits is refused before the soak, naming it and the limit" too_long
+# A newline in the value split the message in two lines; it is shown
+# escaped, as printf %q writes it.  Refused under 4 s, as above.
+rsb 10 quiet STALL=$'1\n'
+newline_escaped() {
+  [ $r -ne 0 ] && [ $e -lt 4 ] && [ "$out" = "soak: FAIL: SOAK_STALL=\$'1\\n': not whole seconds above 0; give seconds alone, with no unit and no leading 0 (the default is 60, a minute)" ]
+}
+check "a SOAK_STALL with a newline is refused, named escaped on one line" newline_escaped
 # date stepped an hour back, then forward, after its first reading.
 step_date() {
   echo "date() { if [ -e \"\$T/stepped$1\" ]; then echo \$(( \$(command date +%s) $2 3600 )); else : > \"\$T/stepped$1\"; command date \"\$@\"; fi; }"
@@ -273,3 +351,11 @@ check "SIGTERM to a shell running run_soak leaves neither the soak nor the watch
 timed orphan
 left_behind
 check "a soak that ends leaves none of its forked children running${left:+ (left:$left)}" sh -c "[ $r -eq 0 ] && [ -z '$left' ]"
+# A child that calls setsid leaves the soak's process group, which alone
+# was killed: it ran on under init.  It is found by SOAK_RUN_ID in its
+# environment, through its exec too.
+kill_left
+timed escape
+left_behind
+check "nor one that left its process group (setsid) and exec'd${left:+ (left:$left)}" sh -c "[ $r -eq 0 ] && [ $e -lt 10 ] && [ -z '$left' ]"
+kill_left
