@@ -525,10 +525,16 @@ shim_walk (const char *path, int dir, struct stat *end)
    may change any of them, or the file it holds, puts code into the
    processes of that loader (the 114th review's S4: only this build's
    $LIB was checked, so a lib64/ of mode 777 passed).  A link is walked
-   to its end; a link to a directory, to its shim's file, not further
-   (a loop of links would never end).  0, or -1 after saying why.  */
+   to its end, and a link to a directory is gone into as a directory
+   is: the loader looks names up in what it leads to (review
+   finding R1: only the link and its shim's file were checked, so with
+   lib -> /opt/x, /opt/x/x86_64-linux-gnu of mode 777 passed).  Depth
+   ends the descent, and *LINKS, the links to directories gone through
+   so far, ends a tree of links that each lead back up (a link to "."
+   in each of N directories would otherwise cost N to the depth).  0,
+   or -1 after saying why.  */
 static int
-preload_tree_trusted (const char *dir, int depth)
+preload_tree_trusted (const char *dir, int depth, int *links)
 {
   DIR *d = opendir (dir);
   if (d == NULL)
@@ -556,9 +562,23 @@ preload_tree_trusted (const char *dir, int depth)
         continue;
       else if (shim_walk (path, 0, &st) != 0)
         rc = -1;
-      else if (S_ISDIR (own.st_mode) && depth < PRELOAD_DEPTH)
-        rc = preload_tree_trusted (path, depth + 1);
-      else if (S_ISLNK (own.st_mode) && S_ISDIR (st.st_mode)
+      else if (!S_ISDIR (st.st_mode))
+        continue;
+      else if (S_ISLNK (own.st_mode) && ++*links > MAX_LINKS)
+        {
+          char safe[4 * PATH_MAX + 1];
+          complain ("%s: %s (more than %d links to directories under %s); "
+                    "the shim's directories must hold no loop of links, "
+                    "then enable again", info_escape (path, safe,
+                                                      sizeof safe),
+                    strerror (ELOOP), MAX_LINKS, RSEQ_COMPAT_PRELOADDIR);
+          rc = -1;
+        }
+      else if (depth < PRELOAD_DEPTH)
+        rc = preload_tree_trusted (path, depth + 1, links);
+      /* At the depth's end, the shim's file a link leads to, as
+         before.  */
+      else if (S_ISLNK (own.st_mode)
                && snprintf (path, sizeof path, "%s/%s/%s", dir, e->d_name,
                             SONAME) < (int) sizeof path
                && lstat (path, &own) == 0)
@@ -2041,8 +2061,12 @@ cmd_system (int argc, char **argv)
          checked, not one that holds a link on the way), then every
          directory the entry's $LIB may name (S4).  */
       struct stat st;
+      int links = 0;
+      /* The build's own file end to end too, whatever the tree's walk
+         stops at (its depth, its links: review finding R1).  */
       if (shim_walk (RSEQ_COMPAT_PRELOADDIR, 1, &st) != 0
-          || preload_tree_trusted (RSEQ_COMPAT_PRELOADDIR, 1) != 0
+          || shim_walk (file, 0, &st) != 0
+          || preload_tree_trusted (RSEQ_COMPAT_PRELOADDIR, 1, &links) != 0
           || check_loads () != 0)
         return EXIT_SYSTEM_FAILED;
     }

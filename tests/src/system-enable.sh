@@ -813,6 +813,36 @@ s4_case "enable: the shim's file in another \$LIB directory, through a link, oth
   "$preloaddir/\\\$LIB/other.so \(what $preloaddir/\\\$LIB/$soname resolves to\) is writable by others than root \(owner 0, mode 666\)$fix_re" \
   'cp "$shim" other.so && chmod 666 other.so && ln -s other.so "$soname"'
 
+# A link to a directory in the preload tree is gone into, as the
+# loader goes into it: with lib -> a directory elsewhere, a directory
+# below that others may write held the shim every process loads, and
+# enable went on (review finding R1: only the link and its own shim's
+# file were checked).  The build's own $LIB where it has two names
+# (lib/x86_64-linux-gnu), else one made for the case (alt/sub).
+n="enable: a \$LIB directory others may write, under a link to a directory, refused"
+case $glib in */*) top=${glib%%/*} sub=${glib#*/} ;; *) top=alt sub=sub ;; esac
+mkdir -p /etc/rseq-x/"$sub" &&
+  if [ -d "$preloaddir/$top" ]; then
+    cp -a "$preloaddir/$top/$sub/." /etc/rseq-x/"$sub"/ &&
+      ln -sfn "$libdir/$soname" /etc/rseq-x/"$sub/$soname" &&
+      mv "$preloaddir/$top" "$preloaddir/$top.real"
+  else
+    cp "$shim" /etc/rseq-x/"$sub/$soname"
+  fi &&
+  chmod 777 /etc/rseq-x/"$sub" && ln -s /etc/rseq-x "$preloaddir/$top" &&
+  run "$n" 1 "/etc/rseq-x/$sub( \([^)]*\))? is writable by others than root \(owner 0, mode 777\)$fix_re" \
+      "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -f "$preloaddir/$top" "$pf"
+[ -d "$preloaddir/$top.real" ] && mv "$preloaddir/$top.real" "$preloaddir/$top"
+rm -rf /etc/rseq-x
+# A loop of links ends: each directory links back to the preload
+# directory, so the links gone through grow as 2 to the depth.
+n="enable: a loop of links in the preload tree ends, refused"
+ln -s "$preloaddir" "$preloaddir/up1" && ln -s . "$preloaddir/up2" &&
+run "$n" 1 "Too many levels of symbolic links \(more than 40 links to directories under $preloaddir\)" \
+    timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -f "$preloaddir/up1" "$preloaddir/up2" "$pf"
+
 # A library the loader cannot take is never named.
 mv "$libdir/$soname" "$scratch/good.so"
 echo 'not an ELF file' > "$libdir/$soname"
