@@ -1867,7 +1867,21 @@ title_spilled (const char *dir)
          && errno == EINTR)
     ;
   close (fd);
-  return r >= 0 && !(r == 1 && last[0] == '\0');
+  if (r < 0 || (r == 1 && last[0] == '\0'))
+    return 0;
+  /* Nothing at that offset is a short title, or no memory to read: the
+     process exited (a zombie's cmdline is empty) or exec'd between
+     stat_pair and pread (review finding R5: a vanished process was said
+     to be retitled).  Its stat again, after the read: the same area
+     there means the memory the read found was the one measured, as a
+     process's memory once gone never comes back; else it cannot be
+     told, as where stat_pair fails above.  */
+  unsigned long long int start2, end2;
+  if (r == 0
+      && (stat_pair (dir, 48, &start2, &end2) < 0
+          || start2 != start || end2 != end))
+    return 0;
+  return 1;
 }
 
 int
