@@ -293,6 +293,17 @@ struct walk
   int dir;
 };
 
+/* S escaped (info_escape) into the Nth of a few buffers: the paths a
+   walk names come from links that whoever made them chose, and a
+   newline in one split the message into lines of a forged look
+   (review finding R4).  */
+static const char *
+esc (int n, const char *s)
+{
+  static char safe[4][4 * (2 * PATH_MAX + 2) + 1];
+  return info_escape (s, safe[n], sizeof safe[n]);
+}
+
 /* Walks W's path a component at a time as the kernel does, following
    each link met (relative or absolute, MAX_LINKS at most): the path it
    resolves to in REAL (PATH_MAX bytes), the status of what that is in
@@ -323,7 +334,8 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   int held = 0;
   if (strlen (w->path) >= PATH_MAX)
     {
-      SAY (w->warning, "%s: %s; %s%s", w->path, strerror (ENAMETOOLONG),
+      SAY (w->warning, "%s: %s; %s%s", esc (0, w->path),
+           strerror (ENAMETOOLONG),
            w->fix, w->again);
       return -1;
     }
@@ -395,7 +407,8 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
       if (e != 0)
         {
           SAY (w->warning, "%s: %s (on the way to what %s resolves to); "
-               "%s%s", real, strerror (e), w->path, w->fix, w->again);
+               "%s%s", esc (0, real), strerror (e), esc (1, w->path),
+               w->fix, w->again);
           return -1;
         }
       if (!S_ISLNK (end->st_mode))
@@ -414,16 +427,15 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
         {
           /* Escaped: a target made to move the terminal or forge a
              line of ours (thirty-seventh review).  */
-          char safe[4 * PATH_MAX + 1];
           int whole = strcmp (real, w->path) == 0;
           SAY (w->warning, "%s%s%s%s is a symbolic link to %s, which leads "
                "through procfs (/proc, where /dev/fd leads too): each "
                "process resolves such a link as itself (its own working "
                "directory, root or descriptors), so other processes "
-               "would not find what this one does; %s%s", real,
+               "would not find what this one does; %s%s", esc (0, real),
                whole ? "" : " (on the way to what ",
-               whole ? "" : w->path, whole ? "" : " resolves to)",
-               info_escape (target, safe, sizeof safe), w->fix,
+               whole ? "" : esc (1, w->path), whole ? "" : " resolves to)",
+               esc (2, target), w->fix,
                w->again);
           return -1;
         }
@@ -442,12 +454,14 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   /* A path that ends in ".." ends above its last name.  */
   if (lstat (real, end) != 0)
     {
-      SAY (w->warning, "%s: %s", real, strerror (errno));
+      SAY (w->warning, "%s: %s", esc (0, real), strerror (errno));
       return -1;
     }
   if (bad[0] == '\0')
     return 0;
-  char where[2 * PATH_MAX + 64] = "";
+  static char where[8 * (2 * PATH_MAX + 2) + 64];
+  where[0] = '\0';
+  const char *epath = esc (0, w->path), *ereal = esc (1, real);
   size_t blen = strlen (bad);
   int above = strcmp (bad, "/") == 0
               || (strncmp (real, bad, blen) == 0 && real[blen] == '/');
@@ -456,22 +470,22 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
     /* The path as written, with no link in it: nothing to explain.  */
     where[0] = '\0';
   else if (is_end)
-    snprintf (where, sizeof where, " (what %s resolves to)", w->path);
+    snprintf (where, sizeof where, " (what %s resolves to)", epath);
   else if (held)
     snprintf (where, sizeof where, " (it holds a link met on the way to "
-              "what %s resolves to, %s)", w->path, real);
+              "what %s resolves to, %s)", epath, ereal);
   else if (above)
     snprintf (where, sizeof where, " (above %s, what %s resolves to)",
-              real, w->path);
+              ereal, epath);
   else
     snprintf (where, sizeof where, " (on the way to what %s resolves to, "
-              "%s)", w->path, real);
+              "%s)", epath, ereal);
   SAY (w->warning, "%s%s is %s (owner %ju, mode %03o): whoever may change "
        "it %s; make it root's and writable by root alone (chown 0:0 %s; "
-       "chmod go-w %s)%s", bad, where,
+       "chmod go-w %s)%s", esc (2, bad), where,
        baduid != 0 ? "not owned by root" : "writable by others than root",
-       (uintmax_t) baduid, (unsigned int) (badmode & 07777), w->harm, bad,
-       bad, w->again);
+       (uintmax_t) baduid, (unsigned int) (badmode & 07777), w->harm,
+       esc (2, bad), esc (2, bad), w->again);
   return -1;
 }
 
@@ -539,7 +553,7 @@ preload_tree_trusted (const char *dir, int depth, int *links)
   DIR *d = opendir (dir);
   if (d == NULL)
     {
-      complain ("cannot read %s: %s", dir, strerror (errno));
+      complain ("cannot read %s: %s", esc (0, dir), strerror (errno));
       return -1;
     }
   int rc = 0;
@@ -553,8 +567,9 @@ preload_tree_trusted (const char *dir, int depth, int *links)
       if (snprintf (path, sizeof path, "%s/%s", dir, e->d_name)
           >= (int) sizeof path || lstat (path, &own) != 0)
         {
-          complain ("%s/%s: %s", dir, e->d_name, strerror (errno != 0
-                                                  ? errno : ENAMETOOLONG));
+          int err = errno != 0 ? errno : ENAMETOOLONG;
+          complain ("%s/%s: %s", esc (0, dir), esc (1, e->d_name),
+                    strerror (err));
           rc = -1;
         }
       else if (!S_ISDIR (own.st_mode) && !S_ISLNK (own.st_mode)
@@ -566,12 +581,10 @@ preload_tree_trusted (const char *dir, int depth, int *links)
         continue;
       else if (S_ISLNK (own.st_mode) && ++*links > MAX_LINKS)
         {
-          char safe[4 * PATH_MAX + 1];
           complain ("%s: %s (more than %d links to directories under %s); "
                     "the shim's directories must hold no loop of links, "
-                    "then enable again", info_escape (path, safe,
-                                                      sizeof safe),
-                    strerror (ELOOP), MAX_LINKS, RSEQ_COMPAT_PRELOADDIR);
+                    "then enable again", esc (0, path), strerror (ELOOP),
+                    MAX_LINKS, RSEQ_COMPAT_PRELOADDIR);
           rc = -1;
         }
       else if (depth < PRELOAD_DEPTH)
@@ -586,7 +599,7 @@ preload_tree_trusted (const char *dir, int depth, int *links)
     }
   if (rc == 0 && e == NULL && errno != 0)
     {
-      complain ("cannot read %s: %s", dir, strerror (errno));
+      complain ("cannot read %s: %s", esc (0, dir), strerror (errno));
       rc = -1;
     }
   closedir (d);

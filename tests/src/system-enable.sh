@@ -843,6 +843,17 @@ run "$n" 1 "Too many levels of symbolic links \(more than 40 links to directorie
     timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
 rm -f "$preloaddir/up1" "$preloaddir/up2" "$pf"
 
+# A path met on the way is escaped, as every name of another's
+# choosing: a newline in a link's target split the refusal into lines
+# of a forged look (review finding R4).
+n="enable: a newline in a path on the way, escaped"
+nl='
+'
+mkdir -m 777 "/etc/rseq-n${nl}y" && ln -s "/etc/rseq-n${nl}y" "$preloaddir/alt" &&
+  run "$n" 1 "/etc/rseq-n\\\\ny \(what $preloaddir/alt resolves to\) is writable by others than root \(owner 0, mode 777\)$fix_re" \
+      "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/alt" "/etc/rseq-n${nl}y" "$pf"
+
 # A library the loader cannot take is never named.
 mv "$libdir/$soname" "$scratch/good.so"
 echo 'not an ELF file' > "$libdir/$soname"
