@@ -304,6 +304,22 @@ esc (int n, const char *s)
   return info_escape (s, safe[n], sizeof safe[n]);
 }
 
+/* Says (a warning where W->warning) that BAD, the first directory met
+   that is not root's alone, may be changed by others, with its owner
+   UID and MODE and the commands that fix it: LEAD before its name,
+   WHERE after (how the walk met it).  */
+static void
+say_untrusted (const struct walk *w, const char *lead, const char *bad,
+               const char *where, uid_t uid, mode_t mode)
+{
+  SAY (w->warning, "%s%s%s is %s (owner %ju, mode %03o): whoever may change "
+       "it %s; make it root's and writable by root alone (chown 0:0 %s; "
+       "chmod go-w %s)%s", lead, esc (2, bad), where,
+       uid != 0 ? "not owned by root" : "writable by others than root",
+       (uintmax_t) uid, (unsigned int) (mode & 07777), w->harm,
+       esc (2, bad), esc (2, bad), w->again);
+}
+
 /* Walks W's path a component at a time as the kernel does, following
    each link met (relative or absolute, MAX_LINKS at most): the path it
    resolves to in REAL (PATH_MAX bytes), the status of what that is in
@@ -404,6 +420,21 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
       else if (e == 0 && !S_ISDIR (end->st_mode)
                && (w->dir || todo[at + strspn (todo + at, "/")] != '\0'))
         e = ENOTDIR;
+      if (e != 0 && bad[0] != '\0')
+        {
+          /* A directory others may change, met before: they may have
+             made what follows dangle, loop or be a file, so it is named
+             with its fix, not the end's failure alone (review finding
+             R3: "cannot open /etc", /srv/pub of mode 777 never
+             named).  */
+          static char lead[8 * (2 * PATH_MAX + 2) + 128];
+          snprintf (lead, sizeof lead, "%s: %s (on the way to what %s "
+                    "resolves to); ", esc (0, real), strerror (e),
+                    esc (1, w->path));
+          say_untrusted (w, lead, bad, ", met on the way,", baduid,
+                         badmode);
+          return -1;
+        }
       if (e != 0)
         {
           SAY (w->warning, "%s: %s (on the way to what %s resolves to); "
@@ -480,12 +511,7 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   else
     snprintf (where, sizeof where, " (on the way to what %s resolves to, "
               "%s)", epath, ereal);
-  SAY (w->warning, "%s%s is %s (owner %ju, mode %03o): whoever may change "
-       "it %s; make it root's and writable by root alone (chown 0:0 %s; "
-       "chmod go-w %s)%s", esc (2, bad), where,
-       baduid != 0 ? "not owned by root" : "writable by others than root",
-       (uintmax_t) baduid, (unsigned int) (badmode & 07777), w->harm,
-       esc (2, bad), esc (2, bad), w->again);
+  say_untrusted (w, "", bad, where, baduid, badmode);
   return -1;
 }
 
@@ -753,9 +779,14 @@ take_lock (void)
       return -1;
     }
   fd = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int e = errno;
+  /* The walk names a directory on the way that others may change, as
+     cmd_system's open of /etc does (review finding R3).  */
+  if (fd < 0 && etc_trusted (0, strcmp (verb, "enable") == 0
+                                ? ", then enable again" : "") != 0)
+    return -1;
   if (fd < 0)
     {
-      int e = errno;
       complain ("cannot open " ETC ": %s%s", strerror (e),
                 e == ELOOP || e == ENOENT || e == ENOTDIR
                 ? "; " ETC_FIX : "");
@@ -2088,9 +2119,19 @@ cmd_system (int argc, char **argv)
   if (lock < 0)
     return EXIT_SYSTEM_FAILED;
   int etc = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int open_errno = errno;
+  /* The walk says why where it can: a directory on the way that others
+     may change is named, not "No such file or directory" alone (review
+     finding R3).  */
+  if (etc < 0
+      && etc_trusted (0, enable ? ", then enable again" : "") != 0)
+    {
+      close (lock);
+      return EXIT_SYSTEM_FAILED;
+    }
   if (etc < 0)
     {
-      int e = errno;
+      int e = open_errno;
       complain ("cannot open " ETC ": %s%s", strerror (e),
                 e == ELOOP || e == ENOENT || e == ENOTDIR
                 ? "; " ETC_FIX : "");

@@ -993,6 +993,13 @@ etc_link_case "enable: /etc a link through .. past a directory others may write,
   'mkdir -p srv/pub/x srv/real/etc && chmod 777 srv/pub && ln -s /srv/pub/x/../../real/etc etc' \
   /srv/real/etc/ld.so.preload \
   "/srv/pub (on the way to what /etc resolves to, /srv/real/etc) is writable by others than root (owner 0, mode 777): whoever may change it can replace $pf .*(chown 0:0 /srv/pub; chmod go-w /srv/pub), then enable again"
+# /etc a link into a directory others may write, to nothing there
+# (dangling): that directory is named, with its fix, not "cannot open
+# /etc: No such file or directory" alone (review finding R3).
+etc_link_case "enable: /etc a link to nothing in a directory others may write, refused" \
+  'mkdir -p srv/pub && chmod 777 srv/pub && ln -s /srv/pub/etc etc' \
+  /srv/pub/etc/ld.so.preload \
+  "/srv/pub/etc: No such file or directory (on the way to what /etc resolves to); /srv/pub, met on the way, is writable by others than root (owner 0, mode 777): whoever may change it can replace $pf .*(chown 0:0 /srv/pub; chmod go-w /srv/pub), then enable again"
 # Links through procfs, which each process resolves as itself: its
 # own working directory, root or descriptors (the command runs with
 # its descriptor 7 open on the root, "/" in it; 114th review, S2:
