@@ -331,7 +331,8 @@ say_untrusted (const struct walk *w, const char *lead, const char *bad,
    777, passed, as /srv/pub holds no link and is above neither /etc
    nor /srv/real/etc; D3 of the 113th and F2 of the 114th: the
    directories above what /etc resolves to, and those that hold a link
-   met).  A link that leads through procfs is refused: each process
+   met).  A link resolved through procfs (one that lies there, as
+   /proc/fs/xfs/stat, or leads there) is refused: each process
    resolves /proc/self/..., and /dev/fd/... (a link into it), as itself,
    its own working directory, root or descriptors, and would not find
    what this one does (S2: /etc -> /proc/self/cwd, /etc -> /dev/fd/7,
@@ -459,7 +460,7 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
           /* Escaped: a target made to move the terminal or forge a
              line of ours (thirty-seventh review).  */
           int whole = strcmp (real, w->path) == 0;
-          SAY (w->warning, "%s%s%s%s is a symbolic link to %s, which leads "
+          SAY (w->warning, "%s%s%s%s is a symbolic link to %s, resolved "
                "through procfs (/proc, where /dev/fd leads too): each "
                "process resolves such a link as itself (its own working "
                "directory, root or descriptors), so other processes "
@@ -553,9 +554,21 @@ shim_walk (const char *path, int dir, struct stat *end)
   return walk_trusted (&w, real, end);
 }
 
-/* How deep under the preload directory a $LIB may lead: glibc's are
-   one or two names (lib64, lib/x86_64-linux-gnu).  */
-#define PRELOAD_DEPTH 8
+/* How many names deep under the preload directory the loader looks:
+   a $LIB and the shim's file in it.  Stock glibc's $LIB is one name,
+   its slibdir's last (lib64, lib); Debian's multiarch glibc makes it
+   two (lib/x86_64-linux-gnu).  Deeper, no loader's entry leads, and a
+   walk to a greater depth refused what the loader never reads (the
+   117th review's F2: with lib -> /opt/libs, a mode 1777
+   /opt/libs/x86_64-linux-gnu/perl/5/tmp refused enable).  */
+#define PRELOAD_DEPTH 3
+
+/* How many links to directories the walk of the preload tree goes
+   into, in all: a bound on its work, not the kernel's 40 links of one
+   lookup (the 117th review's F1: 41 aliases of lib/x86_64-linux-gnu,
+   no loop among them, were refused as a loop); links that each lead
+   back up would make the walk grow as their number to the depth.  */
+#define PRELOAD_LINKS 1024
 
 /* The directories under DIR, DEPTH levels below the preload directory,
    and the shim's file in each, walked (shim_walk), and so on down.  The
@@ -569,10 +582,9 @@ shim_walk (const char *path, int dir, struct stat *end)
    is: the loader looks names up in what it leads to (review
    finding R1: only the link and its shim's file were checked, so with
    lib -> /opt/x, /opt/x/x86_64-linux-gnu of mode 777 passed).  Depth
-   ends the descent, and *LINKS, the links to directories gone through
-   so far, ends a tree of links that each lead back up (a link to "."
-   in each of N directories would otherwise cost N to the depth).  0,
-   or -1 after saying why.  */
+   ends the descent where the loader's lookups end (PRELOAD_DEPTH), and
+   *LINKS, the links to directories gone through so far, bounds the
+   work (PRELOAD_LINKS).  0, or -1 after saying why.  */
 static int
 preload_tree_trusted (const char *dir, int depth, int *links)
 {
@@ -605,12 +617,13 @@ preload_tree_trusted (const char *dir, int depth, int *links)
         rc = -1;
       else if (!S_ISDIR (st.st_mode))
         continue;
-      else if (S_ISLNK (own.st_mode) && ++*links > MAX_LINKS)
+      else if (S_ISLNK (own.st_mode) && ++*links > PRELOAD_LINKS)
         {
-          complain ("%s: %s (more than %d links to directories under %s); "
-                    "the shim's directories must hold no loop of links, "
-                    "then enable again", esc (0, path), strerror (ELOOP),
-                    MAX_LINKS, RSEQ_COMPAT_PRELOADDIR);
+          complain ("%s: more than %d links to directories to walk under "
+                    "%s, %d names deep (links that lead back up multiply "
+                    "them); take out those the loader does not need, then "
+                    "enable again", esc (0, path), PRELOAD_LINKS,
+                    RSEQ_COMPAT_PRELOADDIR, PRELOAD_DEPTH);
           rc = -1;
         }
       else if (depth < PRELOAD_DEPTH)

@@ -835,13 +835,37 @@ mkdir -p /etc/rseq-x/"$sub" &&
 rm -f "$preloaddir/$top" "$pf"
 [ -d "$preloaddir/$top.real" ] && mv "$preloaddir/$top.real" "$preloaddir/$top"
 rm -rf /etc/rseq-x
-# A loop of links ends: each directory links back to the preload
-# directory, so the links gone through grow as 2 to the depth.
-n="enable: a loop of links in the preload tree ends, refused"
+# A loop of links is walked as deep as the loader looks, no deeper, and
+# all it holds is root's alone: accepted (the 117th review's F1 and F2:
+# a walk to depth 8, with 40 links in all, refused such trees as loops).
+n="enable: a loop of links in the preload tree, walked to the loader's depth, accepted"
 ln -s "$preloaddir" "$preloaddir/up1" && ln -s . "$preloaddir/up2" &&
-run "$n" 1 "Too many levels of symbolic links \(more than 40 links to directories under $preloaddir\)" \
-    timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+timeout 60 "$cmd" disable --system > /dev/null 2>&1
 rm -f "$preloaddir/up1" "$preloaddir/up2" "$pf"
+# More than 40 links, no loop: 41 names for the build's own $LIB.
+n="enable: 41 links to the \$LIB directory, accepted"
+i=0
+while [ $i -lt 41 ]; do i=$((i + 1)); ln -s "$glib" "$preloaddir/alias$i" || break; done
+run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+timeout 60 "$cmd" disable --system > /dev/null 2>&1
+rm -f "$preloaddir"/alias* "$pf"
+# Below a $LIB and its file, no loader looks: a directory others may
+# write there does not refuse enable.
+n="enable: a directory others may write below the loader's depth, accepted"
+mkdir -p /etc/rseq-d/"$glib"/perl/5/tmp && chmod 1777 /etc/rseq-d/"$glib"/perl/5/tmp &&
+  cp "$shim" /etc/rseq-d/"$glib/$soname" && ln -s /etc/rseq-d "$preloaddir/deep" &&
+  run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+timeout 60 "$cmd" disable --system > /dev/null 2>&1
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# The walk's work is bounded: 40 links to "." are 40 + 40^2 links to
+# walk, three names deep.
+n="enable: more links to walk than its bound, refused"
+i=0
+while [ $i -lt 40 ]; do i=$((i + 1)); ln -s . "$preloaddir/dot$i" || break; done
+run "$n" 1 "more than 1024 links to directories to walk under $preloaddir, 3 names deep" \
+    timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -f "$preloaddir"/dot* "$pf"
 
 # A path met on the way is escaped, as every name of another's
 # choosing: a newline in a link's target split the refusal into lines
@@ -1006,13 +1030,13 @@ etc_link_case "enable: /etc a link to nothing in a directory others may write, r
 # accepted, and other processes read another /etc/ld.so.preload).
 etc_link_case "enable: /etc a link to /proc/self/cwd, refused" \
   'ln -s /proc/self/cwd etc' /ld.so.preload \
-  "/etc is a symbolic link to /proc/self/cwd, which leads through procfs .*; /etc must be a directory, or a link to one, that root owns"
+  "/etc is a symbolic link to /proc/self/cwd, resolved through procfs .*; /etc must be a directory, or a link to one, that root owns"
 etc_link_case "enable: /etc a link to /proc/self/root/srv/etc, refused" \
   'mkdir -p srv/etc && ln -s /proc/self/root/srv/etc etc' /srv/etc/ld.so.preload \
-  "/etc is a symbolic link to /proc/self/root/srv/etc, which leads through procfs"
+  "/etc is a symbolic link to /proc/self/root/srv/etc, resolved through procfs"
 etc_link_case "enable: /etc a link to /dev/fd/7, refused" \
   'ln -s /proc/self/fd dev/fd && ln -s /dev/fd/7 etc' /ld.so.preload \
-  "/etc is a symbolic link to /dev/fd/7, which leads through procfs"
+  "/etc is a symbolic link to /dev/fd/7, resolved through procfs"
 
 # The real thing: an old entry of another copy goes, the new one comes
 # first, the rest and the mode stay.
