@@ -536,39 +536,77 @@ etc_trusted (int warning, const char *again)
 
 /* Walks PATH, the shim's preload directory or a name under it
    (walk_trusted), with its status, as the entry resolves it, in
-   *END.  */
+   *END.  TREE: PATH is one of the preload tree's (preload_tree_trusted),
+   not the build's own, and where it leads nowhere the fix is the
+   link's.  A link to nothing is refused, not passed as no name is:
+   what it would name may be made later for a user, in a directory
+   root's alone (/run/user/UID by logind, /home/NAME, /dev/pts/N), and
+   the loader then loads theirs (the 121st review's N1, against the
+   120th's F2 fix).  */
 static int
-shim_walk (const char *path, int dir, struct stat *end)
+shim_walk_in (const char *path, int dir, int tree, struct stat *end)
 {
   const struct walk w = {
     .path = path,
     .harm = "can replace the shim that every program on the machine, "
             "setuid ones included, would load",
-    .fix = "the shim's files must be reached through directories that "
-           "root alone may change, and through no link into /proc: "
-           "install the shim at a system path (make install as root, or "
-           "the librseq-compat1 package)",
+    .fix = tree ? "a link in the preload tree that leads nowhere may come "
+                  "to lead to what a user makes later (as /run/user/UID "
+                  "or /home/NAME), which a loader whose $LIB leads there "
+                  "would load: take it out or point it at what is there, "
+                  "root's alone"
+           : "the shim's files must be reached through directories that "
+             "root alone may change, and through no link into /proc: "
+             "install the shim at a system path (make install as root, "
+             "or the librseq-compat1 package)",
     .again = ", then enable again", .dir = dir
   };
   char real[PATH_MAX];
   return walk_trusted (&w, real, end);
 }
 
+/* shim_walk_in for the build's own paths.  */
+static int
+shim_walk (const char *path, int dir, struct stat *end)
+{
+  return shim_walk_in (path, dir, 0, end);
+}
+
 /* How many names deep under the preload directory the loader looks:
    a $LIB and the shim's file in it.  Stock glibc's $LIB is one name,
    its slibdir's last (lib64, lib); Debian's multiarch glibc makes it
-   two (lib/x86_64-linux-gnu).  Deeper, no loader's entry leads, and a
-   walk to a greater depth refused what the loader never reads (the
-   117th review's F2: with lib -> /opt/libs, a mode 1777
-   /opt/libs/x86_64-linux-gnu/perl/5/tmp refused enable).  */
+   two (lib/x86_64-linux-gnu).  At the last name a loader opens the
+   shim's file and nothing else, and deeper no loader's entry leads: a
+   walk that read more refused what no loader reads (the 117th review's
+   F2: with lib -> /opt/libs, a mode 1777
+   /opt/libs/x86_64-linux-gnu/perl/5/tmp refused enable; the 118th's
+   1-3: a mode 1777 tmp, a link to a directory or a dangling link
+   beside the shim's file did).  */
 #define PRELOAD_DEPTH 3
 
 /* How many links to directories the walk of the preload tree goes
    into, in all: a bound on its work, not the kernel's 40 links of one
    lookup (the 117th review's F1: 41 aliases of lib/x86_64-linux-gnu,
-   no loop among them, were refused as a loop); links that each lead
-   back up would make the walk grow as their number to the depth.  */
+   no loop among them, were refused as a loop).  A directory reached
+   through several links is walked, and the links in it counted, once
+   for each, so links that lead back up grow the walk as their number
+   squared.  */
 #define PRELOAD_LINKS 1024
+
+/* Says that FILE, a shim's file where a loader opens it, is not a
+   regular file but what ST says.  -1.  */
+static int
+not_regular (const char *file, const struct stat *st)
+{
+  complain ("%s is (or leads to) %s, not a regular file: a loader whose "
+            "$LIB leads there %s in every program it starts; take it out, "
+            "then enable again", esc (0, file),
+            S_ISFIFO (st->st_mode) ? "a FIFO"
+            : S_ISDIR (st->st_mode) ? "a directory" : "a device or socket",
+            S_ISFIFO (st->st_mode) ? "would wait on it"
+            : "would fail to load it");
+  return -1;
+}
 
 /* The directories under DIR, DEPTH levels below the preload directory,
    and the shim's file in each, walked (shim_walk), and so on down.  The
@@ -582,12 +620,53 @@ shim_walk (const char *path, int dir, struct stat *end)
    is: the loader looks names up in what it leads to (review
    finding R1: only the link and its shim's file were checked, so with
    lib -> /opt/x, /opt/x/x86_64-linux-gnu of mode 777 passed).  Depth
-   ends the descent where the loader's lookups end (PRELOAD_DEPTH), and
-   *LINKS, the links to directories gone through so far, bounds the
-   work (PRELOAD_LINKS).  0, or -1 after saying why.  */
+   ends the descent where the loader's lookups end (PRELOAD_DEPTH), where
+   only the shim's file is walked, and *LINKS, the links to directories
+   gone into so far, bounds the work (PRELOAD_LINKS).  The shim's file
+   is looked up by its name, as the loader opens it, not told from the
+   names readdir gives: a file system that folds case (ext4's and
+   tmpfs's casefold) opens LIBRSEQ-COMPAT.SO.1 for it (the 119th
+   review's R1: a link of that name to a file others may write
+   passed).  A shim's file that is not a regular file (a FIFO, where
+   the loader would wait in every program of that $LIB, a directory, a
+   device) is refused, and said so before whose it is: the fix of a
+   device is not to chown it (the 120th review's F1, the 121st's N2).
+   0, or -1 after saying why.  */
 static int
 preload_tree_trusted (const char *dir, int depth, int *links)
 {
+  char file[PATH_MAX];
+  struct stat fst;
+  if (snprintf (file, sizeof file, "%s/%s", dir, SONAME)
+      >= (int) sizeof file)
+    {
+      complain ("%s/%s: %s", esc (0, dir), SONAME, strerror (ENAMETOOLONG));
+      return -1;
+    }
+  int found = lstat (file, &fst) == 0;
+  if (!found && errno != ENOENT)
+    {
+      complain ("cannot look up %s: %s; make it readable by root, then "
+                "enable again", esc (0, file), strerror (errno));
+      return -1;
+    }
+  if (found)
+    {
+      struct stat tst;
+      /* No $LIB is empty: the loader opens no shim's file at depth 1.
+         Its type first, as the kernel follows the name (a name that
+         leads nowhere is the walk's to refuse); then the walk, whose
+         end is checked again.  */
+      if (depth > 1 && stat (file, &tst) == 0 && !S_ISREG (tst.st_mode))
+        return not_regular (file, &tst);
+      if (shim_walk_in (file, 0, 1, &fst) != 0)
+        return -1;
+      if (depth > 1 && !S_ISREG (fst.st_mode))
+        return not_regular (file, &fst);
+    }
+  if (depth == PRELOAD_DEPTH)
+    return 0;
+
   DIR *d = opendir (dir);
   if (d == NULL)
     {
@@ -610,31 +689,27 @@ preload_tree_trusted (const char *dir, int depth, int *links)
                     strerror (err));
           rc = -1;
         }
-      else if (!S_ISDIR (own.st_mode) && !S_ISLNK (own.st_mode)
-               && strcmp (e->d_name, SONAME) != 0)
+      /* Files: the shim's was walked above, by its name, and no loader
+         opens another here.  A link or a directory is walked (the
+         shim's file again where it is one) and gone into.  */
+      else if (!S_ISDIR (own.st_mode) && !S_ISLNK (own.st_mode))
         continue;
-      else if (shim_walk (path, 0, &st) != 0)
+      else if (shim_walk_in (path, 0, 1, &st) != 0)
         rc = -1;
       else if (!S_ISDIR (st.st_mode))
         continue;
       else if (S_ISLNK (own.st_mode) && ++*links > PRELOAD_LINKS)
         {
           complain ("%s: more than %d links to directories to walk under "
-                    "%s, %d names deep (links that lead back up multiply "
-                    "them); take out those the loader does not need, then "
-                    "enable again", esc (0, path), PRELOAD_LINKS,
-                    RSEQ_COMPAT_PRELOADDIR, PRELOAD_DEPTH);
+                    "%s, %d names deep (a directory reached through "
+                    "several links is walked once for each); take out "
+                    "those the loader does not need, then enable again",
+                    esc (0, path), PRELOAD_LINKS, RSEQ_COMPAT_PRELOADDIR,
+                    PRELOAD_DEPTH);
           rc = -1;
         }
-      else if (depth < PRELOAD_DEPTH)
+      else
         rc = preload_tree_trusted (path, depth + 1, links);
-      /* At the depth's end, the shim's file a link leads to, as
-         before.  */
-      else if (S_ISLNK (own.st_mode)
-               && snprintf (path, sizeof path, "%s/%s/%s", dir, e->d_name,
-                            SONAME) < (int) sizeof path
-               && lstat (path, &own) == 0)
-        rc = shim_walk (path, 0, &st);
     }
   if (rc == 0 && e == NULL && errno != 0)
     {

@@ -858,6 +858,77 @@ mkdir -p /etc/rseq-d/"$glib"/perl/5/tmp && chmod 1777 /etc/rseq-d/"$glib"/perl/5
   run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
 timeout 60 "$cmd" disable --system > /dev/null 2>&1
 rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# At a $LIB's end a loader opens the shim's file and nothing else: what
+# lies beside that file there does not refuse enable (the 118th
+# review's 1-3: a tmp of mode 1777, a link to a directory whose shim's
+# file others may write, a dangling link were refused).  deep/sub/NAME
+# is the third name, as lib/x86_64-linux-gnu/librseq-compat.so.1.
+beside_case() {
+  n="enable: beside the shim's file at a \$LIB's end, $1, accepted"
+  mkdir -p /etc/rseq-d/sub /etc/rseq-o && ln -s /etc/rseq-d "$preloaddir/deep" &&
+    (cd /etc/rseq-d/sub && eval "$2") &&
+    run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  rm -rf "$preloaddir/deep" /etc/rseq-d /etc/rseq-o "$pf"
+}
+beside_case "a directory others may write" 'mkdir -m 1777 tmp'
+beside_case "a link to a directory whose shim's file others may write" \
+  'cp "$shim" /etc/rseq-o/"$soname" && chmod 666 /etc/rseq-o/"$soname" && ln -s /etc/rseq-o other'
+beside_case "a link to nothing" 'ln -s /nonexistent/rseq-compat dangling'
+# ... but the shim's file there is walked: another loader's $LIB of two
+# names may lead to it (a walk two names deep would let this pass).
+n="enable: the shim's file at a \$LIB's end not root's, refused"
+mkdir -p /etc/rseq-d/sub && cp "$shim" /etc/rseq-d/sub/"$soname" &&
+  chown 65534 /etc/rseq-d/sub/"$soname" && ln -s /etc/rseq-d "$preloaddir/deep" &&
+  run "$n" 1 "/etc/rseq-d/sub/$soname \(what $preloaddir/deep/sub/$soname resolves to\) is not owned by root \(owner 65534, mode [0-7]*\)$fix_re" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# A link in the preload tree that leads nowhere is refused, with words
+# that say why: what it would name may be made later for a user, in a
+# directory root's alone (logind's /run/user/UID): the 121st review's
+# N1 against the 120th's F2 fix, which passed such links (before it,
+# they were refused, saying to install the shim at a system path).
+nowhere_re="a link in the preload tree that leads nowhere may come to lead to what a user makes later \\(as /run/user/UID or /home/NAME\\), which a loader whose .LIB leads there would load: take it out or point it at what is there, root's alone, then enable again"
+n="enable: a link to nothing beside a \$LIB, refused, saying why"
+ln -s /nonexistent/rseq-compat "$preloaddir/dangling" &&
+  run "$n" 1 "/nonexistent: No such file or directory \(on the way to what $preloaddir/dangling resolves to\); $nowhere_re" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -f "$preloaddir/dangling" "$pf"
+n="enable: the shim's file at another \$LIB a link to a user's directory not made yet, refused"
+mkdir -p /etc/rseq-d/sub /etc/rseq-u && ln -s /etc/rseq-u/1001/"$soname" /etc/rseq-d/sub/"$soname" &&
+  ln -s /etc/rseq-d "$preloaddir/deep" &&
+  run "$n" 1 "/etc/rseq-u/1001: No such file or directory \(on the way to what $preloaddir/deep/sub/$soname resolves to\); $nowhere_re" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d /etc/rseq-u "$pf"
+n="enable: a link to nothing in a directory others may write, in the preload tree, refused"
+mkdir -m 777 /etc/rseq-pub && ln -s /etc/rseq-pub/lib "$preloaddir/publib" &&
+  run "$n" 1 "/etc/rseq-pub/lib: No such file or directory \(on the way to what $preloaddir/publib resolves to\); /etc/rseq-pub, met on the way, is writable by others than root \(owner 0, mode 777\)$fix_re" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/publib" /etc/rseq-pub "$pf"
+# The shim's file where a loader opens it must be one: a FIFO there
+# holds every program of that $LIB in open (the 120th review's F1: it
+# passed); its type is said before whose it is (the 121st's N2: a link
+# to /dev/null was refused with "chown 0:0 /dev/null; chmod go-w").
+n="enable: a FIFO where another \$LIB's shim's file would be, refused"
+mkdir -p /etc/rseq-d/sub && mkfifo -m 644 /etc/rseq-d/sub/"$soname" &&
+  ln -s /etc/rseq-d "$preloaddir/deep" &&
+  run "$n" 1 "$preloaddir/deep/sub/$soname is \(or leads to\) a FIFO, not a regular file: a loader whose .LIB leads there would wait on it in every program it starts; take it out, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+n="enable: a link to /dev/null where another \$LIB's shim's file would be, refused as no regular file"
+mkdir -p /etc/rseq-d/sub && ln -s /dev/null /etc/rseq-d/sub/"$soname" &&
+  ln -s /etc/rseq-d "$preloaddir/deep" &&
+  run "$n" 1 "$preloaddir/deep/sub/$soname is \(or leads to\) a device or socket, not a regular file: a loader whose .LIB leads there would fail to load it in every program it starts; take it out, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# Links gone into are counted, not those met at a $LIB's end: 20 links
+# to "." are 20 + 20^2 to walk, under the bound (they were 20^3 more).
+n="enable: links to walk under its bound, accepted"
+i=0
+while [ $i -lt 20 ]; do i=$((i + 1)); ln -s . "$preloaddir/dot$i" || break; done
+run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+timeout 60 "$cmd" disable --system > /dev/null 2>&1
+rm -f "$preloaddir"/dot* "$pf"
 # The walk's work is bounded: 40 links to "." are 40 + 40^2 links to
 # walk, three names deep.
 n="enable: more links to walk than its bound, refused"
