@@ -334,10 +334,15 @@ struct ment
 
 /* A mountinfo file, parsed.  STATE: 0 not read, 1 read, -1 unreadable
    (over 64 MB: a user namespace may stack thousands of mounts with long
-   names).  Each is read once a second at most: reading it anew for
-   every file and every address took minutes for a process with a few
-   hundred mapped files in a namespace of thousands of mounts
-   (twenty-fifth review).  A mount made since the last read is not in
+   names).  Each is kept for a second after its read ended, or for four
+   times as long as the read took where that is longer: reading it anew
+   for every file and every address took minutes for a process with a
+   few hundred mapped files in a namespace of thousands of mounts
+   (twenty-fifth review), and a second counted from the read's start
+   did the same once a read took over a second, as under load (session
+   55: a 42 MB mountinfo read for each of 512 files again).  Scaled by
+   the read's own time, reading takes a fifth of the wall clock at most,
+   however slow the machine.  A mount made since the last read is not in
    it: its device counts as FUSE's if it is an anonymous one (fuse_dev),
    and a name under it that reaches a server is the watchdog's to bound
    (info.c).  */
@@ -345,7 +350,8 @@ struct mtab
 {
   char path[128];
   int state;
-  struct timespec when;
+  struct timespec when;		/* When the read ended.  */
+  long long keep;		/* For how long it stays, in ns.  */
   struct ment *e;
   size_t n;
 };
@@ -459,8 +465,15 @@ mtab_parse (struct mtab *t, char *text)
     }
 }
 
-/* Table I (0: DIR's, 1: ours), read anew where it is a second old or
-   was another process's.  */
+/* Nanoseconds from A to B.  */
+static long long
+ns_between (const struct timespec *a, const struct timespec *b)
+{
+  return (b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
+}
+
+/* Table I (0: DIR's, 1: ours), read anew where its time is up (struct
+   mtab) or it was another process's.  */
 static struct mtab *
 mtab_get (int i, const char *dir)
 {
@@ -470,26 +483,28 @@ mtab_get (int i, const char *dir)
   struct timespec now;
   clock_gettime (CLOCK_MONOTONIC, &now);
   if (t->state != 0 && strcmp (t->path, path) == 0
-      && (now.tv_sec - t->when.tv_sec) * 1000000000L
-         + (now.tv_nsec - t->when.tv_nsec) < 1000000000L)
+      && ns_between (&t->when, &now) < t->keep)
     return t;
   mtab_free (t);
   snprintf (t->path, sizeof t->path, "%s", path);
-  t->when = now;
   char *text = read_text (path, 64u << 20);
   if (text == NULL)
+    t->state = -1;
+  else
     {
-      t->state = -1;
-      return t;
+      t->state = 1;
+      mtab_parse (t, text);
+      free (text);
+      if (t->state < 0)
+        {
+          mtab_free (t);
+          t->state = -1;
+        }
     }
-  t->state = 1;
-  mtab_parse (t, text);
-  free (text);
-  if (t->state < 0)
-    {
-      mtab_free (t);
-      t->state = -1;
-    }
+  clock_gettime (CLOCK_MONOTONIC, &t->when);
+  t->keep = 4 * ns_between (&now, &t->when);
+  if (t->keep < 1000000000LL)
+    t->keep = 1000000000LL;
   return t;
 }
 
