@@ -343,9 +343,14 @@ struct ment
    55: a 42 MB mountinfo read for each of 512 files again).  Scaled by
    the read's own time, reading takes a fifth of the wall clock at most,
    however slow the machine.  A mount made since the last read is not in
-   it: its device counts as FUSE's if it is an anonymous one (fuse_dev),
-   and a name under it that reaches a server is the watchdog's to bound
-   (info.c).  */
+   it.  A FUSE mount's device is still told by the list of connections,
+   read anew for a device it lacks (with no list, by its anonymous
+   device: fuse_dev); an overlay over FUSE made since, and a FUSE mount
+   made since over a name looked up (fuse_on_path), are not, and what
+   reaches such a server is the watchdog's to bound (info.c).  The
+   window is the target's to stretch, with a mountinfo of up to 64 MB,
+   to about four times its read (the 122nd review's 5); that bound
+   holds it too.  */
 struct mtab
 {
   char path[128];

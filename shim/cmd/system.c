@@ -35,6 +35,7 @@
 #define _GNU_SOURCE 1
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -285,6 +286,8 @@ struct walk
   const char *harm;
   /* What to do where the walk cannot go on.  */
   const char *fix;
+  /* What to do where a name on the way is missing; NULL: FIX.  */
+  const char *nowhere;
   /* The words after the commands or the fix: ", then enable again".  */
   const char *again;
   /* Warnings, not errors.  */
@@ -440,7 +443,8 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
         {
           SAY (w->warning, "%s: %s (on the way to what %s resolves to); "
                "%s%s", esc (0, real), strerror (e), esc (1, w->path),
-               w->fix, w->again);
+               e == ENOENT && w->nowhere != NULL ? w->nowhere : w->fix,
+               w->again);
           return -1;
         }
       if (!S_ISLNK (end->st_mode))
@@ -550,15 +554,19 @@ shim_walk_in (const char *path, int dir, int tree, struct stat *end)
     .path = path,
     .harm = "can replace the shim that every program on the machine, "
             "setuid ones included, would load",
-    .fix = tree ? "a link in the preload tree that leads nowhere may come "
-                  "to lead to what a user makes later (as /run/user/UID "
-                  "or /home/NAME), which a loader whose $LIB leads there "
-                  "would load: take it out or point it at what is there, "
-                  "root's alone"
+    .fix = tree ? "a link in the preload tree must lead, through no link "
+                  "into /proc, to what root alone may change: take it out "
+                  "or point it there"
            : "the shim's files must be reached through directories that "
              "root alone may change, and through no link into /proc: "
              "install the shim at a system path (make install as root, "
              "or the librseq-compat1 package)",
+    .nowhere = tree ? "a link in the preload tree that leads nowhere may "
+                      "come to lead to what a user makes later (as "
+                      "/run/user/UID or /home/NAME), which a loader whose "
+                      "$LIB leads there would load: take it out or point "
+                      "it at what is there, root's alone"
+               : NULL,
     .again = ", then enable again", .dir = dir
   };
   char real[PATH_MAX];
@@ -605,6 +613,53 @@ not_regular (const char *file, const struct stat *st)
             : S_ISDIR (st->st_mode) ? "a directory" : "a device or socket",
             S_ISFIFO (st->st_mode) ? "would wait on it"
             : "would fail to load it");
+  return -1;
+}
+
+/* Says, where FILE (a regular file whose status the walk gave in *ST)
+   is no ELF shared object, that a loader would fail to load it: an
+   empty or foreign file there makes every program of that $LIB print
+   the loader's error, as a device there would (the 122nd review's 3:
+   an empty file passed).  The class and machine are left to the
+   loader: a foreign $LIB holds its own architecture's shim.  0, or -1
+   after saying why.  */
+static int
+not_shared_object (const char *file, const struct stat *st)
+{
+  /* Root's alone (the walk), so no one can swap it while it is read;
+     O_NONBLOCK all the same, as no open here may wait.  */
+  int fd = open (file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  unsigned char h[EI_NIDENT + 2];
+  struct stat now;
+  ssize_t n = -1;
+  int e = 0;
+  if (fd < 0 || fstat (fd, &now) != 0)
+    e = errno;
+  else if (now.st_dev != st->st_dev || now.st_ino != st->st_ino)
+    e = ESTALE;
+  else if ((n = pread (fd, h, sizeof h, 0)) < 0)
+    e = errno;
+  if (fd >= 0)
+    close (fd);
+  if (e != 0)
+    {
+      complain ("cannot read %s: %s; enable again once it can be read",
+                esc (0, file), strerror (e));
+      return -1;
+    }
+  int elf = n >= SELFMAG && memcmp (h, ELFMAG, SELFMAG) == 0;
+  /* e_type, in the file's byte order.  */
+  unsigned type = n < (ssize_t) sizeof h ? 0
+                  : h[EI_DATA] == ELFDATA2MSB
+                  ? (unsigned) (h[EI_NIDENT] << 8 | h[EI_NIDENT + 1])
+                  : (unsigned) (h[EI_NIDENT + 1] << 8 | h[EI_NIDENT]);
+  if (elf && type == ET_DYN)
+    return 0;
+  complain ("%s is %s, not a shared object: a loader whose $LIB leads "
+            "there would fail to load it in every program it starts; take "
+            "it out, then enable again", esc (0, file),
+            n == 0 ? "empty" : !elf ? "no ELF file"
+            : "an ELF file of another type");
   return -1;
 }
 
@@ -663,6 +718,8 @@ preload_tree_trusted (const char *dir, int depth, int *links)
         return -1;
       if (depth > 1 && !S_ISREG (fst.st_mode))
         return not_regular (file, &fst);
+      if (depth > 1 && not_shared_object (file, &fst) != 0)
+        return -1;
     }
   if (depth == PRELOAD_DEPTH)
     return 0;

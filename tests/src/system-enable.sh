@@ -921,6 +921,27 @@ mkdir -p /etc/rseq-d/sub && ln -s /dev/null /etc/rseq-d/sub/"$soname" &&
   run "$n" 1 "$preloaddir/deep/sub/$soname is \(or leads to\) a device or socket, not a regular file: a loader whose .LIB leads there would fail to load it in every program it starts; take it out, then enable again" \
       timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
 rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# ... and a shared object: an empty file or a script there makes every
+# program of that $LIB print the loader's error (the 122nd review's 3:
+# an empty file passed).
+notso_case() {
+  n="enable: $1 where another \$LIB's shim's file would be, refused"
+  mkdir -p /etc/rseq-d/sub && (cd /etc/rseq-d/sub && eval "$2") &&
+    chmod 644 /etc/rseq-d/sub/"$soname" && ln -s /etc/rseq-d "$preloaddir/deep" &&
+    run "$n" 1 "$preloaddir/deep/sub/$soname is $3, not a shared object: a loader whose .LIB leads there would fail to load it in every program it starts; take it out, then enable again" \
+        timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+  rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+}
+notso_case "an empty file" ': > "$soname"' empty
+notso_case "a script" 'printf "#!/bin/sh\\nexit 0\\n" > "$soname"' "no ELF file"
+notso_case "three bytes of an ELF header" 'printf "\\177EL" > "$soname"' "no ELF file"
+# A link in the tree through procfs is refused for what it is, not
+# with the words for a link that leads nowhere (the 122nd review's 1).
+n="enable: a link through procfs beside a \$LIB, refused with its own words"
+ln -s /proc/self/cwd "$preloaddir/pc" &&
+  run "$n" 1 "$preloaddir/pc is a symbolic link to /proc/self/cwd, resolved through procfs .*; a link in the preload tree must lead, through no link into /proc, to what root alone may change: take it out or point it there, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -f "$preloaddir/pc" "$pf"
 # Links gone into are counted, not those met at a $LIB's end: 20 links
 # to "." are 20 + 20^2 to walk, under the bound (they were 20^3 more).
 n="enable: links to walk under its bound, accepted"
@@ -949,9 +970,11 @@ mkdir -m 777 "/etc/rseq-n${nl}y" && ln -s "/etc/rseq-n${nl}y" "$preloaddir/alt" 
       "$cmd" enable --system && no_file "$n" && pass "$n"
 rm -rf "$preloaddir/alt" "/etc/rseq-n${nl}y" "$pf"
 
-# A library the loader cannot take is never named.
+# A library the loader cannot take is never named: here the first 100
+# bytes of the shim, an ELF header the walk takes (a file that is no
+# ELF one is refused before the loader is tried, above).
 mv "$libdir/$soname" "$scratch/good.so"
-echo 'not an ELF file' > "$libdir/$soname"
+head -c 100 "$scratch/good.so" > "$libdir/$soname"
 chmod 755 "$libdir/$soname"
 printf '%s\n' "$other" > "$pf"
 run "enable: a library that does not load" 1 "left as it was" \
