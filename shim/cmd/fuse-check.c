@@ -674,8 +674,10 @@ fuse_dev (const char *dir, unsigned int maj, unsigned int min)
   return unread || maj == 0;
 }
 
-int
-fuse_fd (const char *dir, int fd)
+/* The device (1: *MAJ, *MIN) or, without statx (Linux before 4.11), the
+   mount ID (2: *ID) of the file FD names; 0 where neither can be had.  */
+static int
+fd_mount (int fd, unsigned int *maj, unsigned int *min, unsigned long int *id)
 {
 #ifdef SYS_statx
   /* Asking for nothing, FUSE answers the device from the superblock
@@ -684,20 +686,65 @@ fuse_fd (const char *dir, int fd)
   struct rc_statx sx;
   if (syscall (SYS_statx, fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, 0,
                &sx) == 0)
-    return fuse_dev (dir, sx.dev_major, sx.dev_minor);
+    {
+      *maj = sx.dev_major;
+      *min = sx.dev_minor;
+      return 1;
+    }
 #endif
-  /* No statx (Linux before 4.11): the mount, by its ID.  */
   char path[64];
   snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
   char *info = read_text (path, 1 << 16);
   const char *at = info != NULL ? strstr (info, "mnt_id:") : NULL;
-  unsigned long int id = 0;
-  int have = at != NULL && sscanf (at + 7, " %lu", &id) == 1;
+  int have = at != NULL && sscanf (at + 7, " %lu", id) == 1;
   free (info);
+  return have ? 2 : 0;
+}
+
+int
+fuse_fd (const char *dir, int fd)
+{
+  unsigned int maj = 0, min = 0;
+  unsigned long int id = 0;
+  int how = fd_mount (fd, &maj, &min, &id);
+  if (how == 1)
+    return fuse_dev (dir, maj, min);
   enum kind k = KIND_FUSE;
   int unread;
-  return !have || !mount_kind (dir, 1, id, 0, 0, &k, &unread)
+  return how == 0 || !mount_kind (dir, 1, id, 0, 0, &k, &unread)
          || k == KIND_FUSE;
+}
+
+int
+fuse_fd_here (int fd)
+{
+  unsigned int maj = 0, min = 0;
+  unsigned long int id = 0;
+  int how = fd_mount (fd, &maj, &min, &id);
+  if (how == 0)
+    return 1;
+  enum kind k = KIND_OTHER;
+  int unread, found = 0;
+  /* A mount the tables lack may be one made since they were read (a
+     user's FUSE mount over a name the walk is about to look up), so
+     they are read anew for it, once: few devices are in none (each
+     overlayfs layer's), and a walk meets few files.  */
+  for (int pass = 0; pass < 2 && !found; pass++)
+    {
+      if (pass == 1)
+        for (int i = 0; i < 2; i++)
+          tabs[i].keep = 0;
+      found = how == 1
+              ? mount_kind ("/proc/self", 0, 0, maj, min, &k, &unread)
+              : mount_kind ("/proc/self", 1, id, 0, 0, &k, &unread);
+    }
+  if (found)
+    return k == KIND_FUSE;
+  /* A FUSE mount made since the table was read is on the list of
+     connections, where there is one; a device no table and no list
+     knows is another file system's own (overlayfs's per layer).  */
+  return unread || (how == 1 && conns_have (((unsigned long int) maj << 20)
+                                            | min) == 1);
 }
 
 int

@@ -20,6 +20,15 @@ int fuse_dev (const char *dir, unsigned int maj, unsigned int min);
 /* The same for the file the descriptor FD names (O_PATH will do).  */
 int fuse_fd (const char *dir, int fd);
 
+/* The same, for a file this process reached by a lookup of its own,
+   from its own root: every mount such a lookup can pass is in this
+   mount namespace's mountinfo, and a device neither it nor the list of
+   FUSE connections shows is no FUSE one (overlayfs gives the files of
+   each layer an anonymous device of its own, which no mountinfo shows:
+   fuse_fd takes those for FUSE where the list cannot be read, in a
+   chroot or a container).  1 also where mountinfo cannot be read.  */
+int fuse_fd_here (int fd);
+
 /* 1 if looking PATH up (as we see it, or in DIR's root) may pass
    through a directory on FUSE: a FUSE mount point is PATH or one of its
    parents in DIR's mount namespace or in ours.  */

@@ -58,6 +58,7 @@
 #endif
 
 #include "common.h"
+#include "fuse-check.h"
 #include "procfs.h"
 #include "renameat2.h"
 #include "report.h"
@@ -175,6 +176,34 @@ root_alone (const struct stat *st)
   return st->st_uid == 0 && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
+/* lstat of NAME that asks no FUSE server: a server may answer a
+   GETATTR, a LOOKUP or an OPEN never, and the command would wait for
+   it beyond SIGKILL (the 123rd review's 1), and the owner and mode it
+   answers are whatever it chooses, so a user's FUSE mount (allow_other)
+   over a directory of theirs showed root's 0755 to the walk (the
+   123rd's 2).  NAME's last name is looked up in a directory that is
+   not on FUSE (the walk's order), which the kernel answers alone, and
+   what it names is asked for its device only (fuse_fd_here): a FUSE
+   mount point there is told without its server.  NAME is also matched
+   against the FUSE mount points of this mount namespace first
+   (fuse_on_path), which tells a name under one before any lookup.  0,
+   -1 with errno set, or 1 where NAME is on FUSE (or cannot be told from
+   it without /proc/self/mountinfo).  */
+static int
+look (const char *name, struct stat *st)
+{
+  if (fuse_on_path ("/proc/self", name))
+    return 1;
+  int fd = open (name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  int rc = fuse_fd_here (fd) ? 1 : fstat (fd, st);
+  int e = errno;
+  close (fd);
+  errno = e;
+  return rc;
+}
+
 /* What to do where /etc cannot be opened or walked (F9 of the 114th
    review: "Too many levels of symbolic links"
    named the cause alone).  */
@@ -222,6 +251,10 @@ reaches_procfs (const char *path)
   while (dir >= 0 && ret == 0)
     {
       struct statfs sf;
+      /* FUSE's statfs, and its lookups, are its server's to answer (or
+         not): the walk refuses FUSE itself when it gets there (look).  */
+      if (fuse_fd_here (dir))
+        break;
       if (fstatfs (dir, &sf) == 0 && sf.f_type == PROC_FS_MAGIC)
         {
           ret = 1;
@@ -243,6 +276,11 @@ reaches_procfs (const char *path)
       at += n;
       int fd = openat (dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
       struct stat st;
+      if (fd >= 0 && fuse_fd_here (fd))
+        {
+          close (fd);
+          break;
+        }
       if (fd < 0 || fstat (fd, &st) != 0)
         {
           /* Nothing there: the loader opens nothing through it.  */
@@ -292,9 +330,12 @@ struct walk
   const char *again;
   /* Warnings, not errors.  */
   int warning;
-  /* The path must end at a directory.  */
-  int dir;
+  /* What the path must end at: WANT_ANY, WANT_DIR, or WANT_SHIM, a
+     regular file all may read, through directories all may search.  */
+  int want;
 };
+
+enum { WANT_ANY, WANT_DIR, WANT_SHIM };
 
 /* S escaped (info_escape) into the Nth of a few buffers: the paths a
    walk names come from links that whoever made them chose, and a
@@ -321,6 +362,66 @@ say_untrusted (const struct walk *w, const char *lead, const char *bad,
        uid != 0 ? "not owned by root" : "writable by others than root",
        (uintmax_t) uid, (unsigned int) (mode & 07777), w->harm,
        esc (2, bad), esc (2, bad), w->again);
+}
+
+/* Says that FILE, a shim's file where a loader opens it, is not a
+   regular file but what ST says: before whose it is, as the fix of a
+   device is not to chown it (the 121st review's N2).  -1.  */
+static int
+not_regular (const char *file, const struct stat *st)
+{
+  complain ("%s is (or leads to) %s, not a regular file: a loader whose "
+            "$LIB leads there %s in every program it starts; take it out, "
+            "then enable again", esc (0, file),
+            S_ISFIFO (st->st_mode) ? "a FIFO"
+            : S_ISDIR (st->st_mode) ? "a directory" : "a device or socket",
+            S_ISFIFO (st->st_mode) ? "would wait on it"
+            : "would fail to load it");
+  return -1;
+}
+
+/* Says (a warning where W->warning) that REAL, met on the way to
+   what W's path resolves to, is on FUSE (look).  -1.  */
+static int
+say_fuse (const struct walk *w, const char *real)
+{
+  int whole = strcmp (real, w->path) == 0;
+  SAY (w->warning, "%s%s%s%s is on a FUSE file system%s: its server, a "
+       "process, says what its owners and modes are, and may never "
+       "answer, so whoever runs it %s; unmount it, or point the link "
+       "that leads there elsewhere%s", esc (0, real),
+       whole ? "" : " (on the way to what ", whole ? "" : esc (1, w->path),
+       whole ? "" : " resolves to)",
+       access ("/proc/self/mountinfo", R_OK) != 0
+       ? " (or on one that cannot be told from FUSE without "
+         "/proc/self/mountinfo)" : "", w->harm, w->again);
+  return -1;
+}
+
+/* Says that the shim W's path resolves to (REAL) may not be read, or
+   DIR, a directory on the way to it, searched, by all users (MODE): the
+   loader opens it in the programs of every user, and fails in those
+   that may not, with an error printed in each (the 123rd review's 3:
+   a shim of mode 0600, or in a directory of mode 0700, passed, as
+   check_loads runs as root).  -1.  */
+static int
+say_private (const struct walk *w, const char *real, const char *dir,
+             mode_t mode)
+{
+  int whole = strcmp (real, w->path) == 0;
+  const char *bad = dir[0] != '\0' ? dir : real;
+  complain ("%s%s%s%s is %s by all users (mode %03o): the loader of every "
+            "program that may not %s it would fail to load the shim and "
+            "print its error; chmod a+%s %s%s", esc (0, bad),
+            dir[0] != '\0' ? " (on the way to what "
+            : whole ? "" : " (what ",
+            dir[0] == '\0' && whole ? "" : esc (1, w->path),
+            dir[0] == '\0' && whole ? "" : " resolves to)",
+            dir[0] != '\0' ? "not searchable" : "not readable",
+            (unsigned int) (mode & 07777),
+            dir[0] != '\0' ? "search" : "read",
+            dir[0] != '\0' ? "x" : "r", esc (2, bad), w->again);
+  return -1;
 }
 
 /* Walks W's path a component at a time as the kernel does, following
@@ -352,6 +453,10 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   uid_t baduid = 0;
   mode_t badmode = 0;
   int held = 0;
+  /* The first directory met that not all may search, and its mode.  */
+  char private[PATH_MAX] = "";
+  mode_t privmode = 0;
+  int r;
   if (strlen (w->path) >= PATH_MAX)
     {
       SAY (w->warning, "%s: %s; %s%s", esc (0, w->path),
@@ -364,10 +469,17 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   int links = 0;
   /* REAL holds what is resolved so far, with no link in it: "" is /.  */
   real[0] = '\0';
-  if (lstat ("/", end) != 0)
+  if ((r = look ("/", end)) != 0)
     {
+      if (r > 0)
+        return say_fuse (w, "/");
       SAY (w->warning, "/: %s", strerror (errno));
       return -1;
+    }
+  if ((end->st_mode & S_IXOTH) == 0)
+    {
+      strcpy (private, "/");
+      privmode = end->st_mode;
     }
   if (!root_alone (end))
     {
@@ -406,7 +518,11 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
           memcpy (real + len + 1, todo + at, n);
           real[len + 1 + n] = '\0';
           at += n;
-          if (lstat (real, end) != 0)
+          /* Every name before this one led to a directory not on FUSE,
+             so this lookup is the kernel's alone.  */
+          if ((r = look (real, end)) > 0)
+            return say_fuse (w, real);
+          if (r < 0)
             e = errno;
         }
       ssize_t t = 0;
@@ -422,7 +538,8 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
          the path may end at a file (a name after it is looked up in it;
          the '/' that splice_link puts after a link's target is none).  */
       else if (e == 0 && !S_ISDIR (end->st_mode)
-               && (w->dir || todo[at + strspn (todo + at, "/")] != '\0'))
+               && (w->want == WANT_DIR
+                   || todo[at + strspn (todo + at, "/")] != '\0'))
         e = ENOTDIR;
       if (e != 0 && bad[0] != '\0')
         {
@@ -454,6 +571,12 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
               strcpy (bad, real);
               baduid = end->st_uid;
               badmode = end->st_mode;
+            }
+          if (private[0] == '\0' && S_ISDIR (end->st_mode)
+              && (end->st_mode & S_IXOTH) == 0)
+            {
+              strcpy (private, real);
+              privmode = end->st_mode;
             }
           len += 1 + n;
           continue;
@@ -488,13 +611,26 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   if (len == 0)
     strcpy (real, "/");
   /* A path that ends in ".." ends above its last name.  */
-  if (lstat (real, end) != 0)
+  if ((r = look (real, end)) != 0)
     {
+      if (r > 0)
+        return say_fuse (w, real);
       SAY (w->warning, "%s: %s", esc (0, real), strerror (errno));
       return -1;
     }
+  if (w->want == WANT_SHIM && !S_ISREG (end->st_mode))
+    return not_regular (w->path, end);
   if (bad[0] == '\0')
-    return 0;
+    {
+      /* Whose first, as above; then whether all may reach it.  */
+      if (w->want != WANT_SHIM)
+        return 0;
+      if (private[0] != '\0')
+        return say_private (w, real, private, privmode);
+      if ((end->st_mode & S_IROTH) == 0)
+        return say_private (w, real, "", end->st_mode);
+      return 0;
+    }
   static char where[8 * (2 * PATH_MAX + 2) + 64];
   where[0] = '\0';
   const char *epath = esc (0, w->path), *ereal = esc (1, real);
@@ -531,7 +667,7 @@ etc_trusted (int warning, const char *again)
     .path = ETC,
     .harm = "can replace " PRELOAD_FILE " and so put code into every "
             "process, setuid ones included, with the shim or without it",
-    .fix = ETC_FIX, .again = again, .warning = warning, .dir = 1
+    .fix = ETC_FIX, .again = again, .warning = warning, .want = WANT_DIR
   };
   char real[PATH_MAX];
   struct stat st;
@@ -546,17 +682,19 @@ etc_trusted (int warning, const char *again)
    what it would name may be made later for a user, in a directory
    root's alone (/run/user/UID by logind, /home/NAME, /dev/pts/N), and
    the loader then loads theirs (the 121st review's N1, against the
-   120th's F2 fix).  */
+   120th's F2 fix).  WANT: what it must end at (struct walk).  */
 static int
-shim_walk_in (const char *path, int dir, int tree, struct stat *end)
+shim_walk_in (const char *path, int want, int tree, struct stat *end)
 {
   const struct walk w = {
     .path = path,
     .harm = "can replace the shim that every program on the machine, "
             "setuid ones included, would load",
-    .fix = tree ? "a link in the preload tree must lead, through no link "
-                  "into /proc, to what root alone may change: take it out "
-                  "or point it there"
+    /* Not "through no link into /proc": a loop of links or a file on
+       the way is none (the 123rd review's 5); a link through procfs
+       is told so in its own words.  */
+    .fix = tree ? "a link in the preload tree must lead to what root "
+                  "alone may change: take it out or point it there"
            : "the shim's files must be reached through directories that "
              "root alone may change, and through no link into /proc: "
              "install the shim at a system path (make install as root, "
@@ -567,7 +705,7 @@ shim_walk_in (const char *path, int dir, int tree, struct stat *end)
                       "$LIB leads there would load: take it out or point "
                       "it at what is there, root's alone"
                : NULL,
-    .again = ", then enable again", .dir = dir
+    .again = ", then enable again", .want = want
   };
   char real[PATH_MAX];
   return walk_trusted (&w, real, end);
@@ -575,9 +713,9 @@ shim_walk_in (const char *path, int dir, int tree, struct stat *end)
 
 /* shim_walk_in for the build's own paths.  */
 static int
-shim_walk (const char *path, int dir, struct stat *end)
+shim_walk (const char *path, int want, struct stat *end)
 {
-  return shim_walk_in (path, dir, 0, end);
+  return shim_walk_in (path, want, 0, end);
 }
 
 /* How many names deep under the preload directory the loader looks:
@@ -601,44 +739,162 @@ shim_walk (const char *path, int dir, struct stat *end)
    squared.  */
 #define PRELOAD_LINKS 1024
 
-/* Says that FILE, a shim's file where a loader opens it, is not a
-   regular file but what ST says.  -1.  */
+/* glibc 2.17's <elf.h> has no DF_1_PIE.  */
+#ifndef DF_1_PIE
+# define DF_1_PIE 0x08000000
+#endif
+
+/* Reads LEN bytes of FD at OFF into BUF: 0, or -1 with errno set (0
+   where the file ends first).  */
 static int
-not_regular (const char *file, const struct stat *st)
+read_at (int fd, void *buf, size_t len, uint64_t off)
 {
-  complain ("%s is (or leads to) %s, not a regular file: a loader whose "
-            "$LIB leads there %s in every program it starts; take it out, "
-            "then enable again", esc (0, file),
-            S_ISFIFO (st->st_mode) ? "a FIFO"
-            : S_ISDIR (st->st_mode) ? "a directory" : "a device or socket",
-            S_ISFIFO (st->st_mode) ? "would wait on it"
-            : "would fail to load it");
-  return -1;
+  size_t got = 0;
+  if (off > (uint64_t) INT64_MAX - len)
+    {
+      errno = 0;
+      return -1;
+    }
+  while (got < len)
+    {
+      ssize_t n = pread (fd, (char *) buf + got, len - got,
+                         (off_t) (off + got));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (n == 0)
+            errno = 0;
+          return -1;
+        }
+      got += (size_t) n;
+    }
+  return 0;
+}
+
+/* The SIZE-byte field at P, in the byte order MSB says.  */
+static uint64_t
+elf_field (const unsigned char *p, int size, int msb)
+{
+  uint64_t v = 0;
+  for (int i = 0; i < size; i++)
+    v = v << 8 | p[msb ? i : size - 1 - i];
+  return v;
+}
+
+/* What keeps FD, a file a loader would open as a shared object, from
+   being one, in words ("" where nothing does): what glibc's loader
+   checks of any ELF file before it maps it, so that a foreign $LIB's
+   own shim passes (its class and machine are that loader's).  A
+   position-independent executable is ET_DYN too, but glibc 2.30 and
+   later load none as a library (DF_1_PIE); an ET_DYN without a
+   dynamic section is refused as "object file has no dynamic section"
+   (the 123rd review's 3: a PIE, 18 bytes of a header and a byte order
+   of 0 passed).  */
+static const char *
+elf_problem (int fd, int *err)
+{
+  unsigned char h[64];
+  *err = 0;
+  ssize_t n;
+  while ((n = pread (fd, h, sizeof h, 0)) < 0 && errno == EINTR)
+    ;
+  if (n < 0)
+    {
+      *err = errno;
+      return "";
+    }
+  if (n == 0)
+    return "empty";
+  if (n < SELFMAG || memcmp (h, ELFMAG, SELFMAG) != 0)
+    return "no ELF file";
+  if (n <= EI_VERSION)
+    return "a truncated ELF file";
+  int wide = h[EI_CLASS] == ELFCLASS64, msb = h[EI_DATA] == ELFDATA2MSB;
+  if ((h[EI_CLASS] != ELFCLASS32 && !wide)
+      || (h[EI_DATA] != ELFDATA2LSB && !msb) || h[EI_VERSION] != EV_CURRENT)
+    return "an ELF file of a class, byte order or version no loader reads";
+  size_t ehsize = wide ? 64 : 52, phsize = wide ? 56 : 32;
+  if ((size_t) n < ehsize)
+    return "a truncated ELF file";
+  unsigned type = (unsigned) elf_field (h + 16, 2, msb);
+  uint64_t version = elf_field (h + 20, 4, msb);
+  uint64_t phoff = elf_field (h + (wide ? 32 : 28), wide ? 8 : 4, msb);
+  size_t phentsize = (size_t) elf_field (h + (wide ? 54 : 42), 2, msb);
+  size_t phnum = (size_t) elf_field (h + (wide ? 56 : 44), 2, msb);
+  if (type == ET_EXEC)
+    return "an ELF executable";
+  if (type == ET_REL)
+    return "an ELF relocatable object";
+  if (type == ET_CORE)
+    return "an ELF core file";
+  if (type != ET_DYN)
+    return "an ELF file of no type a loader maps";
+  if (version != EV_CURRENT || phentsize != phsize)
+    return "an ELF file of a class, byte order or version no loader reads";
+  /* The dynamic section: DT_FLAGS_1 may come anywhere in it.  */
+  uint64_t dynoff = 0, dynsize = 0;
+  int dynamic = 0;
+  for (size_t i = 0; i < phnum; i++)
+    {
+      unsigned char ph[56];
+      if (read_at (fd, ph, phsize, phoff + i * phsize) != 0)
+        {
+          *err = errno;
+          return "a truncated ELF file";
+        }
+      if (elf_field (ph, 4, msb) == PT_DYNAMIC)
+        {
+          dynamic = 1;
+          dynoff = elf_field (ph + (wide ? 8 : 4), wide ? 8 : 4, msb);
+          dynsize = elf_field (ph + (wide ? 32 : 16), wide ? 8 : 4, msb);
+        }
+    }
+  if (!dynamic)
+    return "an ELF file with no dynamic section";
+  size_t dynent = wide ? 16 : 8, tag = wide ? 8 : 4;
+  /* A bound on the work: a real one is a few hundred bytes.  */
+  if (dynsize > (1u << 20))
+    dynsize = 1u << 20;
+  for (uint64_t at = 0; at + dynent <= dynsize; at += dynent)
+    {
+      unsigned char d[16];
+      if (read_at (fd, d, dynent, dynoff + at) != 0)
+        {
+          *err = errno;
+          return "a truncated ELF file";
+        }
+      uint64_t t = elf_field (d, tag, msb), v = elf_field (d + tag, tag, msb);
+      if (t == DT_NULL)
+        break;
+      if (t == DT_FLAGS_1 && (v & DF_1_PIE) != 0)
+        return "a position-independent executable (no glibc since 2.30 "
+               "loads one as a library)";
+    }
+  return NULL;
 }
 
 /* Says, where FILE (a regular file whose status the walk gave in *ST)
-   is no ELF shared object, that a loader would fail to load it: an
-   empty or foreign file there makes every program of that $LIB print
-   the loader's error, as a device there would (the 122nd review's 3:
-   an empty file passed).  The class and machine are left to the
-   loader: a foreign $LIB holds its own architecture's shim.  0, or -1
-   after saying why.  */
+   is no ELF shared object (elf_problem), that a loader would fail to
+   load it: an empty or foreign file there makes every program of that
+   $LIB print the loader's error, as a device there would (the 122nd
+   review's 3: an empty file passed).  0, or -1 after saying why.  */
 static int
 not_shared_object (const char *file, const struct stat *st)
 {
-  /* Root's alone (the walk), so no one can swap it while it is read;
-     O_NONBLOCK all the same, as no open here may wait.  */
+  /* Root's alone and on no FUSE (the walk), so no one can swap it while
+     it is read and no server holds the open; O_NONBLOCK all the same,
+     as no open here may wait.  */
   int fd = open (file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  unsigned char h[EI_NIDENT + 2];
   struct stat now;
-  ssize_t n = -1;
+  const char *why = NULL;
   int e = 0;
   if (fd < 0 || fstat (fd, &now) != 0)
     e = errno;
   else if (now.st_dev != st->st_dev || now.st_ino != st->st_ino)
     e = ESTALE;
-  else if ((n = pread (fd, h, sizeof h, 0)) < 0)
-    e = errno;
+  else
+    why = elf_problem (fd, &e);
   if (fd >= 0)
     close (fd);
   if (e != 0)
@@ -647,19 +903,11 @@ not_shared_object (const char *file, const struct stat *st)
                 esc (0, file), strerror (e));
       return -1;
     }
-  int elf = n >= SELFMAG && memcmp (h, ELFMAG, SELFMAG) == 0;
-  /* e_type, in the file's byte order.  */
-  unsigned type = n < (ssize_t) sizeof h ? 0
-                  : h[EI_DATA] == ELFDATA2MSB
-                  ? (unsigned) (h[EI_NIDENT] << 8 | h[EI_NIDENT + 1])
-                  : (unsigned) (h[EI_NIDENT + 1] << 8 | h[EI_NIDENT]);
-  if (elf && type == ET_DYN)
+  if (why == NULL)
     return 0;
-  complain ("%s is %s, not a shared object: a loader whose $LIB leads "
-            "there would fail to load it in every program it starts; take "
-            "it out, then enable again", esc (0, file),
-            n == 0 ? "empty" : !elf ? "no ELF file"
-            : "an ELF file of another type");
+  complain ("%s is (or leads to) %s, not a shared object: a loader whose "
+            "$LIB leads there would fail to load it in every program it "
+            "starts; take it out, then enable again", esc (0, file), why);
   return -1;
 }
 
@@ -698,29 +946,24 @@ preload_tree_trusted (const char *dir, int depth, int *links)
       complain ("%s/%s: %s", esc (0, dir), SONAME, strerror (ENAMETOOLONG));
       return -1;
     }
-  int found = lstat (file, &fst) == 0;
+  /* On FUSE (1), found: the walk refuses it.  */
+  int found = look (file, &fst) >= 0;
   if (!found && errno != ENOENT)
     {
       complain ("cannot look up %s: %s; make it readable by root, then "
                 "enable again", esc (0, file), strerror (errno));
       return -1;
     }
-  if (found)
-    {
-      struct stat tst;
-      /* No $LIB is empty: the loader opens no shim's file at depth 1.
-         Its type first, as the kernel follows the name (a name that
-         leads nowhere is the walk's to refuse); then the walk, whose
-         end is checked again.  */
-      if (depth > 1 && stat (file, &tst) == 0 && !S_ISREG (tst.st_mode))
-        return not_regular (file, &tst);
-      if (shim_walk_in (file, 0, 1, &fst) != 0)
-        return -1;
-      if (depth > 1 && !S_ISREG (fst.st_mode))
-        return not_regular (file, &fst);
-      if (depth > 1 && not_shared_object (file, &fst) != 0)
-        return -1;
-    }
+  /* No $LIB is empty: the loader opens no shim's file at depth 1.  The
+     walk follows it as the kernel does, and tells its type before whose
+     it is, and a link through procfs for what it is (the 123rd review's
+     5: a link there to /proc/self/cwd was called a directory); it never
+     stats or opens a name on FUSE (the 123rd's 1: the open of a file
+     there waited for its server).  */
+  if (found
+      && (shim_walk_in (file, depth > 1 ? WANT_SHIM : WANT_ANY, 1, &fst) != 0
+          || (depth > 1 && not_shared_object (file, &fst) != 0)))
+    return -1;
   if (depth == PRELOAD_DEPTH)
     return 0;
 
@@ -737,9 +980,10 @@ preload_tree_trusted (const char *dir, int depth, int *links)
       if (strcmp (e->d_name, ".") == 0 || strcmp (e->d_name, "..") == 0)
         continue;
       char path[PATH_MAX];
-      struct stat own, st;
+      struct stat own = { 0 }, st;
+      int r = 0;
       if (snprintf (path, sizeof path, "%s/%s", dir, e->d_name)
-          >= (int) sizeof path || lstat (path, &own) != 0)
+          >= (int) sizeof path || (r = look (path, &own)) < 0)
         {
           int err = errno != 0 ? errno : ENAMETOOLONG;
           complain ("%s/%s: %s", esc (0, dir), esc (1, e->d_name),
@@ -749,9 +993,10 @@ preload_tree_trusted (const char *dir, int depth, int *links)
       /* Files: the shim's was walked above, by its name, and no loader
          opens another here.  A link or a directory is walked (the
          shim's file again where it is one) and gone into.  */
-      else if (!S_ISDIR (own.st_mode) && !S_ISLNK (own.st_mode))
+      else if (r == 0 && !S_ISDIR (own.st_mode) && !S_ISLNK (own.st_mode))
         continue;
-      else if (shim_walk_in (path, 0, 1, &st) != 0)
+      /* On FUSE (r 1): refused there.  */
+      else if (shim_walk_in (path, WANT_ANY, 1, &st) != 0)
         rc = -1;
       else if (!S_ISDIR (st.st_mode))
         continue;
@@ -2253,8 +2498,8 @@ cmd_system (int argc, char **argv)
       int links = 0;
       /* The build's own file end to end too, whatever the tree's walk
          stops at (its depth, its links: review finding R1).  */
-      if (shim_walk (RSEQ_COMPAT_PRELOADDIR, 1, &st) != 0
-          || shim_walk (file, 0, &st) != 0
+      if (shim_walk (RSEQ_COMPAT_PRELOADDIR, WANT_DIR, &st) != 0
+          || shim_walk (file, WANT_SHIM, &st) != 0
           || preload_tree_trusted (RSEQ_COMPAT_PRELOADDIR, 1, &links) != 0
           || check_loads () != 0)
         return EXIT_SYSTEM_FAILED;

@@ -27,7 +27,8 @@
 set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
-preloaddir=${10} xattr=${11} replace=${12} agent=${13}
+preloaddir=${10} xattr=${11} replace=${12} agent=${13} serve=${14}
+fusewhy=${15} exe=${16} pie=${17}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -924,11 +925,23 @@ rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
 # ... and a shared object: an empty file or a script there makes every
 # program of that $LIB print the loader's error (the 122nd review's 3:
 # an empty file passed).
+# loader_refuses NAME FILE: the oracle, this system's loader, will not
+# preload FILE (as the user nobody where a third argument is given).
+loader_refuses() {
+  _as=
+  [ $# -lt 3 ] || _as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+  _o=$($_as env LD_PRELOAD="$2" /bin/true 2>&1)
+  case $_o in
+    *"cannot be preloaded"*) return 0 ;;
+    *) fail "$1" "the loader itself preloads $2${_as:+ as nobody} (it said '$_o')"; return 1 ;;
+  esac
+}
 notso_case() {
   n="enable: $1 where another \$LIB's shim's file would be, refused"
   mkdir -p /etc/rseq-d/sub && (cd /etc/rseq-d/sub && eval "$2") &&
     chmod 644 /etc/rseq-d/sub/"$soname" && ln -s /etc/rseq-d "$preloaddir/deep" &&
-    run "$n" 1 "$preloaddir/deep/sub/$soname is $3, not a shared object: a loader whose .LIB leads there would fail to load it in every program it starts; take it out, then enable again" \
+    loader_refuses "$n" /etc/rseq-d/sub/"$soname" &&
+    run "$n" 1 "$preloaddir/deep/sub/$soname is \(or leads to\) $3, not a shared object: a loader whose .LIB leads there would fail to load it in every program it starts; take it out, then enable again" \
         timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
   rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
 }
@@ -939,9 +952,160 @@ notso_case "three bytes of an ELF header" 'printf "\\177EL" > "$soname"' "no ELF
 # with the words for a link that leads nowhere (the 122nd review's 1).
 n="enable: a link through procfs beside a \$LIB, refused with its own words"
 ln -s /proc/self/cwd "$preloaddir/pc" &&
-  run "$n" 1 "$preloaddir/pc is a symbolic link to /proc/self/cwd, resolved through procfs .*; a link in the preload tree must lead, through no link into /proc, to what root alone may change: take it out or point it there, then enable again" \
+  run "$n" 1 "$preloaddir/pc is a symbolic link to /proc/self/cwd, resolved through procfs .*; a link in the preload tree must lead to what root alone may change: take it out or point it there, then enable again" \
       timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
 rm -f "$preloaddir/pc" "$pf"
+# What glibc's loader checks of an ELF file before it maps one, so that
+# a file it refuses is refused here too (the 123rd review's 3: a PIE,
+# 18 bytes of a header, a byte order of 0 passed; 4: no row reached
+# e_type or the big-endian branch).  The system's loader is the oracle
+# (loader_refuses).
+notso_case "18 bytes of an ELF header" 'head -c 18 "$shim" > "$soname"' \
+  "a truncated ELF file"
+notso_case "an ELF file cut short in its program headers" \
+  'head -c 100 "$shim" > "$soname"' "a truncated ELF file"
+notso_case "an ELF file of byte order 0" \
+  'cp "$shim" "$soname" && printf "\\000" | dd of="$soname" bs=1 seek=5 conv=notrunc 2>/dev/null' \
+  "an ELF file of a class, byte order or version no loader reads"
+notso_case "an executable" 'cp "$exe" "$soname"' "an ELF executable"
+notso_case "a position-independent executable" 'cp "$pie" "$soname"' \
+  "a position-independent executable \\(no glibc since 2.30 loads one as a library\\)"
+# be_elf PIE: a big-endian 64-bit ET_DYN (s390x) of one program header,
+# PT_DYNAMIC, whose first entry is DT_FLAGS_1: DF_1_PIE where PIE is 1,
+# else 0.
+z() { _i=0; while [ $_i -lt "$1" ]; do printf '\000'; _i=$((_i + 1)); done; }
+be_elf() {
+  printf '\177ELF\002\002\001'; z 9
+  printf '\000\003\000\026\000\000\000\001'; z 8
+  z 7; printf '\100'; z 12
+  printf '\000\100\000\070\000\001\000\100'; z 4
+  printf '\000\000\000\002\000\000\000\006'
+  for _v in 170 170 170 040 040 010; do z 7; printf "\\$_v"; done
+  printf '\000\000\000\000\157\377\377\373\000\000\000\000'
+  if [ "$1" = 1 ]; then printf '\010'; else printf '\000'; fi; z 3
+  z 16
+}
+notso_case "a big-endian position-independent executable" 'be_elf 1 > "$soname"' \
+  "a position-independent executable \\(no glibc since 2.30 loads one as a library\\)"
+# ... while another architecture's shim, of either byte order, is that
+# loader's to take.
+acc_case() {
+  n="enable: $1 where another \$LIB's shim's file would be, accepted"
+  mkdir -p /etc/rseq-d/sub && (cd /etc/rseq-d/sub && eval "$2") &&
+    chmod 644 /etc/rseq-d/sub/"$soname" && ln -s /etc/rseq-d "$preloaddir/deep" &&
+    run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+}
+acc_case "an arm64 shim" \
+  'cp "$shim" "$soname" && printf "\\267\\000" | dd of="$soname" bs=1 seek=18 conv=notrunc 2>/dev/null'
+acc_case "a big-endian shared object" 'be_elf 0 > "$soname"'
+# A link through procfs as the shim's file is refused for that, not
+# called a directory (the 123rd review's 5: the type of what
+# /proc/self/cwd led to was told first).
+n="enable: a link through procfs where another \$LIB's shim's file would be, refused with its own words"
+mkdir -p /etc/rseq-d/sub && ln -s /proc/self/cwd /etc/rseq-d/sub/"$soname" &&
+  ln -s /etc/rseq-d "$preloaddir/deep" &&
+  run "$n" 1 "/etc/rseq-d/sub/$soname \(on the way to what $preloaddir/deep/sub/$soname resolves to\) is a symbolic link to /proc/self/cwd, resolved through procfs" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# A loop of links there gets the link's fix, with no word of /proc (the
+# 123rd review's 5: the tree's fix spoke of links into /proc for it).
+n="enable: a loop of links where another \$LIB's shim's file would be, refused with the link's fix"
+mkdir -p /etc/rseq-d/sub && ln -s "$soname" /etc/rseq-d/sub/"$soname" &&
+  ln -s /etc/rseq-d "$preloaddir/deep" &&
+  run "$n" 1 "/etc/rseq-d/sub/$soname: Too many levels of symbolic links \(on the way to what $preloaddir/deep/sub/$soname resolves to\); a link in the preload tree must lead to what root alone may change: take it out or point it there, then enable again\$" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# The loader opens the shim in every user's programs: one that not all
+# may read, or reach, makes each of theirs print its error (the 123rd
+# review's 3: check_loads runs as root, and passed them).  The oracle:
+# the loader as nobody.
+n="enable: another \$LIB's shim of mode 600, refused"
+mkdir -p /etc/rseq-d/sub && cp "$shim" /etc/rseq-d/sub/"$soname" &&
+  chmod 600 /etc/rseq-d/sub/"$soname" && ln -s /etc/rseq-d "$preloaddir/deep" &&
+  loader_refuses "$n" /etc/rseq-d/sub/"$soname" nobody &&
+  run "$n" 1 "/etc/rseq-d/sub/$soname \(what $preloaddir/deep/sub/$soname resolves to\) is not readable by all users \(mode 600\): the loader of every program that may not read it would fail to load the shim and print its error; chmod a\+r /etc/rseq-d/sub/$soname, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+n="enable: another \$LIB's shim in a directory of mode 700, refused"
+mkdir -p /etc/rseq-d/sub && cp "$shim" /etc/rseq-d/sub/"$soname" &&
+  chmod 644 /etc/rseq-d/sub/"$soname" && chmod 700 /etc/rseq-d/sub &&
+  ln -s /etc/rseq-d "$preloaddir/deep" &&
+  loader_refuses "$n" /etc/rseq-d/sub/"$soname" nobody &&
+  run "$n" 1 "/etc/rseq-d/sub \(on the way to what $preloaddir/deep/sub/$soname resolves to\) is not searchable by all users \(mode 700\): the loader of every program that may not search it would fail to load the shim and print its error; chmod a\+x /etc/rseq-d/sub, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+n="enable: the shim of mode 600, refused"
+chmod 600 "$libdir/$soname" &&
+  loader_refuses "$n" "$libdir/$soname" nobody &&
+  run "$n" 1 "is not readable by all users \(mode 600\): the loader of every program that may not read it would fail to load the shim and print its error; chmod a\+r [^ ]*, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+chmod 755 "$libdir/$soname"
+rm -f "$pf"
+# FUSE: its server, a process, says what its owners and modes are, and
+# may never answer; the walk asks it nothing and refuses it anywhere in
+# the preload tree (the 123rd review's 2: a user's FUSE mount,
+# allow_other, over a directory of theirs at a $LIB's end showed root's
+# 0755 and passed; 1: a server that answers nothing held enable in a
+# lookup or an open, beyond SIGKILL).  fuse-serve mounts in this mount
+# namespace; a killed server leaves its mount, taken off lazily.
+fuse_up() {
+  "$serve" "$1" 0 allow_other ${2:+"arm=$2"} > "$scratch/fuse.out" 2>&1 &
+  fuse_pid=$!
+  _i=0
+  while ! grep -q mounted "$scratch/fuse.out" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  grep -q mounted "$scratch/fuse.out" ||
+    { echo "fuse-serve: $(cat "$scratch/fuse.out")"; return 1; }
+}
+fuse_down() {
+  kill "$fuse_pid" 2>/dev/null; wait "$fuse_pid" 2>/dev/null
+  umount -l "$1" 2>/dev/null
+}
+fuse_re="is on a FUSE file system: its server, a process, says what its owners and modes are, and may never answer, so whoever runs it can replace the shim that every program on the machine, setuid ones included, would load; unmount it, or point the link that leads there elsewhere, then enable again"
+n="enable: a user's FUSE mount in the preload tree, refused"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  if mkdir -p "$preloaddir/fz/sub" && chown 65534 "$preloaddir/fz/sub" &&
+     chmod 755 "$preloaddir/fz/sub" && fuse_up "$preloaddir/fz/sub"; then
+    run "$n" 1 "$preloaddir/fz/sub $fuse_re" \
+        timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+  else
+    fail "$n" "setup: cannot mount FUSE at $preloaddir/fz/sub"
+  fi
+  fuse_down "$preloaddir/fz/sub"
+  rm -rf "$preloaddir/fz" "$pf"
+fi
+n="enable: a FUSE server that answers nothing, through a link in the preload tree, refused at once"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  # A process waiting for FUSE is beyond SIGKILL: after 30 s the
+  # server is killed, which ends the wait, and the row fails.
+  rm -f "$scratch/arm" "$scratch/fuse.late" "$scratch/fuse.done"
+  if mkdir -p /etc/rseq-f && fuse_up /etc/rseq-f "$scratch/arm" &&
+     : > "$scratch/arm" && ln -s /etc/rseq-f "$preloaddir/deep"; then
+    (sleep 30; [ -e "$scratch/fuse.done" ] ||
+       { : > "$scratch/fuse.late"; kill -9 "$fuse_pid"; }) &
+    dog=$!
+    run "$n" 1 "/etc/rseq-f \(on the way to what $preloaddir/deep resolves to\) $fuse_re" \
+        "$cmd" enable --system
+    ok=$?
+    : > "$scratch/fuse.done"
+    kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null
+    if [ -e "$scratch/fuse.late" ]; then
+      fail "$n" "enable waited for a FUSE server that answers nothing until the server was killed, after 30 s"
+    elif [ $ok = 0 ]; then
+      no_file "$n" && pass "$n"
+    fi
+  else
+    fail "$n" "setup: cannot mount FUSE at /etc/rseq-f"
+  fi
+  rm -f "$preloaddir/deep"
+  fuse_down /etc/rseq-f
+  rm -rf /etc/rseq-f "$pf"
+fi
 # Links gone into are counted, not those met at a $LIB's end: 20 links
 # to "." are 20 + 20^2 to walk, under the bound (they were 20^3 more).
 n="enable: links to walk under its bound, accepted"
@@ -970,11 +1134,13 @@ mkdir -m 777 "/etc/rseq-n${nl}y" && ln -s "/etc/rseq-n${nl}y" "$preloaddir/alt" 
       "$cmd" enable --system && no_file "$n" && pass "$n"
 rm -rf "$preloaddir/alt" "/etc/rseq-n${nl}y" "$pf"
 
-# A library the loader cannot take is never named: here the first 100
-# bytes of the shim, an ELF header the walk takes (a file that is no
-# ELF one is refused before the loader is tried, above).
+# A library the loader cannot take is never named: here the shim made
+# arm64's, which the walk takes (a foreign $LIB holds its own; a file
+# that is no shared object is refused before the loader is tried,
+# above).
 mv "$libdir/$soname" "$scratch/good.so"
-head -c 100 "$scratch/good.so" > "$libdir/$soname"
+cp "$scratch/good.so" "$libdir/$soname" &&
+  printf '\267\000' | dd of="$libdir/$soname" bs=1 seek=18 conv=notrunc 2>/dev/null
 chmod 755 "$libdir/$soname"
 printf '%s\n' "$other" > "$pf"
 run "enable: a library that does not load" 1 "left as it was" \
