@@ -16,16 +16,20 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: info-exec-loop COUNT [first]
+/* Usage: info-exec-loop COUNT PERIOD [first]
 
-   Each incarnation starts a thread, sleeps 50 milliseconds and runs
-   /proc/self/exe again with COUNT less one, so that info -p meets the
-   process before, during and after an exec, which also ends the
-   thread; at 0 it exits (a bound, should the test not kill it: 2400
-   make two minutes).  With
-   "first", which the next incarnations do not get, it prints "pid=N"
-   and "ready".  */
+   Each incarnation starts a thread, sleeps as many milliseconds as the
+   file PERIOD says (50 where it says nothing) and runs /proc/self/exe
+   again with COUNT less one, so that info -p meets the process before,
+   during and after an exec, which also ends the thread; at 0 it exits
+   (a bound, should the test not kill it: 2400 make two minutes or
+   more).  The test lengthens the period where no read falls between
+   two execs: on a loaded machine an exec and its loader, or a read,
+   took longer than 50 ms, and 25 reads in a row met an exec (session
+   55: four tiers at a load of 10 on two cores).  With "first", which
+   the next incarnations do not get, it prints "pid=N" and "ready".  */
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +49,7 @@ int
 main (int argc, char **argv)
 {
   long int count = argc > 1 ? strtol (argv[1], NULL, 10) : 0;
-  if (argc > 2)
+  if (argc > 3)
     {
       printf ("pid=%d\nready\n", (int) getpid ());
       fflush (stdout);
@@ -55,11 +59,24 @@ main (int argc, char **argv)
   pthread_t t;
   if (pthread_create (&t, NULL, sleeper, NULL) != 0)
     return 1;
-  struct timespec ts = { 0, 50000000 };
+  long int ms = 50;
+  char text[32];
+  int fd = argc > 2 ? open (argv[2], O_RDONLY | O_CLOEXEC) : -1;
+  ssize_t n = fd >= 0 ? read (fd, text, sizeof text - 1) : -1;
+  if (fd >= 0)
+    close (fd);
+  if (n > 0)
+    {
+      text[n] = '\0';
+      long int v = strtol (text, NULL, 10);
+      if (v > 0 && v <= 10000)
+        ms = v;
+    }
+  struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
   nanosleep (&ts, NULL);
   char arg[32];
   snprintf (arg, sizeof arg, "%ld", count - 1);
-  char *next[] = { argv[0], arg, NULL };
+  char *next[] = { argv[0], arg, argc > 2 ? argv[2] : NULL, NULL };
   execv ("/proc/self/exe", next);
   perror ("info-exec-loop: exec");
   return 1;
