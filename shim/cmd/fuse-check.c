@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,10 +139,10 @@ static int no_fuse;
    that is not fusectl (a link in a chroot, sysfs's bare directory)
    would list nothing, and every device would pass.  */
 static int
-conns_mounted (void)
+conns_mounted (const char *where)
 {
   struct statfs s;
-  return statfs (FUSECTL_DIR, &s) == 0 && s.f_type == FUSECTL_MAGIC;
+  return statfs (where, &s) == 0 && s.f_type == FUSECTL_MAGIC;
 }
 
 static int
@@ -155,11 +156,12 @@ conns_add (unsigned long int dev)
   return 0;
 }
 
-/* Writes the connections' names to FD, one per line, then "end".  */
+/* Writes the connections' names in fusectl at WHERE to FD, one per
+   line, then "end".  */
 static int
-conns_write (int fd)
+conns_write (int fd, const char *where)
 {
-  DIR *d = opendir (FUSECTL_DIR);
+  DIR *d = opendir (where);
   if (d == NULL)
     return -1;
   struct dirent *e;
@@ -184,7 +186,7 @@ static void
 conns_list (void)
 {
   nconns = 0;
-  if (conns_mounted ())
+  if (conns_mounted (FUSECTL_DIR))
     {
       DIR *d = opendir (FUSECTL_DIR);
       struct dirent *e;
@@ -219,13 +221,27 @@ conns_list (void)
   else if (pid == 0)
     {
       close (p[0]);
-      if (unshare (CLONE_NEWNS) != 0
-          || mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0
-          || mount ("fusectl", FUSECTL_DIR, "fusectl",
-                    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0
-          || !conns_mounted ())
+      /* Where no sysfs is mounted (a chroot), over procfs's /proc/fs,
+         there as long as /proc is: a chroot in a directory on FUSE,
+         whose mount no mountinfo of it shows, left the list to be had
+         nowhere, and the walk took its root for no FUSE (the 124th
+         review's 8).  A chroot's root that is no mount point cannot be
+         made a slave (EINVAL, in the matrix's chroot: session 57's
+         lanes); the mount that holds the target, /sys or /proc, can.  */
+      const unsigned long int fl = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+      const char *where = FUSECTL_DIR;
+      if (unshare (CLONE_NEWNS) != 0)
         _exit (1);
-      _exit (conns_write (p[1]) == 0 ? 0 : 1);
+      int slave = mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0;
+      if (!((slave || mount (NULL, "/sys", NULL, MS_SLAVE, NULL) == 0)
+            && mount ("fusectl", where, "fusectl", fl, NULL) == 0)
+          && !((slave || mount (NULL, "/proc", NULL, MS_SLAVE, NULL) == 0)
+               && mount ("fusectl", where = "/proc/fs", "fusectl", fl,
+                         NULL) == 0))
+        _exit (1);
+      if (!conns_mounted (where))
+        _exit (1);
+      _exit (conns_write (p[1], where) == 0 ? 0 : 1);
     }
   close (p[1]);
   /* fusectl is the kernel's own and cannot hang; a pipe's worth of
@@ -321,15 +337,15 @@ conns_have (unsigned long int dev)
 
 enum kind { KIND_FUSE, KIND_OTHER, KIND_OVERLAY };
 
-/* A mount of a mountinfo file: its ID, device and kind; for FUSE, its
-   mount point (unescaped), for overlayfs its super options (as
-   written).  */
+/* A mount of a mountinfo file: its ID, its parent's, device and kind;
+   for FUSE and overlayfs its mount point (unescaped), for overlayfs
+   its super options (as written).  */
 struct ment
 {
-  unsigned long int id;
+  unsigned long int id, parent;
   unsigned int maj, min;
   enum kind kind;
-  char *text;
+  char *point, *text;
 };
 
 /* A mountinfo file, parsed.  STATE: 0 not read, 1 read, -1 unreadable
@@ -361,14 +377,17 @@ struct mtab
   size_t n;
 };
 
-/* DIR's mountinfo, and ours.  */
-static struct mtab tabs[2];
+/* DIR's mountinfo, ours, and init's (overlay_untrusted).  */
+static struct mtab tabs[3];
 
 static void
 mtab_free (struct mtab *t)
 {
   for (size_t i = 0; i < t->n; i++)
-    free (t->e[i].text);
+    {
+      free (t->e[i].point);
+      free (t->e[i].text);
+    }
   free (t->e);
   t->e = NULL;
   t->n = 0;
@@ -434,16 +453,11 @@ mtab_parse (struct mtab *t, char *text)
           && sscanf (line, "%lu %lu %u:%u", &id, &parent, &maj, &min) == 4)
         {
           const char *type = dash + 3;
-          struct ment m = { id, maj, min, KIND_OTHER, NULL };
+          struct ment m = { id, parent, maj, min, KIND_OTHER, NULL, NULL };
           size_t len;
           if (strncmp (type, "fuse", 4) == 0
               && (type[4] == ' ' || type[4] == '.' || type[4] == 'b'))
-            {
-              const char *f = field_of (line, 4, &len);
-              m.kind = KIND_FUSE;
-              if (f != NULL && f < dash)
-                m.text = unescape (f, len);
-            }
+            m.kind = KIND_FUSE;
           else if (strncmp (type, "overlay ", 8) == 0)
             {
               /* TYPE SOURCE OPTIONS.  */
@@ -451,12 +465,19 @@ mtab_parse (struct mtab *t, char *text)
               m.kind = KIND_OVERLAY;
               m.text = f != NULL ? strndup (f, len) : NULL;
             }
+          if (m.kind != KIND_OTHER)
+            {
+              const char *f = field_of (line, 4, &len);
+              if (f != NULL && f < dash)
+                m.point = unescape (f, len);
+            }
           if (t->n == cap)
             {
               size_t ncap = cap != 0 ? cap * 2 : 256;
               struct ment *ne = realloc (t->e, ncap * sizeof *ne);
               if (ne == NULL)
                 {
+                  free (m.point);
                   free (m.text);
                   t->state = -1;
                   return;
@@ -484,7 +505,8 @@ mtab_get (int i, const char *dir)
 {
   struct mtab *t = &tabs[i];
   char path[128];
-  snprintf (path, sizeof path, "%s/mountinfo", i == 0 ? dir : "/proc/self");
+  snprintf (path, sizeof path, "%s/mountinfo",
+            i == 0 ? dir : i == 1 ? "/proc/self" : "/proc/1");
   struct timespec now;
   clock_gettime (CLOCK_MONOTONIC, &now);
   if (t->state != 0 && strcmp (t->path, path) == 0
@@ -519,34 +541,26 @@ static int
 fuse_point_over (const struct mtab *t, const char *path)
 {
   for (size_t i = 0; i < t->n; i++)
-    if (t->e[i].kind == KIND_FUSE && t->e[i].text != NULL)
+    if (t->e[i].kind == KIND_FUSE && t->e[i].point != NULL)
       {
-        size_t len = strlen (t->e[i].text);
-        if (strncmp (t->e[i].text, path, len) == 0
+        size_t len = strlen (t->e[i].point);
+        if (strncmp (t->e[i].point, path, len) == 0
             && (len == 1 || path[len] == '/' || path[len] == '\0'))
           return 1;
       }
   return 0;
 }
 
-/* Whether the overlayfs mount whose super options are OPTS has a layer
-   under a FUSE mount point in either table.  With xino, a file of an
-   overlay shows the overlay's own device, and opening or reading it
-   reaches the layer's server (twenty-fifth review: info -p waited in
-   FUSE's OPEN through ovl_open).  A layer's name is the one its mounter
-   gave, as given: one with "." or ".." in it counts as FUSE; a relative
-   one cannot be placed either, but Docker's and containerd's overlays
-   name their layers so when the absolute names do not fit in a page
-   (twenty-seventh review: taken for FUSE, every such container's C
-   library was reported unknown), so it is taken for what it most
-   likely is, and one reached through a link, or a FUSE mount no table
-   shows any more, is the watchdog's (info.c; twenty-sixth review).
+/* Calls EACH with every layer of the overlayfs mount whose super
+   options are OPTS (unescaped: the name its mounter gave, as given),
+   and ARG; 1 as soon as one returns 1 (or memory runs out), else 0.
    lowerdir's layers are parted by ':'; the kernel shows a backslash as
    \134, so a ':' the mounter escaped reads "\134:" (an odd run of
    \134 before it), and lowerdir+= and datadir+= name one layer each,
    unescaped.  */
 static int
-overlay_on_fuse (const char *opts)
+overlay_layers (const char *opts, int (*each) (const char *, void *),
+                void *arg)
 {
   static const char *const keys[] = { "lowerdir=", "upperdir=", "workdir=",
                                       "datadir+=", "lowerdir+=" };
@@ -578,14 +592,20 @@ overlay_on_fuse (const char *opts)
                 }
               if (!split)
                 lend = oend;
+              /* "A::B": B is a data-only layer (Linux 6.5), no layer
+                 is between.  */
+              if (lend == l)
+                {
+                  l = lend + 1;
+                  continue;
+                }
               char *layer = unescape (l, (size_t) (lend - l));
               if (layer == NULL)
                 return 1;
-              char *w = layer + strlen (layer);
               if (split)
                 {
                   /* The mounter's escapes: "\:" is ':', "\\" '\'.  */
-                  w = layer;
+                  char *w = layer;
                   for (const char *r = layer; *r != '\0'; r++)
                     {
                       if (*r == '\\' && r[1] != '\0')
@@ -594,14 +614,7 @@ overlay_on_fuse (const char *opts)
                     }
                   *w = '\0';
                 }
-              int hit = 0;
-              if (layer[0] == '/')
-                hit = strstr (layer, "/./") != NULL
-                      || strstr (layer, "/../") != NULL
-                      || (w - layer >= 2 && strcmp (w - 2, "/.") == 0)
-                      || (w - layer >= 3 && strcmp (w - 3, "/..") == 0);
-              for (int i = 0; i < 2 && !hit && layer[0] == '/'; i++)
-                hit = tabs[i].state < 0 || fuse_point_over (&tabs[i], layer);
+              int hit = each (layer, arg);
               free (layer);
               if (hit)
                 return 1;
@@ -613,13 +626,127 @@ overlay_on_fuse (const char *opts)
   return 0;
 }
 
+/* Whether the absolute LAYER has "." or ".." for a name.  */
+static int
+dotted (const char *layer)
+{
+  size_t n = strlen (layer);
+  return strstr (layer, "/./") != NULL || strstr (layer, "/../") != NULL
+         || (n >= 2 && strcmp (layer + n - 2, "/.") == 0)
+         || (n >= 3 && strcmp (layer + n - 3, "/..") == 0);
+}
+
+/* overlay_on_fuse's test of one LAYER.  */
+static int
+layer_on_fuse (const char *layer, void *arg)
+{
+  (void) arg;
+  if (layer[0] != '/')
+    return 0;
+  if (dotted (layer))
+    return 1;
+  for (int i = 0; i < 2; i++)
+    if (tabs[i].state < 0 || fuse_point_over (&tabs[i], layer))
+      return 1;
+  return 0;
+}
+
+/* Whether the overlayfs mount whose super options are OPTS has a layer
+   under a FUSE mount point in either table.  With xino, a file of an
+   overlay shows the overlay's own device, and opening or reading it
+   reaches the layer's server (twenty-fifth review: info -p waited in
+   FUSE's OPEN through ovl_open).  A layer's name is the one its mounter
+   gave, as given: one with "." or ".." in it counts as FUSE; a relative
+   one cannot be placed either, but Docker's and containerd's overlays
+   name their layers so when the absolute names do not fit in a page
+   (twenty-seventh review: taken for FUSE, every such container's C
+   library was reported unknown), so it is taken for what it most
+   likely is, and one reached through a link, or a FUSE mount no table
+   shows any more, is the watchdog's (info.c; twenty-sixth review).  A
+   walk of this process's own asks more (overlay_untrusted).  */
+static int
+overlay_on_fuse (const char *opts)
+{
+  return overlay_layers (opts, layer_on_fuse, NULL);
+}
+
+static int overlay_untrusted (const char *opts, int depth);
+
+/* The overlays being judged (overlay_untrusted), outermost first: a
+   layer that leads into one of them is the directory it covers (an
+   overlay mounted over its own lower directory, as over /etc): its
+   device, mount ID, its parent's, and its mount point.  */
+static struct
+{
+  unsigned int maj, min;
+  unsigned long int id, parent;
+  char *point;
+} judging[8];
+static int njudging;
+
+/* Why the last overlay fuse_fd_here took for one that may be on FUSE
+   is so (the first reason found, the innermost): fuse_overlay_why.  */
+static char why[1024];
+
+static void __attribute__ ((format (printf, 1, 2)))
+say_why (const char *fmt, ...)
+{
+  if (why[0] != '\0')
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (why, sizeof why, fmt, ap);
+  va_end (ap);
+}
+
+const char *
+fuse_overlay_why (void)
+{
+  return why[0] != '\0' ? why : "its layers cannot be told";
+}
+
+/* The kind of the overlay mount M: KIND_FUSE or KIND_OTHER by
+   overlay_on_fuse where DEPTH is below 0, else KIND_OVERLAY or
+   KIND_OTHER by overlay_untrusted.  */
+static enum kind
+overlay_kind (const struct ment *m, int depth)
+{
+  /* overlay_untrusted may read the tables anew, which frees M.  */
+  char *opts = m->text != NULL ? strdup (m->text) : NULL;
+  enum kind k;
+  if (depth < 0)
+    k = opts == NULL || overlay_on_fuse (opts) ? KIND_FUSE : KIND_OTHER;
+  else if (opts == NULL || njudging == 8)
+    {
+      say_why (opts == NULL ? "its options cannot be read"
+               : "overlays stacked more than 8 deep");
+      k = KIND_OVERLAY;
+    }
+  else
+    {
+      judging[njudging].maj = m->maj;
+      judging[njudging].min = m->min;
+      judging[njudging].parent = m->parent;
+      judging[njudging].id = m->id;
+      judging[njudging].point = m->point != NULL ? strdup (m->point) : NULL;
+      njudging++;
+      k = overlay_untrusted (opts, depth) ? KIND_OVERLAY : KIND_OTHER;
+      njudging--;
+      free (judging[njudging].point);
+    }
+  free (opts);
+  return k;
+}
+
 /* The kind of the mount of device MAJ:MIN (or whose mount ID is ID,
-   where BY_ID) in DIR's mountinfo, else in ours: KIND_FUSE also for an overlay with a layer on FUSE.  Returns 0
-   where neither names it, with *UNREAD set where one could not be
-   read.  */
+   where BY_ID) in DIR's mountinfo, else in ours: KIND_FUSE also for an
+   overlay with a layer on FUSE (overlay_on_fuse; overlay_untrusted
+   where DEPTH is 0 or more, for a walk of our own).  Returns 0 where
+   neither names it, with *UNREAD set where one could not be read.  */
 static int
 mount_kind (const char *dir, int by_id, unsigned long int id,
-            unsigned int maj, unsigned int min, enum kind *kind, int *unread)
+            unsigned int maj, unsigned int min, enum kind *kind, int *unread,
+            int depth)
 {
   *unread = 0;
   struct mtab *t[2] = { mtab_get (0, dir), mtab_get (1, dir) };
@@ -635,10 +762,9 @@ mount_kind (const char *dir, int by_id, unsigned long int id,
             : t[i]->e[j].maj == maj && t[i]->e[j].min == min)
           {
             *kind = t[i]->e[j].kind;
-            if (*kind == KIND_OVERLAY)
-              *kind = t[i]->e[j].text == NULL
-                      || overlay_on_fuse (t[i]->e[j].text)
-                      ? KIND_FUSE : KIND_OTHER;
+            if (*kind != KIND_OVERLAY)
+              return 1;
+            *kind = overlay_kind (&t[i]->e[j], depth);
             return 1;
           }
     }
@@ -651,7 +777,7 @@ fuse_dev (const char *dir, unsigned int maj, unsigned int min)
   int listed = conns_have (((unsigned long int) maj << 20) | min);
   enum kind k = KIND_OTHER;
   int unread;
-  int found = mount_kind (dir, 0, 0, maj, min, &k, &unread);
+  int found = mount_kind (dir, 0, 0, maj, min, &k, &unread, -1);
   /* Not a FUSE connection: an overlay over one still reaches its
      server.  */
   if (listed == 0)
@@ -711,18 +837,61 @@ fuse_fd (const char *dir, int fd)
     return fuse_dev (dir, maj, min);
   enum kind k = KIND_FUSE;
   int unread;
-  return how == 0 || !mount_kind (dir, 1, id, 0, 0, &k, &unread)
+  return how == 0 || !mount_kind (dir, 1, id, 0, 0, &k, &unread, -1)
          || k == KIND_FUSE;
 }
 
-int
-fuse_fd_here (int fd)
+/* What a layer that leads into the overlay being judged whose mount's
+   parent is PARENT is on: the directory that overlay covers, on the
+   parent mount (whose directories the walk cannot reach).  3 where that
+   is no FUSE and no overlay that may be over it, else 1.  A parent no
+   table shows is outside our root, as a chroot's whose root is an
+   overlay (ours in CI): the layer was named where we cannot look, as
+   in layer_untrusted.  */
+static int
+beneath (unsigned long int parent, int depth)
+{
+  struct mtab *t = mtab_get (1, "/proc/self");
+  for (size_t j = 0; t->state == 1 && j < t->n; j++)
+    if (t->e[j].id == parent)
+      {
+        if (t->e[j].kind == KIND_FUSE)
+          return 1;
+        if (t->e[j].kind == KIND_OVERLAY)
+          return overlay_kind (&t->e[j], depth) == KIND_OTHER ? 3 : 1;
+        return 3;
+      }
+  return t->state == 1 ? 3 : 1;
+}
+
+/* The index in JUDGING of the overlay the file FD names is on, or -1.  */
+static int
+judged (int fd)
+{
+  unsigned int maj = 0, min = 0;
+  unsigned long int id = 0;
+  if (njudging == 0 || fd_mount (fd, &maj, &min, &id) != 1)
+    return -1;
+  for (int i = njudging - 1; i >= 0; i--)
+    if (judging[i].maj == maj && judging[i].min == min)
+      return i;
+  return -1;
+}
+
+/* fuse_fd_here, DEPTH overlays deep (overlay_untrusted); 3 for a
+   directory of an overlay being judged whose covered directory passes
+   (beneath).  */
+static int
+fd_here (int fd, int depth)
 {
   unsigned int maj = 0, min = 0;
   unsigned long int id = 0;
   int how = fd_mount (fd, &maj, &min, &id);
   if (how == 0)
     return 1;
+  int i = judged (fd);
+  if (i >= 0)
+    return beneath (judging[i].parent, depth);
   enum kind k = KIND_OTHER;
   int unread, found = 0;
   /* A mount the tables lack may be one made since they were read (a
@@ -735,16 +904,208 @@ fuse_fd_here (int fd)
         for (int i = 0; i < 2; i++)
           tabs[i].keep = 0;
       found = how == 1
-              ? mount_kind ("/proc/self", 0, 0, maj, min, &k, &unread)
-              : mount_kind ("/proc/self", 1, id, 0, 0, &k, &unread);
+              ? mount_kind ("/proc/self", 0, 0, maj, min, &k, &unread, depth)
+              : mount_kind ("/proc/self", 1, id, 0, 0, &k, &unread, depth);
     }
   if (found)
-    return k == KIND_FUSE;
+    return k == KIND_FUSE ? 1 : k == KIND_OVERLAY ? 2 : 0;
   /* A FUSE mount made since the table was read is on the list of
      connections, where there is one; a device no table and no list
      knows is another file system's own (overlayfs's per layer).  */
   return unread || (how == 1 && conns_have (((unsigned long int) maj << 20)
                                             | min) == 1);
+}
+
+int
+fuse_fd_here (int fd)
+{
+  why[0] = '\0';
+  int r = fd_here (fd, 0);
+  return r == 3 ? 0 : r;
+}
+
+/* Whether mount J of table T is mounted on the overlay whose mount ID
+   is ID, or on a mount on it, and so not covered by it.  */
+static int
+on_top (const struct mtab *t, size_t j, unsigned long int id)
+{
+  unsigned long int p = t->e[j].parent;
+  for (int hops = 0; hops < 64; hops++)
+    {
+      if (p == id)
+        return 1;
+      size_t k = 0;
+      while (k < t->n && t->e[k].id != p)
+        k++;
+      if (k == t->n || t->e[k].parent == p)
+        return 0;
+      p = t->e[k].parent;
+    }
+  return 0;
+}
+
+/* Whether a FUSE or overlay mount that the overlay JUDGING[I] covers
+   lies on the way to LAYER, a name under its mount point: the layer was
+   named before that overlay covered it, so the walk (layer_untrusted)
+   cannot reach it (the 125th review's A: an overlay on /o with a layer
+   of /o/f, a FUSE mount, passed, and enable waited in its server).  */
+static int
+covered_mount (const char *layer, int i)
+{
+  struct mtab *t = mtab_get (1, "/proc/self");
+  const char *top = judging[i].point;
+  size_t tlen = top != NULL ? strlen (top) : 0;
+  for (size_t j = 0; t->state == 1 && j < t->n; j++)
+    {
+      const char *p = t->e[j].point;
+      size_t len = p != NULL ? strlen (p) : 0;
+      if (t->e[j].kind != KIND_OTHER && len > tlen
+          && strncmp (p, layer, len) == 0
+          && (layer[len] == '/' || layer[len] == '\0')
+          && !on_top (t, j, judging[i].id))
+        {
+          say_why ("its layer %s is under %s, a%s mount that the overlay "
+                   "at %s covers", layer, p,
+                   t->e[j].kind == KIND_FUSE ? " FUSE" : "n overlay",
+                   top != NULL ? top : "?");
+          return 1;
+        }
+    }
+  return t->state != 1;
+}
+
+/* overlay_untrusted's test of one LAYER (ARG: the depth, an int): 1
+   unless it is an absolute name without "." or ".." that leads from
+   our root through directories alone, each looked up in the one before
+   it, held, and each on no FUSE and on no overlay that fails in turn
+   (fd_here) before a name is looked up in it.  A name it lacks ends
+   the walk with 0: the layer was named in its mounter's root, which a
+   chroot's overlay (a build chroot's, ours in CI) does not see, and
+   every FUSE connection is a mount here (overlay_untrusted), under
+   this root.  */
+static int
+layer_untrusted (const char *layer, void *arg)
+{
+  int depth = *(const int *) arg;
+  if (layer[0] != '/' || dotted (layer))
+    {
+      say_why ("its layer %s is no absolute name without \".\" or \"..\"",
+               layer);
+      return 1;
+    }
+  int dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC), bad = dir < 0;
+  for (const char *p = layer; !bad;)
+    {
+      struct stat st;
+      int r = fd_here (dir, depth);
+      /* Into an overlay being judged: what it covers was judged, but
+         not the mounts it covers.  */
+      if (r == 3)
+        {
+          int i = judged (dir);
+          bad = i < 0 || covered_mount (layer, i);
+          break;
+        }
+      bad = r != 0 || fstat (dir, &st) != 0 || !S_ISDIR (st.st_mode);
+      if (bad)
+        say_why ("its layer %s is %s", layer,
+                 r == 1 ? "on FUSE" : r == 2 ? "on an overlay in doubt"
+                 : "reached through a symbolic link, or no directory");
+      while (*p == '/')
+        p++;
+      if (bad || *p == '\0')
+        break;
+      size_t n = strcspn (p, "/");
+      char name[256];
+      if (n >= sizeof name)
+        {
+          bad = 1;
+          break;
+        }
+      memcpy (name, p, n);
+      name[n] = '\0';
+      p += n;
+      int fd = openat (dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      int e = errno;
+      close (dir);
+      dir = fd;
+      if (fd < 0 && e == ENOENT)
+        return 0;
+      bad = fd < 0;
+    }
+  if (dir >= 0)
+    close (dir);
+  return bad;
+}
+
+/* Whether init (PID 1) is in this mount namespace: its mountinfo then
+   shows every mount of it, also those outside our root, which ours
+   leaves out (a chroot's).  */
+static int
+init_here (void)
+{
+  struct stat a, b;
+  return stat ("/proc/1/ns/mnt", &a) == 0 && stat ("/proc/self/ns/mnt", &b) == 0
+         && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Whether the kernel's dev_t DEV is a mount of table T.  */
+static int
+in_table (const struct mtab *t, unsigned long int dev)
+{
+  for (size_t j = 0; t->state == 1 && j < t->n; j++)
+    if ((((unsigned long int) t->e[j].maj << 20) | t->e[j].min) == dev)
+      return 1;
+  return 0;
+}
+
+/* For a walk of this process's own (fuse_fd_here): whether the overlayfs
+   mount whose super options are OPTS, DEPTH overlays deep, may have a
+   layer on FUSE, whose server the overlay asks for each name looked up
+   in it (the 124th review's 1-2: an overlay over an overlay over FUSE,
+   a layer named through a link or by a relative name, one on a FUSE
+   mount unmounted lazily, each passed, and the walk waited in the
+   server beyond SIGKILL).  None can be where FUSE is not registered or
+   no FUSE connection exists.  Else each connection must be a mount of
+   this mount namespace, in our mountinfo or, where init shares the
+   namespace, in init's (which shows those outside a chroot's root: the
+   125th review's C): one unmounted lazily, or mounted in another
+   namespace alone, may be a layer that no table shows.  Each layer
+   must pass layer_untrusted; 8 overlays deep at most.  Where there is
+   no list of connections (root without CAP_SYS_ADMIN, as in a
+   container) the layers are judged by the tables alone: refusing them
+   all refused every default Docker or podman container (the 125th
+   review's B).  What this cannot see is root's doing: a layer moved
+   since it was mounted (mount --move, a rename), an overlay layer
+   unmounted lazily, a FUSE mount and an overlay over it both made
+   while the walk runs (the list is read once), and, without the list,
+   a FUSE mount unmounted lazily under an overlay.  */
+static int
+overlay_untrusted (const char *opts, int depth)
+{
+  conns_read ();
+  if (no_fuse || (conns_state == 1 && nconns == 0))
+    return 0;
+  if (depth >= 8)
+    {
+      say_why ("overlays stacked more than 8 deep");
+      return 1;
+    }
+  int init = conns_state == 1 && init_here ();
+  if (init)
+    mtab_get (2, NULL);
+  for (size_t c = 0; conns_state == 1 && c < nconns; c++)
+    if (!in_table (&tabs[0], conns[c]) && !in_table (&tabs[1], conns[c])
+        && !(init && in_table (&tabs[2], conns[c])))
+      {
+        say_why ("a FUSE connection (device %lu:%lu) that no mount of this "
+                 "mount namespace shows (unmounted lazily, or mounted in "
+                 "another namespace alone) may be one of its layers",
+                 conns[c] >> 20, conns[c] & 0xfffff);
+        return 1;
+      }
+  int deeper = depth + 1;
+  return overlay_layers (opts, layer_untrusted, &deeper);
 }
 
 int

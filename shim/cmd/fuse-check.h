@@ -26,8 +26,14 @@ int fuse_fd (const char *dir, int fd);
    FUSE connections shows is no FUSE one (overlayfs gives the files of
    each layer an anonymous device of its own, which no mountinfo shows:
    fuse_fd takes those for FUSE where the list cannot be read, in a
-   chroot or a container).  1 also where mountinfo cannot be read.  */
+   chroot or a container).  1 also where mountinfo cannot be read; 2
+   for an overlay that may have a layer on FUSE (a stricter test than
+   fuse_fd's: overlay_untrusted in fuse-check.c).  */
 int fuse_fd_here (int fd);
+
+/* Why the last overlay fuse_fd_here answered 2 for may be on FUSE, in
+   words (a layer's name in them as its mounter gave it).  */
+const char *fuse_overlay_why (void);
 
 /* 1 if looking PATH up (as we see it, or in DIR's root) may pass
    through a directory on FUSE: a FUSE mount point is PATH or one of its

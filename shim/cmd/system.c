@@ -190,17 +190,44 @@ root_alone (const struct stat *st)
    -1 with errno set, or 1 where NAME is on FUSE (or cannot be told from
    it without /proc/self/mountinfo).  */
 static int
+look_at (int dir, const char *name, struct stat *st, int *fdp);
+
+static int
 look (const char *name, struct stat *st)
 {
   if (fuse_on_path ("/proc/self", name))
     return 1;
-  int fd = open (name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
+  int fd, rc = look_at (AT_FDCWD, name, st, &fd);
+  if (fd >= 0)
+    close (fd);
+  return rc;
+}
+
+/* look, of NAME in DIR (a descriptor of a directory not on FUSE, or
+   AT_FDCWD), with no check of the mount table first: the descriptor of
+   what it names (O_PATH) in *FDP where 0 is returned, else -1.  A walk
+   that holds DIR looks NAME up in that directory as it was when it was
+   opened: a FUSE mount made since over it, or over a directory on the
+   way to it, is not passed (the 124th review's 4: a walk that met a
+   directory not root's looked the names after it up from "/" again, so
+   that its owner's FUSE mount, made between two lookups, held the
+   walk in its server's LOOKUP beyond SIGKILL).  */
+static int
+look_at (int dir, const char *name, struct stat *st, int *fdp)
+{
+  *fdp = openat (dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (*fdp < 0)
     return -1;
-  int rc = fuse_fd_here (fd) ? 1 : fstat (fd, st);
-  int e = errno;
-  close (fd);
-  errno = e;
+  int rc = fuse_fd_here (*fdp);
+  if (rc == 0)
+    rc = fstat (*fdp, st);
+  if (rc != 0)
+    {
+      int e = errno;
+      close (*fdp);
+      *fdp = -1;
+      errno = e;
+    }
   return rc;
 }
 
@@ -380,21 +407,55 @@ not_regular (const char *file, const struct stat *st)
   return -1;
 }
 
-/* Says (a warning where W->warning) that REAL, met on the way to
-   what W's path resolves to, is on FUSE (look).  -1.  */
-static int
-say_fuse (const struct walk *w, const char *real)
+/* " (on the way to what W's path resolves to)", escaped, where REAL is
+   not that path, else "".  */
+static const char *
+on_the_way (const struct walk *w, const char *real)
 {
-  int whole = strcmp (real, w->path) == 0;
-  SAY (w->warning, "%s%s%s%s is on a FUSE file system%s: its server, a "
+  static char way[4 * (2 * PATH_MAX + 2) + 64];
+  if (strcmp (real, w->path) == 0)
+    return "";
+  snprintf (way, sizeof way, " (on the way to what %s resolves to)",
+            esc (1, w->path));
+  return way;
+}
+
+/* Says (a warning where W->warning) that REAL, met on the way to
+   what W's path resolves to, is on FUSE (look; HOW 1), or on an
+   overlay that may have a layer on FUSE (HOW 2), or, where this
+   process's mountinfo cannot be read (no /proc), that nothing can be
+   told from FUSE: that said "/ is on a FUSE file system" (the 124th
+   review's 6).  -1.  */
+static int
+say_fuse (const struct walk *w, const char *real, int how)
+{
+  const char *way = on_the_way (w, real);
+  if (access ("/proc/self/mountinfo", R_OK) != 0)
+    {
+      int e = errno;
+      SAY (w->warning, "%s%s: cannot tell whether it is on a FUSE file "
+           "system, whose server says what its owners and modes are and "
+           "may never answer, without /proc/self/mountinfo (%s); mount "
+           "procfs on /proc (mount -t proc proc /proc)%s", esc (0, real),
+           way, strerror (e), w->again);
+      return -1;
+    }
+  if (how == 2)
+    {
+      SAY (w->warning, "%s%s is on an overlay file system that may "
+           "have a layer on FUSE (%s): a FUSE server says what its owners "
+           "and modes are and may never answer, so whoever runs it %s; "
+           "mount the overlay with absolute names of layers that lead, "
+           "through no link, to no FUSE, or unmount what is named%s",
+           esc (0, real), way, esc (2, fuse_overlay_why ()), w->harm,
+           w->again);
+      return -1;
+    }
+  SAY (w->warning, "%s%s is on a FUSE file system: its server, a "
        "process, says what its owners and modes are, and may never "
        "answer, so whoever runs it %s; unmount it, or point the link "
-       "that leads there elsewhere%s", esc (0, real),
-       whole ? "" : " (on the way to what ", whole ? "" : esc (1, w->path),
-       whole ? "" : " resolves to)",
-       access ("/proc/self/mountinfo", R_OK) != 0
-       ? " (or on one that cannot be told from FUSE without "
-         "/proc/self/mountinfo)" : "", w->harm, w->again);
+       "that leads there elsewhere%s", esc (0, real), way, w->harm,
+       w->again);
   return -1;
 }
 
@@ -406,22 +467,60 @@ say_fuse (const struct walk *w, const char *real)
    check_loads runs as root).  -1.  */
 static int
 say_private (const struct walk *w, const char *real, const char *dir,
-             mode_t mode)
+             mode_t mode, int acl)
 {
   int whole = strcmp (real, w->path) == 0;
   const char *bad = dir[0] != '\0' ? dir : real;
-  complain ("%s%s%s%s is %s by all users (mode %03o): the loader of every "
+  const char *x = dir[0] != '\0' ? "x" : "r";
+  complain ("%s%s%s%s is %s by all users (mode %03o%s): the loader of every "
             "program that may not %s it would fail to load the shim and "
-            "print its error; chmod a+%s %s%s", esc (0, bad),
+            "print its error; %s%s %s%s", esc (0, bad),
             dir[0] != '\0' ? " (on the way to what "
             : whole ? "" : " (what ",
             dir[0] == '\0' && whole ? "" : esc (1, w->path),
             dir[0] == '\0' && whole ? "" : " resolves to)",
             dir[0] != '\0' ? "not searchable" : "not readable",
             (unsigned int) (mode & 07777),
+            acl ? ", and an access ACL that takes it from some" : "",
             dir[0] != '\0' ? "search" : "read",
-            dir[0] != '\0' ? "x" : "r", esc (2, bad), w->again);
+            acl ? "setfacl -b" : "chmod a+", acl ? "" : x, esc (2, bad),
+            w->again);
   return -1;
+}
+
+/* Whether all users may PERM (S_IROTH: read, S_IXOTH: search) the file
+   FD names (O_PATH), whose status is ST: 0; 1 where its mode takes it
+   from its group or from others; 2 where an access ACL takes it from a
+   user or group it names, or from the owning group.  A mode such as
+   0604 or 0701 gives others what it takes from the group's members,
+   and an ACL's entries are asked before the mode's other bits (the
+   124th review's 7: both passed).  The ACL is read through /proc, the
+   descriptor being O_PATH, on a file system the walk found not to be
+   FUSE.  */
+static int
+denied (int fd, const struct stat *st, mode_t perm)
+{
+  mode_t both = perm | (perm << 3);
+  if ((st->st_mode & both) != both)
+    return 1;
+  char path[64];
+  static unsigned char acl[4 + 8 * 1024];
+  snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+  ssize_t n = getxattr (path, "system.posix_acl_access", acl, sizeof acl);
+  if (n < 0)
+    return errno == ERANGE ? 2 : 0;
+  /* Little-endian entries of a tag, a permission and an ID, after a
+     version: those of a named user (2), the owning group (4), a named
+     group (8) and the mask (0x10) must give PERM.  */
+  unsigned int want = perm == S_IROTH ? 4 : 1;
+  for (ssize_t at = 4; at + 8 <= n; at += 8)
+    {
+      unsigned int tag = acl[at] | (unsigned int) acl[at + 1] << 8;
+      unsigned int p = acl[at + 2] | (unsigned int) acl[at + 3] << 8;
+      if ((tag & 0x1e) != 0 && (p & want) == 0)
+        return 2;
+    }
+  return 0;
 }
 
 /* Walks W's path a component at a time as the kernel does, following
@@ -453,9 +552,11 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   uid_t baduid = 0;
   mode_t badmode = 0;
   int held = 0;
-  /* The first directory met that not all may search, and its mode.  */
+  /* The first directory met that not all may search, its mode, and
+     whether its ACL is why (denied); then the same of the end.  */
   char private[PATH_MAX] = "";
   mode_t privmode = 0;
+  int privacl = 0, endpriv = 0;
   int r;
   if (strlen (w->path) >= PATH_MAX)
     {
@@ -467,16 +568,21 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
   strcpy (todo, w->path);
   size_t at = 0, len = 0;
   int links = 0;
-  /* REAL holds what is resolved so far, with no link in it: "" is /.  */
+  /* REAL holds what is resolved so far, with no link in it: "" is /.
+     DIR is the directory it names, held: each name is looked up in it
+     (look_at), never from "/" again.  */
   real[0] = '\0';
-  if ((r = look ("/", end)) != 0)
+  int dir;
+  if ((r = look_at (AT_FDCWD, "/", end, &dir)) != 0)
     {
       if (r > 0)
-        return say_fuse (w, "/");
+        return say_fuse (w, "/", r);
       SAY (w->warning, "/: %s", strerror (errno));
       return -1;
     }
-  if ((end->st_mode & S_IXOTH) == 0)
+  /* Whether REAL's last name is a file, not DIR.  */
+  int at_file = 0;
+  if ((privacl = denied (dir, end, S_IXOTH)) != 0)
     {
       strcpy (private, "/");
       privmode = end->st_mode;
@@ -502,14 +608,31 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
       if (n == 2 && todo[at] == '.' && todo[at + 1] == '.')
         {
           /* REAL has no link in it: its parent is the physical one,
-             already walked.  */
+             already walked, which DIR's ".." is, unless something was
+             mounted on it since: the kernel then goes into what is
+             mounted there.  */
           char *slash = strrchr (real, '/');
           len = slash != NULL ? (size_t) (slash - real) : 0;
           real[len] = '\0';
           at += n;
+          int up = openat (dir, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+          int e = errno;
+          close (dir);
+          if (up < 0)
+            {
+              SAY (w->warning, "%s: %s", len == 0 ? "/" : esc (0, real),
+                   strerror (e));
+              return -1;
+            }
+          if ((r = fuse_fd_here (up)) != 0)
+            {
+              close (up);
+              return say_fuse (w, len == 0 ? "/" : real, r);
+            }
+          dir = up;
           continue;
         }
-      int e = 0;
+      int e = 0, fd = -1;
       if (len + 1 + n >= PATH_MAX)
         e = ENAMETOOLONG;
       else
@@ -518,17 +641,19 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
           memcpy (real + len + 1, todo + at, n);
           real[len + 1 + n] = '\0';
           at += n;
-          /* Every name before this one led to a directory not on FUSE,
-             so this lookup is the kernel's alone.  */
-          if ((r = look (real, end)) > 0)
-            return say_fuse (w, real);
+          /* DIR is on no FUSE, so this lookup is the kernel's alone.  */
+          if ((r = look_at (dir, real + len + 1, end, &fd)) > 0)
+            {
+              close (dir);
+              return say_fuse (w, real, r);
+            }
           if (r < 0)
             e = errno;
         }
       ssize_t t = 0;
       if (e == 0 && S_ISLNK (end->st_mode))
         {
-          t = readlink (real, target, sizeof target - 1);
+          t = readlinkat (fd, "", target, sizeof target - 1);
           e = t < 0 ? errno : t == 0 ? ENOENT
               : ++links > MAX_LINKS ? ELOOP
               : (size_t) t + strlen (todo + at) + 2 > sizeof todo
@@ -541,6 +666,12 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
                && (w->want == WANT_DIR
                    || todo[at + strspn (todo + at, "/")] != '\0'))
         e = ENOTDIR;
+      if (e != 0)
+        {
+          if (fd >= 0)
+            close (fd);
+          close (dir);
+        }
       if (e != 0 && bad[0] != '\0')
         {
           /* A directory others may change, met before: they may have
@@ -573,29 +704,39 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
               badmode = end->st_mode;
             }
           if (private[0] == '\0' && S_ISDIR (end->st_mode)
-              && (end->st_mode & S_IXOTH) == 0)
+              && (privacl = denied (fd, end, S_IXOTH)) != 0)
             {
               strcpy (private, real);
               privmode = end->st_mode;
             }
+          if (!S_ISDIR (end->st_mode) && w->want == WANT_SHIM)
+            endpriv = denied (fd, end, S_IROTH);
           len += 1 + n;
+          if (S_ISDIR (end->st_mode))
+            {
+              close (dir);
+              dir = fd;
+            }
+          else
+            {
+              close (fd);
+              at_file = 1;
+            }
           continue;
         }
+      close (fd);
       target[t] = '\0';
       if (reaches_procfs (real) > 0)
         {
+          close (dir);
           /* Escaped: a target made to move the terminal or forge a
              line of ours (thirty-seventh review).  */
-          int whole = strcmp (real, w->path) == 0;
-          SAY (w->warning, "%s%s%s%s is a symbolic link to %s, resolved "
+          SAY (w->warning, "%s%s is a symbolic link to %s, resolved "
                "through procfs (/proc, where /dev/fd leads too): each "
                "process resolves such a link as itself (its own working "
                "directory, root or descriptors), so other processes "
                "would not find what this one does; %s%s", esc (0, real),
-               whole ? "" : " (on the way to what ",
-               whole ? "" : esc (1, w->path), whole ? "" : " resolves to)",
-               esc (2, target), w->fix,
-               w->again);
+               on_the_way (w, real), esc (2, target), w->fix, w->again);
           return -1;
         }
       /* The directory that holds the link: whoever may write it may
@@ -605,17 +746,27 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
         held = 1;
       at = splice_link (todo, at, target, t);
       if (target[0] == '/')
-        len = 0;
+        {
+          len = 0;
+          close (dir);
+          /* "/" was walked first, on no FUSE.  */
+          if ((dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+            {
+              SAY (w->warning, "/: %s", strerror (errno));
+              return -1;
+            }
+        }
       real[len] = '\0';
     }
   if (len == 0)
     strcpy (real, "/");
-  /* A path that ends in ".." ends above its last name.  */
-  if ((r = look (real, end)) != 0)
+  /* A path that ends in ".." ends above its last name: DIR.  */
+  r = at_file ? 0 : fstat (dir, end);
+  int e = errno;
+  close (dir);
+  if (r != 0)
     {
-      if (r > 0)
-        return say_fuse (w, real);
-      SAY (w->warning, "%s: %s", esc (0, real), strerror (errno));
+      SAY (w->warning, "%s: %s", esc (0, real), strerror (e));
       return -1;
     }
   if (w->want == WANT_SHIM && !S_ISREG (end->st_mode))
@@ -626,9 +777,9 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
       if (w->want != WANT_SHIM)
         return 0;
       if (private[0] != '\0')
-        return say_private (w, real, private, privmode);
-      if ((end->st_mode & S_IROTH) == 0)
-        return say_private (w, real, "", end->st_mode);
+        return say_private (w, real, private, privmode, privacl == 2);
+      if (endpriv != 0)
+        return say_private (w, real, "", end->st_mode, endpriv == 2);
       return 0;
     }
   static char where[8 * (2 * PATH_MAX + 2) + 64];
@@ -832,26 +983,72 @@ elf_problem (int fd, int *err)
     return "an ELF file of no type a loader maps";
   if (version != EV_CURRENT || phentsize != phsize)
     return "an ELF file of a class, byte order or version no loader reads";
-  /* The dynamic section: DT_FLAGS_1 may come anywhere in it.  */
-  uint64_t dynoff = 0, dynsize = 0;
-  int dynamic = 0;
-  for (size_t i = 0; i < phnum; i++)
-    {
-      unsigned char ph[56];
-      if (read_at (fd, ph, phsize, phoff + i * phsize) != 0)
-        {
-          *err = errno;
-          return "a truncated ELF file";
-        }
-      if (elf_field (ph, 4, msb) == PT_DYNAMIC)
-        {
-          dynamic = 1;
-          dynoff = elf_field (ph + (wide ? 8 : 4), wide ? 8 : 4, msb);
-          dynsize = elf_field (ph + (wide ? 32 : 16), wide ? 8 : 4, msb);
-        }
-    }
+  /* glibc's loaders take the System V ABI, version 0, or the GNU one,
+     up to the version each knows: 1 (unique symbols) in all of them.  */
+  if (!((h[EI_OSABI] == ELFOSABI_SYSV && h[EI_ABIVERSION] == 0)
+        || (h[EI_OSABI] == ELFOSABI_GNU && h[EI_ABIVERSION] <= 1)))
+    return "an ELF file of an OS ABI or ABI version glibc's loader refuses";
+  for (int i = EI_PAD; i < EI_NIDENT; i++)
+    if (h[i] != 0)
+      return "an ELF file with nonzero padding in e_ident, which glibc's "
+             "loader refuses";
+  /* The dynamic section, as the loader finds it: at its address, in the
+     loadable segment that maps it (the 124th review's 5: it was read at
+     its file offset; a PT_DYNAMIC of no bytes in the file, as objcopy
+     --only-keep-debug leaves, is none).  */
+  uint64_t dynaddr = 0, dynsize = 0, dynoff = 0;
+  int dynamic = 0, loads = 0, mapped = 0;
+  long ps = sysconf (_SC_PAGESIZE);
+  uint64_t pagesize = ps >= 4096 ? (uint64_t) ps : 4096;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < phnum; i++)
+      {
+        unsigned char ph[56];
+        if (read_at (fd, ph, phsize, phoff + i * phsize) != 0)
+          {
+            *err = errno;
+            return "a truncated ELF file";
+          }
+        int w8 = wide ? 8 : 4;
+        uint64_t type = elf_field (ph, 4, msb);
+        uint64_t off = elf_field (ph + (wide ? 8 : 4), w8, msb);
+        uint64_t vaddr = elf_field (ph + (wide ? 16 : 8), w8, msb);
+        uint64_t filesz = elf_field (ph + (wide ? 32 : 16), w8, msb);
+        uint64_t align = elf_field (ph + (wide ? 48 : 28), w8, msb);
+        /* glibc 2.34 skips a PT_DYNAMIC of no bytes in the file (the
+           126th review's 4: refusing it refused what it loads).  */
+        if (pass == 0 && type == PT_DYNAMIC && filesz != 0)
+          {
+            dynamic = 1;
+            dynaddr = vaddr;
+            dynsize = filesz;
+          }
+        else if (pass == 0 && type == PT_LOAD)
+          {
+            loads++;
+            /* As glibc checks, at this machine's page size, which its
+               loaders use (64 KiB on some arm64 and ppc64 kernels: the
+               125th review's E).  */
+            if ((align & (pagesize - 1)) != 0
+                || ((vaddr - off) & (align - 1)) != 0)
+              return "an ELF file with a loadable segment glibc's loader "
+                     "refuses (its alignment)";
+          }
+        else if (pass == 1 && type == PT_LOAD && !mapped
+                 && dynaddr >= vaddr && dynaddr - vaddr <= filesz
+                 && dynsize <= filesz - (dynaddr - vaddr))
+          {
+            mapped = 1;
+            dynoff = off + (dynaddr - vaddr);
+          }
+      }
+  if (loads == 0)
+    return "an ELF file with no loadable segment";
   if (!dynamic)
     return "an ELF file with no dynamic section";
+  if (!mapped)
+    return "an ELF file whose dynamic section no loadable segment maps "
+           "from the file";
   size_t dynent = wide ? 16 : 8, tag = wide ? 8 : 4;
   /* A bound on the work: a real one is a few hundred bytes.  */
   if (dynsize > (1u << 20))
@@ -2471,6 +2668,16 @@ cmd_system (int argc, char **argv)
 #endif
 
   char file[PATH_MAX];
+  /* Before the walks: without root's list of FUSE connections they
+     take every overlay on the way for one that may be on FUSE
+     (fuse_fd_here), and a user could write no entry anyway.  */
+  if (enable && geteuid () != 0)
+    {
+      complain ("%s is root's to write, and what it names is checked "
+                "for what root alone may change: run it as root",
+                PRELOAD_FILE);
+      return EXIT_SYSTEM_FAILED;
+    }
   if (enable)
     {
       if (RSEQ_COMPAT_GLIBC_LIB[0] == '\0' || RSEQ_COMPAT_PRELOADDIR[0] != '/')

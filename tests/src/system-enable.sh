@@ -15,7 +15,10 @@
 # names (the Makefile's preloaddir); make install adds the glibc names
 # there where it is not LIBDIR/rseq-compat, and so do the scenarios.
 # XATTR is tests/src/xattr-tool.c, built; REPLACE system-replace.c's
-# preload; AGENT system-agent.c's library.
+# preload; AGENT system-agent.c's library; SERVE fuse-serve.c, FUSEWHY
+# why FUSE cannot be mounted here ("" where it can); EXE and PIE
+# system-exe.c as an executable and a PIE; ELF system-elf.c; PROP the
+# propagation system.exp gave its own mount namespace (rseq_mount_ns_prop).
 #
 # EXPECT: "enable" (a C library that does not register: every case),
 # "refuse-abi" (glibc 2.35+ or the patched glibc: enable is refused,
@@ -28,7 +31,7 @@ set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
 preloaddir=${10} xattr=${11} replace=${12} agent=${13} serve=${14}
-fusewhy=${15} exe=${16} pie=${17}
+fusewhy=${15} exe=${16} pie=${17} elf=${18} prop=${19}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -925,11 +928,12 @@ rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
 # ... and a shared object: an empty file or a script there makes every
 # program of that $LIB print the loader's error (the 122nd review's 3:
 # an empty file passed).
-# loader_refuses NAME FILE: the oracle, this system's loader, will not
-# preload FILE (as the user nobody where a third argument is given).
+# loader_refuses NAME FILE [nobody [GID]]: the oracle, this system's
+# loader, will not preload FILE (as the user nobody where a third
+# argument is given, in group GID where a fourth is).
 loader_refuses() {
   _as=
-  [ $# -lt 3 ] || _as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+  [ $# -lt 3 ] || _as="setpriv --reuid=65534 --regid=${4:-65534} --clear-groups"
   _o=$($_as env LD_PRELOAD="$2" /bin/true 2>&1)
   case $_o in
     *"cannot be preloaded"*) return 0 ;;
@@ -970,22 +974,45 @@ notso_case "an ELF file of byte order 0" \
 notso_case "an executable" 'cp "$exe" "$soname"' "an ELF executable"
 notso_case "a position-independent executable" 'cp "$pie" "$soname"' \
   "a position-independent executable \\(no glibc since 2.30 loads one as a library\\)"
-# be_elf PIE: a big-endian 64-bit ET_DYN (s390x) of one program header,
-# PT_DYNAMIC, whose first entry is DT_FLAGS_1: DF_1_PIE where PIE is 1,
-# else 0.
+# be_elf PIE: a big-endian 64-bit ET_DYN (s390x) of two program
+# headers, PT_LOAD of the whole file and PT_DYNAMIC, whose first entry
+# is DT_FLAGS_1: DF_1_PIE where PIE is 1, else 0.
 z() { _i=0; while [ $_i -lt "$1" ]; do printf '\000'; _i=$((_i + 1)); done; }
 be_elf() {
   printf '\177ELF\002\002\001'; z 9
   printf '\000\003\000\026\000\000\000\001'; z 8
   z 7; printf '\100'; z 12
-  printf '\000\100\000\070\000\001\000\100'; z 4
+  printf '\000\100\000\070\000\002\000\100'; z 4
+  printf '\000\000\000\001\000\000\000\006'
+  z 24; z 7; printf '\320'; z 7; printf '\320'; z 6; printf '\020\000'
   printf '\000\000\000\002\000\000\000\006'
-  for _v in 170 170 170 040 040 010; do z 7; printf "\\$_v"; done
+  for _v in 260 260 260 040 040 010; do z 7; printf "\\$_v"; done
   printf '\000\000\000\000\157\377\377\373\000\000\000\000'
   if [ "$1" = 1 ]; then printf '\010'; else printf '\000'; fi; z 3
   z 16
 }
 notso_case "a big-endian position-independent executable" 'be_elf 1 > "$soname"' \
+  "a position-independent executable \\(no glibc since 2.30 loads one as a library\\)"
+# ... and what glibc's loader checks besides (the 124th review's 5): a
+# dynamic section with no bytes in the file, an OS ABI or ABI version
+# it does not know, e_ident's padding, loadable segments, and the
+# dynamic section found at its address, not its offset.
+notso_case "a debug-only file (objcopy --only-keep-debug)" \
+  'objcopy --only-keep-debug "$shim" "$soname"' "an ELF file with no dynamic section"
+notso_case "an ELF file of OS ABI 9" \
+  'cp "$shim" "$soname" && printf "\\011" | dd of="$soname" bs=1 seek=7 conv=notrunc 2>/dev/null' \
+  "an ELF file of an OS ABI or ABI version glibc's loader refuses"
+notso_case "an ELF file of ABI version 5" \
+  'cp "$shim" "$soname" && printf "\\005" | dd of="$soname" bs=1 seek=8 conv=notrunc 2>/dev/null' \
+  "an ELF file of an OS ABI or ABI version glibc's loader refuses"
+notso_case "an ELF file with nonzero padding in e_ident" \
+  'cp "$shim" "$soname" && printf "\\001" | dd of="$soname" bs=1 seek=12 conv=notrunc 2>/dev/null' \
+  "an ELF file with nonzero padding in e_ident, which glibc's loader refuses"
+notso_case "an ELF file with no loadable segment" \
+  'cp "$shim" "$soname" && "$elf" noload "$soname"' \
+  "an ELF file with no loadable segment"
+notso_case "a position-independent executable whose dynamic section's offset is 0" \
+  'cp "$pie" "$soname" && "$elf" dynoff "$soname"' \
   "a position-independent executable \\(no glibc since 2.30 loads one as a library\\)"
 # ... while another architecture's shim, of either byte order, is that
 # loader's to take.
@@ -1043,6 +1070,35 @@ chmod 600 "$libdir/$soname" &&
       timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
 chmod 755 "$libdir/$soname"
 rm -f "$pf"
+# A mode that gives others what it takes from the group's members, and
+# an access ACL that takes it from a user, are refused too (the 124th
+# review's 7: 0604, 0701 and such an ACL passed).  The oracle: the
+# loader as nobody, in root's group for the mode.
+n="enable: the shim of mode 604, refused"
+chmod 604 "$libdir/$soname" &&
+  loader_refuses "$n" "$libdir/$soname" nobody 0 &&
+  run "$n" 1 "is not readable by all users \(mode 604\): the loader of every program that may not read it would fail to load the shim and print its error; chmod a\+r [^ ]*, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+chmod 755 "$libdir/$soname"
+rm -f "$pf"
+n="enable: another \$LIB's shim in a directory of mode 701, refused"
+mkdir -p /etc/rseq-d/sub && cp "$shim" /etc/rseq-d/sub/"$soname" &&
+  chmod 644 /etc/rseq-d/sub/"$soname" && chmod 701 /etc/rseq-d/sub &&
+  ln -s /etc/rseq-d "$preloaddir/deep" &&
+  loader_refuses "$n" /etc/rseq-d/sub/"$soname" nobody 0 &&
+  run "$n" 1 "/etc/rseq-d/sub \(on the way to what $preloaddir/deep/sub/$soname resolves to\) is not searchable by all users \(mode 701\): the loader of every program that may not search it would fail to load the shim and print its error; chmod a\+x /etc/rseq-d/sub, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+rm -rf "$preloaddir/deep" /etc/rseq-d "$pf"
+# An access ACL of the user nobody without read, the mask and others
+# with it: mode 644.
+n="enable: the shim with an ACL that takes reading from a user, refused"
+"$xattr" set "$libdir/$soname" system.posix_acl_access 0200000001000600ffffffff02000000feff000004000400ffffffff10000400ffffffff20000400ffffffff &&
+  loader_refuses "$n" "$libdir/$soname" nobody &&
+  run "$n" 1 "is not readable by all users \(mode 644, and an access ACL that takes it from some\): the loader of every program that may not read it would fail to load the shim and print its error; setfacl -b [^ ]*, then enable again" \
+      timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+"$xattr" rm "$libdir/$soname" system.posix_acl_access
+chmod 755 "$libdir/$soname"
+rm -f "$pf"
 # FUSE: its server, a process, says what its owners and modes are, and
 # may never answer; the walk asks it nothing and refuses it anywhere in
 # the preload tree (the 123rd review's 2: a user's FUSE mount,
@@ -1077,20 +1133,30 @@ else
   fuse_down "$preloaddir/fz/sub"
   rm -rf "$preloaddir/fz" "$pf"
 fi
-n="enable: a FUSE server that answers nothing, through a link in the preload tree, refused at once"
-if [ -n "$fusewhy" ]; then
-  fail "$n" "FUSE cannot be mounted here: $fusewhy"
-else
-  # A process waiting for FUSE is beyond SIGKILL: after 30 s the
-  # server is killed, which ends the wait, and the row fails.
+# stall_row NAME PATTERN SETUP: a FUSE server at /etc/rseq-f that
+# answers nothing once SETUP has run; enable must refuse with PATTERN
+# within 30 s (then the server is killed, which ends the wait, and the
+# row fails).  SETUP may mount overlays at /etc/rseq-o1 and -o2, each
+# with the empty $scratch/e, on tmpfs, for a second layer (an overlay
+# has two at least without an upper one, and /etc is an overlay here:
+# the kernel stacks two at most).
+# ov_re WHY: the words of an overlay in doubt, for WHY.
+ov_re() {
+  printf '%s' "is on an overlay file system that may have a layer on FUSE \($1\): a FUSE server says what its owners and modes are and may never answer, so whoever runs it can replace the shim"
+}
+stall_row() {
+  n=$1
+  if [ -n "$fusewhy" ]; then
+    fail "$n" "FUSE cannot be mounted here: $fusewhy"
+    return
+  fi
   rm -f "$scratch/arm" "$scratch/fuse.late" "$scratch/fuse.done"
-  if mkdir -p /etc/rseq-f && fuse_up /etc/rseq-f "$scratch/arm" &&
-     : > "$scratch/arm" && ln -s /etc/rseq-f "$preloaddir/deep"; then
+  if mkdir -p /etc/rseq-f "$scratch/e" /etc/rseq-o1 /etc/rseq-o2 &&
+     fuse_up /etc/rseq-f "$scratch/arm" && eval "$3" && : > "$scratch/arm"; then
     (sleep 30; [ -e "$scratch/fuse.done" ] ||
        { : > "$scratch/fuse.late"; kill -9 "$fuse_pid"; }) &
     dog=$!
-    run "$n" 1 "/etc/rseq-f \(on the way to what $preloaddir/deep resolves to\) $fuse_re" \
-        "$cmd" enable --system
+    run "$n" 1 "$2" "$cmd" enable --system
     ok=$?
     : > "$scratch/fuse.done"
     kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null
@@ -1100,12 +1166,182 @@ else
       no_file "$n" && pass "$n"
     fi
   else
-    fail "$n" "setup: cannot mount FUSE at /etc/rseq-f"
+    fail "$n" "setup failed: $3"
   fi
   rm -f "$preloaddir/deep"
+  umount -l /etc/rseq-o2 2>/dev/null
+  umount -l /etc/rseq-o1 2>/dev/null
+  fuse_down /etc/rseq-f
+  rm -rf /etc/rseq-f "$scratch/e" /etc/rseq-o1 /etc/rseq-o2 /etc/rseq-fl "$pf"
+}
+stall_row "enable: a FUSE server that answers nothing, through a link in the preload tree, refused at once" \
+  "/etc/rseq-f \(on the way to what $preloaddir/deep resolves to\) $fuse_re" \
+  'ln -s /etc/rseq-f "$preloaddir/deep"'
+# Overlays: each lookup in one asks its layers, so a layer on FUSE
+# holds the walk in that server as FUSE itself does (the 124th review's
+# 1-2: an overlay over an overlay over FUSE, a layer named through a
+# link or by a relative name, a layer on a FUSE mount unmounted lazily,
+# each passed, and enable waited in the server beyond SIGKILL).
+stall_row "enable: an overlay over an overlay over a FUSE server that answers nothing, refused at once" \
+  "/etc/rseq-o2 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer /etc/rseq-f is on FUSE")" \
+  'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
+   mount -t overlay overlay -o lowerdir=/etc/rseq-o1:$scratch/e /etc/rseq-o2 &&
+   ln -s /etc/rseq-o2 "$preloaddir/deep"'
+stall_row "enable: an overlay whose layer is named through a link to FUSE, refused at once" \
+  "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer /etc/rseq-fl is reached through a symbolic link, or no directory")" \
+  'ln -s /etc/rseq-f /etc/rseq-fl &&
+   mount -t overlay overlay -o lowerdir=/etc/rseq-fl:$scratch/e /etc/rseq-o1 &&
+   ln -s /etc/rseq-o1 "$preloaddir/deep"'
+stall_row "enable: an overlay whose layer on FUSE has a relative name, refused at once" \
+  "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer rseq-f is no absolute name without [^)]*")" \
+  '(cd /etc && mount -t overlay overlay -o lowerdir=rseq-f:$scratch/e /etc/rseq-o1) &&
+   ln -s /etc/rseq-o1 "$preloaddir/deep"'
+# A connection no mount here shows leaves every overlay in doubt, the
+# first met on the way is named ("/" where the root is one).
+stall_row "enable: an overlay over a FUSE mount unmounted lazily, refused at once" \
+  "\(on the way to what $preloaddir[^)]* resolves to\) $(ov_re "a FUSE connection \(device [0-9]+:[0-9]+\) that no mount of this mount namespace shows \(unmounted lazily, or mounted in another namespace alone\) may be one of its layers")" \
+  'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
+   umount -l /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
+# A FUSE mount that the overlay covers, under its own mount point,
+# named as a layer before the overlay was mounted over it: the walk of
+# the layer's name meets the overlay, not the mount under it (the
+# 125th review's A: passed, and enable waited in the server).
+stall_row "enable: an overlay over a directory with a FUSE mount in it as a layer, refused at once" \
+  "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer /etc/rseq-o1/f is under /etc/rseq-o1/f, a FUSE mount that the overlay at /etc/rseq-o1 covers")" \
+  'fuse_down /etc/rseq-f && mkdir -p /etc/rseq-o1/f && fuse_up /etc/rseq-o1/f "$scratch/arm" &&
+   mount -t overlay overlay -o lowerdir=/etc/rseq-o1/f:$scratch/e /etc/rseq-o1 &&
+   ln -s /etc/rseq-o1 "$preloaddir/deep"'
+umount -l /etc/rseq-o1/f 2>/dev/null
+rm -rf /etc/rseq-o1
+# ... while an overlay whose layers are known, as /etc here (over
+# itself), passes with FUSE mounted elsewhere, also where no sysfs is
+# mounted: the list of FUSE connections is then read through /proc
+# (the 124th review's 8: a chroot without sysfs had no list).
+for _sys in with without; do
+  n="enable: an overlay on the way, FUSE mounted elsewhere, $_sys sysfs, accepted"
+  if [ -n "$fusewhy" ]; then
+    fail "$n" "FUSE cannot be mounted here: $fusewhy"
+    continue
+  fi
+  _u=
+  [ $_sys = with ] || _u="unshare -m --propagation $prop sh -c 'umount -l /sys 2>/dev/null; [ ! -d /sys/fs/fuse/connections ] && exec \"\$@\"' sh"
+  if mkdir -p /etc/rseq-f && fuse_up /etc/rseq-f; then
+    run "$n" 0 "enabled: $pf names" eval "$_u timeout 60 \"\$cmd\" enable --system" && pass "$n"
+  else
+    fail "$n" "setup: cannot mount FUSE at /etc/rseq-f"
+  fi
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
   fuse_down /etc/rseq-f
   rm -rf /etc/rseq-f "$pf"
+done
+# An overlay with a data-only layer (lowerdir=A::B, Linux 6.5 and
+# later: composefs roots) names no layer between the colons (the 125th
+# review's D: an empty name was taken for a relative one, refused).
+# Where the kernel refuses such an overlay, none can be on the way.
+n="enable: an overlay with a data-only layer on the way, FUSE mounted elsewhere, accepted"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  mkdir -p /etc/rseq-f /etc/rseq-o1 "$scratch/e" "$scratch/d" "$scratch/u" "$scratch/w"
+  if ! mount -t overlay overlay -o "lowerdir=$scratch/e::$scratch/d,upperdir=$scratch/u,workdir=$scratch/w" /etc/rseq-o1 2>"$scratch/ov.err"; then
+    _k=$(uname -r)
+    case $_k in
+      [0-5].*|6.[0-4].*|6.[0-4]) pass "$n" ;;
+      *) fail "$n" "setup: Linux $_k refused lowerdir=A::B: $(cat "$scratch/ov.err")" ;;
+    esac
+  elif fuse_up /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"; then
+    run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+    timeout 60 "$cmd" disable --system > /dev/null 2>&1
+    fuse_down /etc/rseq-f
+  else
+    fail "$n" "setup: cannot mount FUSE at /etc/rseq-f"
+  fi
+  umount -l /etc/rseq-o1 2>/dev/null
+  rm -rf /etc/rseq-f /etc/rseq-o1 "$scratch/e" "$scratch/d" "$scratch/u" "$scratch/w" "$preloaddir/deep" "$pf"
 fi
+# Root without CAP_SYS_ADMIN (a default Docker or podman container)
+# has no list of FUSE connections: the overlays on the way are judged
+# by the mount table alone (the 125th review's B: every one refused).
+n="enable: root without CAP_SYS_ADMIN, overlays on the way, FUSE mounted elsewhere, accepted"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+elif mkdir -p /etc/rseq-f && fuse_up /etc/rseq-f; then
+  run "$n" 0 "enabled: $pf names" \
+      setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+        timeout 60 "$cmd" enable --system && pass "$n"
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  fuse_down /etc/rseq-f
+  rm -rf /etc/rseq-f "$pf"
+else
+  fail "$n" "setup: cannot mount FUSE at /etc/rseq-f"
+fi
+# A chroot whose root's mount table leaves out a FUSE mount outside it
+# (a desktop's gvfs beside an sbuild or schroot chroot): init, in the
+# same mount namespace, shows it (the 125th review's C: every overlay
+# was refused).  Here a PID namespace's first process is that init.
+n="enable: a chroot, FUSE mounted outside it, overlays on the way, accepted"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  mkdir -p "$scratch/cr" "$scratch/cf"
+  run "$n" 0 "enabled: $pf names" \
+      unshare -m -p -f --mount-proc --propagation $prop sh -c '
+        R=$1 F=$2 serve=$3 cmd=$4
+        mount --rbind / "$R" || exit 9
+        "$serve" "$F" 0 allow_other > "$F.out" 2>&1 &
+        i=0
+        while ! grep -q mounted "$F.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+        grep -q mounted "$F.out" || { cat "$F.out"; exit 8; }
+        timeout 60 chroot "$R" "$cmd" enable --system
+        st=$?
+        timeout 60 chroot "$R" "$cmd" disable --system > /dev/null 2>&1
+        exit $st' sh "$scratch/cr" "$scratch/cf" "$serve" "$cmd" &&
+    pass "$n"
+  rm -rf "$scratch/cr" "$scratch/cf" "$scratch/cf.out" "$pf"
+fi
+# A FUSE mount made over a directory not root's while the walk looks
+# names up after it: each name is looked up in the directory the walk
+# holds, never from / again (the 124th review's 4: the name after it
+# was looked up through the new mount, in its server, beyond SIGKILL).
+# The hook (system-replace.c) mounts as the walk opens rseq-mid the
+# second time, the first being the procfs check's of the link.
+n="enable: a FUSE mount made during the walk over a directory not root's, not waited for"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  rm -f "$scratch/arm2" "$scratch/fuse2.out" "$scratch/fuse.late" "$scratch/fuse.done"
+  hook="\"$serve\" /etc/rseq-u/a 0 allow_other arm=$scratch/arm2 > $scratch/fuse2.out 2>&1 & echo \$! > $scratch/fuse2.pid; i=0; while ! grep -q mounted $scratch/fuse2.out && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; : > $scratch/arm2"
+  mkdir -p /etc/rseq-u/a/rseq-mid && chown 65534 /etc/rseq-u /etc/rseq-u/a &&
+    ln -s /etc/rseq-u/a/rseq-mid "$preloaddir/deep"
+  (sleep 30; [ -e "$scratch/fuse.done" ] ||
+     { : > "$scratch/fuse.late"; kill -9 "$(cat "$scratch/fuse2.pid")"; }) &
+  dog=$!
+  run "$n" 1 "/etc/rseq-u \(above /etc/rseq-u/a/rseq-mid, what $preloaddir/deep resolves to\) is not owned by root \(owner 65534, mode 755\)" \
+      env LD_PRELOAD="$replace" RSEQ_TEST_MIDWALK_NAME=rseq-mid \
+        RSEQ_TEST_MIDWALK_AT=2 RSEQ_TEST_MIDWALK_HOOK="$hook" \
+        "$cmd" enable --system
+  ok=$?
+  : > "$scratch/fuse.done"
+  kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null
+  if [ -e "$scratch/fuse.late" ]; then
+    fail "$n" "enable waited for a FUSE server that answers nothing until the server was killed, after 30 s"
+  elif ! grep -q mounted "$scratch/fuse2.out" 2>/dev/null; then
+    fail "$n" "the hook mounted nothing during the walk ($(cat "$scratch/fuse2.out" 2>&1))"
+  elif [ $ok = 0 ]; then
+    no_file "$n" && pass "$n"
+  fi
+  rm -f "$preloaddir/deep"
+  kill "$(cat "$scratch/fuse2.pid" 2>/dev/null)" 2>/dev/null
+  umount -l /etc/rseq-u/a 2>/dev/null
+  rm -rf /etc/rseq-u "$pf"
+fi
+# Without /proc nothing can be told from FUSE, and enable says so (the
+# 124th review's 6: it said "/ is on a FUSE file system").
+n="enable: without /proc, refused, saying to mount it"
+run "$n" 1 "/ \(on the way to what $preloaddir resolves to\): cannot tell whether it is on a FUSE file system, whose server says what its owners and modes are and may never answer, without /proc/self/mountinfo \(No such file or directory\); mount procfs on /proc \(mount -t proc proc /proc\), then enable again" \
+    unshare -m --propagation $prop sh -c 'umount -l /proc && exec "$@"' sh "$cmd" enable --system &&
+  no_file "$n" && pass "$n"
+rm -f "$pf"
 # Links gone into are counted, not those met at a $LIB's end: 20 links
 # to "." are 20 + 20^2 to walk, under the bound (they were 20^3 more).
 n="enable: links to walk under its bound, accepted"

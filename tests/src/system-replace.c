@@ -22,6 +22,11 @@
    command's in /etc (PF.rseq-compat.*) fail with EIO;
    RSEQ_TEST_FAIL=rename-eperm makes every rename of PF and every
    renameat2 fail with EPERM, as an immutable file's do.
+   RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
+   (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
+   last component is the first (open or openat, O_PATH included), the
+   second is run with /bin/sh just before: a mount made between two
+   lookups of one walk (the 124th review's 4).
 
    Copyright (C) 2026 The rseq-compat developers.
    This file is part of rseq-compat.
@@ -266,3 +271,65 @@ mkostemp (char *template, int flags)
   other_writes ("mkostemp");
   return real (template, flags);
 }
+
+/* The mid-walk hook, where PATH is its name's Nth open.  */
+static void
+midwalk (const char *path)
+{
+  static int seen;
+  const char *name = getenv ("RSEQ_TEST_MIDWALK_NAME");
+  const char *hook = getenv ("RSEQ_TEST_MIDWALK_HOOK");
+  const char *at = getenv ("RSEQ_TEST_MIDWALK_AT");
+  if (name == NULL || hook == NULL || path == NULL)
+    return;
+  const char *last = strrchr (path, '/');
+  last = last != NULL ? last + 1 : path;
+  if (strcmp (last, name) != 0 || ++seen != (at != NULL ? atoi (at) : 1))
+    return;
+  if (system (hook) != 0)
+    abort ();
+}
+
+/* The mode argument of an open with FLAGS, from AP.  */
+static mode_t
+mode_arg (int flags, va_list ap)
+{
+  return (flags & (O_CREAT | __O_TMPFILE)) != 0 ? va_arg (ap, mode_t) : 0;
+}
+
+/* The real NAME, of openat's arguments where AT, else of open's, after
+   the mid-walk hook.  */
+static int
+real_open (const char *name, int at, int dir, const char *path, int flags,
+           mode_t mode)
+{
+  midwalk (path);
+  void *f = dlsym (RTLD_NEXT, name);
+  return at ? ((int (*) (int, const char *, int, ...)) f) (dir, path, flags,
+                                                           mode)
+         : ((int (*) (const char *, int, ...)) f) (path, flags, mode);
+}
+
+/* open, openat and the names a build with _FILE_OFFSET_BITS=64 calls.  */
+#define OPEN_AT(name)                                                   \
+  int name (int dir, const char *path, int flags, ...)                  \
+  {                                                                     \
+    va_list ap;                                                         \
+    va_start (ap, flags);                                               \
+    mode_t mode = mode_arg (flags, ap);                                 \
+    va_end (ap);                                                        \
+    return real_open (#name, 1, dir, path, flags, mode);                \
+  }
+#define OPEN(name)                                                      \
+  int name (const char *path, int flags, ...)                           \
+  {                                                                     \
+    va_list ap;                                                         \
+    va_start (ap, flags);                                               \
+    mode_t mode = mode_arg (flags, ap);                                 \
+    va_end (ap);                                                        \
+    return real_open (#name, 0, AT_FDCWD, path, flags, mode);           \
+  }
+OPEN_AT (openat)
+OPEN_AT (openat64)
+OPEN (open)
+OPEN (open64)
