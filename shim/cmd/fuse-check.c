@@ -132,6 +132,8 @@ read_text (const char *path, size_t max)
 static unsigned long int *conns;
 static size_t nconns;
 static int conns_state;
+/* Counts the lists read (overlay_untrusted's).  */
+static int conns_gen;
 /* No FUSE file system is registered at all.  */
 static int no_fuse;
 
@@ -186,6 +188,7 @@ static void
 conns_list (void)
 {
   nconns = 0;
+  conns_gen++;
   if (conns_mounted (FUSECTL_DIR))
     {
       DIR *d = opendir (FUSECTL_DIR);
@@ -377,8 +380,8 @@ struct mtab
   size_t n;
 };
 
-/* DIR's mountinfo, ours, and init's (overlay_untrusted).  */
-static struct mtab tabs[3];
+/* DIR's mountinfo, and ours.  */
+static struct mtab tabs[2];
 
 static void
 mtab_free (struct mtab *t)
@@ -506,7 +509,7 @@ mtab_get (int i, const char *dir)
   struct mtab *t = &tabs[i];
   char path[128];
   snprintf (path, sizeof path, "%s/mountinfo",
-            i == 0 ? dir : i == 1 ? "/proc/self" : "/proc/1");
+            i == 0 ? dir : "/proc/self");
   struct timespec now;
   clock_gettime (CLOCK_MONOTONIC, &now);
   if (t->state != 0 && strcmp (t->path, path) == 0
@@ -675,12 +678,11 @@ static int overlay_untrusted (const char *opts, int depth);
 /* The overlays being judged (overlay_untrusted), outermost first: a
    layer that leads into one of them is the directory it covers (an
    overlay mounted over its own lower directory, as over /etc): its
-   device, mount ID, its parent's, and its mount point.  */
+   device and mount ID.  */
 static struct
 {
   unsigned int maj, min;
-  unsigned long int id, parent;
-  char *point;
+  unsigned long int id;
 } judging[8];
 static int njudging;
 
@@ -726,13 +728,10 @@ overlay_kind (const struct ment *m, int depth)
     {
       judging[njudging].maj = m->maj;
       judging[njudging].min = m->min;
-      judging[njudging].parent = m->parent;
       judging[njudging].id = m->id;
-      judging[njudging].point = m->point != NULL ? strdup (m->point) : NULL;
       njudging++;
       k = overlay_untrusted (opts, depth) ? KIND_OVERLAY : KIND_OTHER;
       njudging--;
-      free (judging[njudging].point);
     }
   free (opts);
   return k;
@@ -800,6 +799,20 @@ fuse_dev (const char *dir, unsigned int maj, unsigned int min)
   return unread || maj == 0;
 }
 
+/* Whether the mount ID of the file FD names is to be had (in *ID):
+   fdinfo's, the kernel's own, as in mountinfo.  */
+static int
+fd_mount_id (int fd, unsigned long int *id)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
+  char *info = read_text (path, 1 << 16);
+  const char *at = info != NULL ? strstr (info, "mnt_id:") : NULL;
+  int have = at != NULL && sscanf (at + 7, " %lu", id) == 1;
+  free (info);
+  return have;
+}
+
 /* The device (1: *MAJ, *MIN) or, without statx (Linux before 4.11), the
    mount ID (2: *ID) of the file FD names; 0 where neither can be had.  */
 static int
@@ -818,13 +831,7 @@ fd_mount (int fd, unsigned int *maj, unsigned int *min, unsigned long int *id)
       return 1;
     }
 #endif
-  char path[64];
-  snprintf (path, sizeof path, "/proc/self/fdinfo/%d", fd);
-  char *info = read_text (path, 1 << 16);
-  const char *at = info != NULL ? strstr (info, "mnt_id:") : NULL;
-  int have = at != NULL && sscanf (at + 7, " %lu", id) == 1;
-  free (info);
-  return have ? 2 : 0;
+  return fd_mount_id (fd, id) ? 2 : 0;
 }
 
 int
@@ -841,27 +848,93 @@ fuse_fd (const char *dir, int fd)
          || k == KIND_FUSE;
 }
 
-/* What a layer that leads into the overlay being judged whose mount's
-   parent is PARENT is on: the directory that overlay covers, on the
-   parent mount (whose directories the walk cannot reach).  3 where that
-   is no FUSE and no overlay that may be over it, else 1.  A parent no
-   table shows is outside our root, as a chroot's whose root is an
-   overlay (ours in CI): the layer was named where we cannot look, as
-   in layer_untrusted.  */
+/* Where the last walk of a layer (layer_untrusted) entered an overlay
+   being judged: the ID and mount point of the mount it reached
+   (beneath), for covered_mount.  */
+static unsigned long int reached_id;
+static char reached_point[4096];
+
+/* The FUSE mounts of this mount namespace outside our root
+   (overlay_untrusted sets them): their mount points, as their root's
+   mountinfo names them; OUTSIDE_MANY where more are than fit.  A layer
+   named in that root may be on one.  */
+static char *outside_at[16];
+static size_t noutside;
+static int outside_many;
+
+static void
+outside_clear (void)
+{
+  for (size_t i = 0; i < noutside; i++)
+    free (outside_at[i]);
+  noutside = 0;
+  outside_many = 0;
+}
+
+/* The index of mount ID in table T, or T->n.  */
+static size_t
+ment_of (const struct mtab *t, unsigned long int id)
+{
+  size_t j = 0;
+  while (j < t->n && t->e[j].id != id)
+    j++;
+  return j;
+}
+
+/* What a layer that leads into a mount (ID) of an overlay being judged
+   reaches: the directory that mount covers, on the mount under it,
+   whose directories the walk cannot reach.  Mounts of the same overlay
+   stacked there (a bind of it over its own directory) are climbed
+   past: the 126th review's 1, an overlay bind-mounted over its own
+   FUSE layer, passed as what it covered was taken to be what the
+   overlay's first mount covered.  3 where that is no FUSE and no
+   overlay that may be over it, else 1.  A mount under it that no table
+   shows is outside our root, as a chroot's whose root is an overlay
+   (ours in CI), where every layer's walk starts: what its layers' names
+   lead to there, layer_untrusted judges by name.  */
 static int
-beneath (unsigned long int parent, int depth)
+beneath (unsigned long int id, int depth)
 {
   struct mtab *t = mtab_get (1, "/proc/self");
-  for (size_t j = 0; t->state == 1 && j < t->n; j++)
-    if (t->e[j].id == parent)
-      {
-        if (t->e[j].kind == KIND_FUSE)
-          return 1;
-        if (t->e[j].kind == KIND_OVERLAY)
-          return overlay_kind (&t->e[j], depth) == KIND_OTHER ? 3 : 1;
-        return 3;
-      }
-  return t->state == 1 ? 3 : 1;
+  size_t j = ment_of (t, id);
+  if (t->state != 1 || j == t->n)
+    {
+      say_why ("the mount that one of its layers leads into is in no "
+               "mount table we can read");
+      return 1;
+    }
+  unsigned int maj = t->e[j].maj, min = t->e[j].min;
+  unsigned long int p = t->e[j].parent;
+  char point[sizeof reached_point];
+  snprintf (point, sizeof point, "%s",
+            t->e[j].point != NULL ? t->e[j].point : "");
+  int r = 1;
+  for (int hops = 0;; hops++)
+    {
+      size_t k = ment_of (t, p);
+      if (hops == 64)
+        say_why ("mounts stacked more than 64 deep under %s", point);
+      else if (k == t->n)
+        r = 3;
+      else if (t->e[k].maj == maj && t->e[k].min == min
+               && t->e[k].parent != p)
+        {
+          p = t->e[k].parent;
+          continue;
+        }
+      else if (t->e[k].kind == KIND_FUSE)
+        say_why ("one of its layers leads into a mount of it at %s, which "
+                 "covers a FUSE mount", point);
+      else if (t->e[k].kind == KIND_OVERLAY)
+        r = overlay_kind (&t->e[k], depth) == KIND_OTHER ? 3 : 1;
+      else
+        r = 3;
+      break;
+    }
+  /* Set last: overlay_kind's walks set them too.  */
+  reached_id = id;
+  memcpy (reached_point, point, sizeof point);
+  return r;
 }
 
 /* The index in JUDGING of the overlay the file FD names is on, or -1.  */
@@ -870,10 +943,10 @@ judged (int fd)
 {
   unsigned int maj = 0, min = 0;
   unsigned long int id = 0;
-  if (njudging == 0 || fd_mount (fd, &maj, &min, &id) != 1)
-    return -1;
-  for (int i = njudging - 1; i >= 0; i--)
-    if (judging[i].maj == maj && judging[i].min == min)
+  int how = njudging > 0 ? fd_mount (fd, &maj, &min, &id) : 0;
+  for (int i = njudging - 1; how != 0 && i >= 0; i--)
+    if (how == 1 ? judging[i].maj == maj && judging[i].min == min
+        : judging[i].id == id)
       return i;
   return -1;
 }
@@ -889,9 +962,18 @@ fd_here (int fd, int depth)
   int how = fd_mount (fd, &maj, &min, &id);
   if (how == 0)
     return 1;
-  int i = judged (fd);
-  if (i >= 0)
-    return beneath (judging[i].parent, depth);
+  if (judged (fd) >= 0)
+    {
+      /* Which of its mounts: a bind of it elsewhere covers another
+         directory than its first mount does.  */
+      if (how == 1 && !fd_mount_id (fd, &id))
+        {
+          say_why ("the mount that one of its layers leads into cannot be "
+                   "told without /proc");
+          return 1;
+        }
+      return beneath (id, depth);
+    }
   enum kind k = KIND_OTHER;
   int unread, found = 0;
   /* A mount the tables lack may be one made since they were read (a
@@ -924,8 +1006,8 @@ fuse_fd_here (int fd)
   return r == 3 ? 0 : r;
 }
 
-/* Whether mount J of table T is mounted on the overlay whose mount ID
-   is ID, or on a mount on it, and so not covered by it.  */
+/* Whether mount J of table T is mounted on the mount whose ID is ID,
+   or on a mount on it, and so not covered by it.  */
 static int
 on_top (const struct mtab *t, size_t j, unsigned long int id)
 {
@@ -934,9 +1016,7 @@ on_top (const struct mtab *t, size_t j, unsigned long int id)
     {
       if (p == id)
         return 1;
-      size_t k = 0;
-      while (k < t->n && t->e[k].id != p)
-        k++;
+      size_t k = ment_of (t, p);
       if (k == t->n || t->e[k].parent == p)
         return 0;
       p = t->e[k].parent;
@@ -944,33 +1024,56 @@ on_top (const struct mtab *t, size_t j, unsigned long int id)
   return 0;
 }
 
-/* Whether a FUSE or overlay mount that the overlay JUDGING[I] covers
-   lies on the way to LAYER, a name under its mount point: the layer was
-   named before that overlay covered it, so the walk (layer_untrusted)
-   cannot reach it (the 125th review's A: an overlay on /o with a layer
-   of /o/f, a FUSE mount, passed, and enable waited in its server).  */
+/* Whether a FUSE or overlay mount under the mount point of the overlay
+   mount a layer's walk reached (beneath), and covered by it, lies on
+   the way to LAYER: the layer was named before that overlay covered it,
+   so the walk cannot reach it (the 125th review's A: an overlay on /o
+   with a layer of /o/f, a FUSE mount, passed, and enable waited in its
+   server).  */
 static int
-covered_mount (const char *layer, int i)
+covered_mount (const char *layer)
 {
   struct mtab *t = mtab_get (1, "/proc/self");
-  const char *top = judging[i].point;
-  size_t tlen = top != NULL ? strlen (top) : 0;
+  const char *top = reached_point;
+  size_t tlen = strlen (top);
   for (size_t j = 0; t->state == 1 && j < t->n; j++)
     {
       const char *p = t->e[j].point;
       size_t len = p != NULL ? strlen (p) : 0;
-      if (t->e[j].kind != KIND_OTHER && len > tlen
+      if (t->e[j].kind != KIND_OTHER && t->e[j].id != reached_id
+          && len > tlen && strncmp (p, top, tlen) == 0
+          && (tlen <= 1 || p[tlen] == '/')
           && strncmp (p, layer, len) == 0
           && (layer[len] == '/' || layer[len] == '\0')
-          && !on_top (t, j, judging[i].id))
+          && !on_top (t, j, reached_id))
         {
           say_why ("its layer %s is under %s, a%s mount that the overlay "
                    "at %s covers", layer, p,
                    t->e[j].kind == KIND_FUSE ? " FUSE" : "n overlay",
-                   top != NULL ? top : "?");
+                   tlen > 0 ? top : "?");
           return 1;
         }
     }
+  if (t->state != 1)
+    say_why ("our mount table cannot be read");
+  return t->state != 1;
+}
+
+/* Whether a FUSE file system may hold a layer whose name cannot be
+   placed (relative: its mounter's working directory's).  With the list
+   of connections, any may; without it (root without CAP_SYS_ADMIN, a
+   default Docker or podman container, whose overlay names its layers
+   relatively when their absolute names do not fit in a page: the
+   126th review's 5), one our mount table shows may.  */
+static int
+fuse_anywhere (void)
+{
+  if (conns_state == 1)
+    return 1;
+  struct mtab *t = mtab_get (1, "/proc/self");
+  for (size_t j = 0; t->state == 1 && j < t->n; j++)
+    if (t->e[j].kind == KIND_FUSE)
+      return 1;
   return t->state != 1;
 }
 
@@ -980,18 +1083,37 @@ covered_mount (const char *layer, int i)
    it, held, and each on no FUSE and on no overlay that fails in turn
    (fd_here) before a name is looked up in it.  A name it lacks ends
    the walk with 0: the layer was named in its mounter's root, which a
-   chroot's overlay (a build chroot's, ours in CI) does not see, and
-   every FUSE connection is a mount here (overlay_untrusted), under
-   this root.  */
+   chroot's overlay (a build chroot's, ours in CI) does not see, unless
+   a FUSE mount of this namespace is outside our root (the 126th
+   review's 2).  A name that cannot be placed passes where no FUSE
+   file system can hold it (fuse_anywhere).  */
 static int
 layer_untrusted (const char *layer, void *arg)
 {
   int depth = *(const int *) arg;
   if (layer[0] != '/' || dotted (layer))
     {
-      say_why ("its layer %s is no absolute name without \".\" or \"..\"",
-               layer);
+      if (!fuse_anywhere ())
+        return 0;
+      say_why ("its layer %s is no absolute name without \".\" or \"..\", "
+               "and cannot be placed where FUSE is mounted", layer);
       return 1;
+    }
+  /* Named from the root of its mounter, which may be the one outside
+     ours: a name under a FUSE mount there is in doubt, whatever our
+     root has under that name (the 126th review's 2: none, and it
+     passed).  */
+  for (size_t i = 0; i < noutside || outside_many; i++)
+    {
+      size_t len = outside_many ? 0 : strlen (outside_at[i]);
+      if (outside_many
+          || (strncmp (outside_at[i], layer, len) == 0
+              && (len == 1 || layer[len] == '/' || layer[len] == '\0')))
+        {
+          say_why ("its layer %s may be under %s, a FUSE mount outside this "
+                   "root", layer, outside_many ? "one of many" : outside_at[i]);
+          return 1;
+        }
     }
   int dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC), bad = dir < 0;
   for (const char *p = layer; !bad;)
@@ -1002,8 +1124,7 @@ layer_untrusted (const char *layer, void *arg)
          not the mounts it covers.  */
       if (r == 3)
         {
-          int i = judged (dir);
-          bad = i < 0 || covered_mount (layer, i);
+          bad = covered_mount (layer);
           break;
         }
       bad = r != 0 || fstat (dir, &st) != 0 || !S_ISDIR (st.st_mode);
@@ -1019,6 +1140,7 @@ layer_untrusted (const char *layer, void *arg)
       char name[256];
       if (n >= sizeof name)
         {
+          say_why ("its layer %s has a name longer than 255 bytes", layer);
           bad = 1;
           break;
         }
@@ -1031,6 +1153,9 @@ layer_untrusted (const char *layer, void *arg)
       dir = fd;
       if (fd < 0 && e == ENOENT)
         return 0;
+      if (fd < 0)
+        say_why ("its layer %s cannot be looked up (%s)", layer,
+                 strerror (e));
       bad = fd < 0;
     }
   if (dir >= 0)
@@ -1038,15 +1163,153 @@ layer_untrusted (const char *layer, void *arg)
   return bad;
 }
 
-/* Whether init (PID 1) is in this mount namespace: its mountinfo then
-   shows every mount of it, also those outside our root, which ours
-   leaves out (a chroot's).  */
+/* The mount ID, device and inode of the directory PATH names (a
+   process's root, through its link in /proc), without asking its file
+   system anything that may reach a FUSE server: the kernel's cached
+   attributes.  A chroot's root that is a bind mount of / has the
+   device and inode of / (the 126th review's C row in session 58: taken
+   for ours); its mount ID differs.  The link's text cannot tell roots
+   apart either: from a chroot, the machine's root reads "/".  ID[2] is
+   0 where the kernel has no mount ID to give (before Linux 5.8).  */
 static int
-init_here (void)
+root_of (const char *path, unsigned long int id[3])
 {
-  struct stat a, b;
-  return stat ("/proc/1/ns/mnt", &a) == 0 && stat ("/proc/self/ns/mnt", &b) == 0
-         && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+#ifdef SYS_statx
+  struct rc_statx sx;
+  if (syscall (SYS_statx, AT_FDCWD, path, AT_STATX_DONT_SYNC,
+               0x100 /* INO */ | 0x1000 /* MNT_ID */, &sx) != 0)
+    return -1;
+  id[0] = ((unsigned long int) sx.dev_major << 20) | sx.dev_minor;
+  id[1] = sx.ino;
+  id[2] = sx.mask & 0x1000 ? sx.spare[0] : 0;
+  return 0;
+#else
+  (void) path;
+  id[0] = id[1] = id[2] = 0;
+  return 0;
+#endif
+}
+
+/* Where each of the N FUSE connections DEVS that our mount table does
+   not show is mounted: WHERE[i] 1 in this mount namespace, outside our
+   root (a chroot's: the 125th review's C); 2 in another namespace
+   alone; 0 in none, unmounted lazily.  Read from the mountinfo of a
+   process of each other root and each other namespace, all procfs's:
+   nothing here reaches a file system that may be FUSE.  */
+static void
+conns_placed (const unsigned long int *devs, int *where, size_t n)
+{
+  struct stat ours;
+  DIR *d = opendir ("/proc");
+  if (d == NULL || stat ("/proc/self/ns/mnt", &ours) != 0)
+    {
+      if (d != NULL)
+        closedir (d);
+      return;
+    }
+  /* Roots of this namespace (by mount ID, device and inode) and other
+     namespaces (by inode) already read; a root without a mount ID is
+     read each time, 64 at most.  */
+  static unsigned long int roots[64][3];
+  static ino_t spaces[1024];
+  size_t nroots = 0, nspaces = 0;
+  unsigned long int ours_root[3];
+  if (root_of ("/", ours_root) != 0)
+    {
+      closedir (d);
+      return;
+    }
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    {
+      char *end, path[64];
+      long int pid = strtol (e->d_name, &end, 10);
+      if (pid <= 0 || *end != '\0')
+        continue;
+      struct stat ns;
+      snprintf (path, sizeof path, "/proc/%ld/ns/mnt", pid);
+      if (stat (path, &ns) != 0)
+        continue;
+      int same = ns.st_dev == ours.st_dev && ns.st_ino == ours.st_ino;
+      size_t k = 0;
+      if (same)
+        {
+          unsigned long int root[3];
+          snprintf (path, sizeof path, "/proc/%ld/root", pid);
+          if (root_of (path, root) != 0
+              || (root[2] != 0 && memcmp (root, ours_root, sizeof root) == 0))
+            continue;
+          while (root[2] != 0 && k < nroots
+                 && memcmp (roots[k], root, sizeof root) != 0)
+            k++;
+          if ((root[2] != 0 && k < nroots) || nroots == 64)
+            continue;
+          memcpy (roots[nroots++], root, sizeof root);
+        }
+      else
+        {
+          while (k < nspaces && spaces[k] != ns.st_ino)
+            k++;
+          if (k < nspaces || nspaces == 1024)
+            continue;
+          spaces[nspaces++] = ns.st_ino;
+        }
+      snprintf (path, sizeof path, "/proc/%ld/mountinfo", pid);
+      char *text = read_text (path, 64u << 20);
+      for (char *line = text; line != NULL && *line != '\0';)
+        {
+          char *nl = strchr (line, '\n');
+          if (nl != NULL)
+            *nl = '\0';
+          unsigned int maj, min;
+          size_t len;
+          const char *f = field_of (line, 4, &len);
+          if (sscanf (line, "%*u %*u %u:%u", &maj, &min) == 2)
+            for (size_t i = 0; i < n; i++)
+              if (devs[i] == (((unsigned long int) maj << 20) | min))
+                {
+                  if (where[i] != 1)
+                    where[i] = same ? 1 : 2;
+                  if (!same)
+                    continue;
+                  char *at = f != NULL ? unescape (f, len) : NULL;
+                  if (at == NULL || noutside == 16)
+                    {
+                      free (at);
+                      outside_many = 1;
+                    }
+                  else
+                    outside_at[noutside++] = at;
+                }
+          line = nl != NULL ? nl + 1 : NULL;
+        }
+      free (text);
+    }
+  closedir (d);
+}
+
+/* Whether this process is in a PID namespace below the machine's (a
+   container's, unshare -p's): the processes of the others, and so their
+   mount tables, are not in its /proc, and a connection conns_placed
+   finds in none may be theirs (session 58: a chroot in a PID namespace
+   of its own refused every overlay while a test beside it had FUSE
+   mounted; so would every privileged container on a desktop with
+   gvfs).  There, a connection in no table passes: a FUSE mount
+   unmounted lazily under an overlay is root's doing.  */
+static int
+pid_ns_nested (void)
+{
+  /* The machine's PID namespace has kthreadd at 2, whose parent is 0;
+     in any other, only its first process has a parent outside it.
+     NSpid cannot tell: a PID namespace's own /proc shows it one deep.  */
+  static int nested = -1;
+  if (nested < 0)
+    {
+      char *st = read_text ("/proc/2/status", 1 << 16);
+      nested = st == NULL || strstr (st, "\nPPid:\t0\n") == NULL;
+      free (st);
+    }
+  return nested;
 }
 
 /* Whether the kernel's dev_t DEV is a mount of table T.  */
@@ -1067,19 +1330,20 @@ in_table (const struct mtab *t, unsigned long int dev)
    mount unmounted lazily, each passed, and the walk waited in the
    server beyond SIGKILL).  None can be where FUSE is not registered or
    no FUSE connection exists.  Else each connection must be a mount of
-   this mount namespace, in our mountinfo or, where init shares the
-   namespace, in init's (which shows those outside a chroot's root: the
-   125th review's C): one unmounted lazily, or mounted in another
-   namespace alone, may be a layer that no table shows.  Each layer
-   must pass layer_untrusted; 8 overlays deep at most.  Where there is
-   no list of connections (root without CAP_SYS_ADMIN, as in a
-   container) the layers are judged by the tables alone: refusing them
-   all refused every default Docker or podman container (the 125th
-   review's B).  What this cannot see is root's doing: a layer moved
-   since it was mounted (mount --move, a rename), an overlay layer
-   unmounted lazily, a FUSE mount and an overlay over it both made
-   while the walk runs (the list is read once), and, without the list,
-   a FUSE mount unmounted lazily under an overlay.  */
+   some namespace (conns_placed): one unmounted lazily may be a layer
+   that no table shows.  One in another namespace alone is no layer of
+   an overlay of ours, named in ours; taking it for one refused every
+   overlay while any container or test had FUSE of its own (session
+   57's distcheck).  Each layer must pass layer_untrusted; 8 overlays
+   deep at most.  Where there is no list of connections (root without
+   CAP_SYS_ADMIN, as in a container) the layers are judged by the
+   tables alone: refusing them all refused every default Docker or
+   podman container (the 125th review's B).  What this cannot see is
+   root's doing: a layer moved since it was mounted (mount --move, a
+   rename), an overlay moved or propagated from another namespace, an
+   overlay layer unmounted lazily, a FUSE mount and an overlay over it
+   both made while the walk runs (the list is read once), and, without
+   the list, a FUSE mount unmounted lazily under an overlay.  */
 static int
 overlay_untrusted (const char *opts, int depth)
 {
@@ -1091,19 +1355,44 @@ overlay_untrusted (const char *opts, int depth)
       say_why ("overlays stacked more than 8 deep");
       return 1;
     }
-  int init = conns_state == 1 && init_here ();
-  if (init)
-    mtab_get (2, NULL);
-  for (size_t c = 0; conns_state == 1 && c < nconns; c++)
-    if (!in_table (&tabs[0], conns[c]) && !in_table (&tabs[1], conns[c])
-        && !(init && in_table (&tabs[2], conns[c])))
-      {
-        say_why ("a FUSE connection (device %lu:%lu) that no mount of this "
-                 "mount namespace shows (unmounted lazily, or mounted in "
-                 "another namespace alone) may be one of its layers",
-                 conns[c] >> 20, conns[c] & 0xfffff);
-        return 1;
-      }
+  /* Placed once for each list read: a walk meets many overlays.  */
+  static int placed_gen = -1;
+  static unsigned long int orphan;
+  if (conns_state == 1 && placed_gen != conns_gen)
+    {
+      outside_clear ();
+      orphan = 0;
+      unsigned long int *devs = malloc (nconns * sizeof *devs);
+      int *where = calloc (nconns, sizeof *where);
+      size_t n = 0;
+      if (devs == NULL || where == NULL)
+        {
+          free (devs);
+          free (where);
+          say_why ("%s", strerror (ENOMEM));
+          return 1;
+        }
+      /* Those our root shows the walk of a layer meets; of the others,
+         a chroot's (a mount under our root) shows none.  */
+      for (size_t c = 0; c < nconns; c++)
+        if (!in_table (&tabs[0], conns[c]) && !in_table (&tabs[1], conns[c]))
+          devs[n++] = conns[c];
+      if (n > 0)
+        conns_placed (devs, where, n);
+      for (size_t i = 0; i < n && orphan == 0 && !pid_ns_nested (); i++)
+        if (where[i] == 0)
+          orphan = devs[i];
+      free (devs);
+      free (where);
+      placed_gen = conns_gen;
+    }
+  if (conns_state == 1 && orphan != 0)
+    {
+      say_why ("a FUSE connection (device %lu:%lu) that no mount table "
+               "shows (unmounted lazily) may be one of its layers",
+               orphan >> 20, orphan & 0xfffff);
+      return 1;
+    }
   int deeper = depth + 1;
   return overlay_layers (opts, layer_untrusted, &deeper);
 }

@@ -307,6 +307,27 @@ open_by_name (const char *dir, const char *path, const struct proc_map *m,
   if (fd < 0)
     fd = reopen_regular (dir, open (path, O_PATH | O_CLOEXEC),
                          m != NULL ? m : ours);
+  /* A process in another mount namespace, whose root is a directory
+     that is no mount point (a chroot's, as the matrix's): maps names
+     its files from the machine's root, through that directory, as
+     the link to its root does (session 58: a user's info -p in the
+     bullseye chroot opened neither "/proc/PID/root/work/.../lib/..."
+     nor "/work/.../lib/..." and reported the C library unknown).
+     Only the file mapped at M.  */
+  char top[PATH_MAX];
+  snprintf (rooted, sizeof rooted, "%s/root", dir);
+  ssize_t n = fd < 0 && m != NULL ? readlink (rooted, top, sizeof top - 1)
+              : -1;
+  if (n > 1 && top[0] == '/')
+    {
+      top[n] = '\0';
+      if (strncmp (path, top, (size_t) n) == 0 && path[n] == '/'
+          && !fuse_on_path (dir, path + n))
+        {
+          snprintf (rooted, sizeof rooted, "%s/root%s", dir, path + n);
+          fd = reopen_regular (dir, open (rooted, O_PATH | O_CLOEXEC), m);
+        }
+    }
   return fd;
 }
 

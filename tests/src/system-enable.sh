@@ -1199,7 +1199,7 @@ stall_row "enable: an overlay whose layer on FUSE has a relative name, refused a
 # A connection no mount here shows leaves every overlay in doubt, the
 # first met on the way is named ("/" where the root is one).
 stall_row "enable: an overlay over a FUSE mount unmounted lazily, refused at once" \
-  "\(on the way to what $preloaddir[^)]* resolves to\) $(ov_re "a FUSE connection \(device [0-9]+:[0-9]+\) that no mount of this mount namespace shows \(unmounted lazily, or mounted in another namespace alone\) may be one of its layers")" \
+  "\(on the way to what $preloaddir[^)]* resolves to\) $(ov_re "a FUSE connection \(device [0-9]+:[0-9]+\) that no mount table shows \(unmounted lazily\) may be one of its layers")" \
   'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
    umount -l /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
 # A FUSE mount that the overlay covers, under its own mount point,
@@ -1213,6 +1213,54 @@ stall_row "enable: an overlay over a directory with a FUSE mount in it as a laye
    ln -s /etc/rseq-o1 "$preloaddir/deep"'
 umount -l /etc/rseq-o1/f 2>/dev/null
 rm -rf /etc/rseq-o1
+# The overlay bind-mounted over its own layer, a FUSE mount: the walk of
+# the layer's name meets a mount of the overlay, which covers the FUSE
+# mount, not the directory its first mount covers (the 126th review's
+# 1: taken by its device for the first mount, it passed, and enable
+# waited in the server).
+stall_row "enable: an overlay bind-mounted over its own FUSE layer, refused at once" \
+  "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "one of its layers leads into a mount of it at /etc/rseq-f, which covers a FUSE mount")" \
+  'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
+   mount --bind /etc/rseq-o1 /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
+umount -l /etc/rseq-f 2>/dev/null
+rm -rf /etc/rseq-f
+# The build's own directories: each is looked up by the walk, never
+# first by realpath (the 126th review's 3: realpath of the shim's file
+# waited in a server mounted over its directory, before any walk).
+stall_row "enable: a FUSE server that answers nothing over the shim's own directory, refused at once" \
+  "$preloaddir/$glib \(on the way to what $preloaddir/$glib/$soname resolves to\) $fuse_re" \
+  'fuse_down /etc/rseq-f && fuse_up "$preloaddir/$glib" "$scratch/arm"'
+umount -l "$preloaddir/$glib" 2>/dev/null
+# A FUSE mount outside a chroot's root, in its mount namespace, that an
+# overlay in the chroot names as a layer by a name the chroot lacks:
+# names are the mounter's, from its root (the 126th review's 2: the
+# walk found no such name and passed, and enable waited in the server).
+# tmpfs at $scratch/ct, mounted after the chroot's copy of /, keeps
+# ct/f out of it.
+n="enable: a chroot, an overlay in it whose layer is a FUSE mount outside it that answers nothing, refused at once"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  mkdir -p "$scratch/cr" "$scratch/ct" "$scratch/e" /etc/rseq-o1 &&
+    ln -s /etc/rseq-o1 "$preloaddir/deep"
+  run "$n" 1 "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer $scratch/ct/f may be under $scratch/ct/f, a FUSE mount outside this root")" \
+      unshare -m -p -f --mount-proc --propagation $prop sh -c '
+        R=$1 T=$2 serve=$3 cmd=$4 e=$5
+        mount --rbind / "$R" && mount -t tmpfs tmpfs "$T" && mkdir "$T/f" || exit 9
+        "$serve" "$T/f" 0 allow_other arm="$T/arm" > "$T/out" 2>&1 &
+        pid=$!
+        i=0
+        while ! grep -q mounted "$T/out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+        grep -q mounted "$T/out" || { cat "$T/out"; exit 8; }
+        mount -t overlay overlay -o "lowerdir=$T/f:$e" "$R/etc/rseq-o1" || exit 7
+        : > "$T/arm"
+        (sleep 30; kill -9 $pid; echo "enable waited for a FUSE server that answers nothing until the server was killed, after 30 s") &
+        timeout 60 chroot "$R" "$cmd" enable --system' \
+        sh "$scratch/cr" "$scratch/ct" "$serve" "$cmd" "$scratch/e" &&
+    no_file "$n" && pass "$n"
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  rm -rf "$scratch/cr" "$scratch/ct" "$scratch/e" /etc/rseq-o1 "$preloaddir/deep" "$pf"
+fi
 # ... while an overlay whose layers are known, as /etc here (over
 # itself), passes with FUSE mounted elsewhere, also where no sysfs is
 # mounted: the list of FUSE connections is then read through /proc
@@ -1258,6 +1306,54 @@ else
   fi
   umount -l /etc/rseq-o1 2>/dev/null
   rm -rf /etc/rseq-f /etc/rseq-o1 "$scratch/e" "$scratch/d" "$scratch/u" "$scratch/w" "$preloaddir/deep" "$pf"
+fi
+# A FUSE mount in another mount namespace alone (a container's, another
+# test's) is no layer of an overlay named here (session 57's distcheck:
+# every overlay was refused while another test's server ran).
+n="enable: an overlay on the way, FUSE mounted in another mount namespace alone, accepted"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  mkdir -p /etc/rseq-f
+  unshare -m --propagation $prop sh -c 'exec "$1" /etc/rseq-f 0 allow_other' sh "$serve" > "$scratch/fuse.out" 2>&1 &
+  fuse_pid=$!
+  _i=0
+  while ! grep -q mounted "$scratch/fuse.out" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  if grep -q mounted "$scratch/fuse.out" && ! grep -q ' /etc/rseq-f ' /proc/self/mountinfo; then
+    run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+  else
+    fail "$n" "setup: no FUSE mount at /etc/rseq-f in a namespace of its own: $(cat "$scratch/fuse.out")"
+  fi
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  kill "$fuse_pid" 2>/dev/null; wait "$fuse_pid" 2>/dev/null
+  rm -rf /etc/rseq-f "$pf"
+fi
+# Without the list (no CAP_SYS_ADMIN), an overlay that names its layers
+# relatively, as Docker's does where their absolute names do not fit in
+# a page, passes where no FUSE mount is in our table (the 126th
+# review's 5: refused, in every such container on a machine with FUSE).
+n="enable: root without CAP_SYS_ADMIN, an overlay with relative layer names on the way, FUSE mounted in another namespace, accepted"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  mkdir -p /etc/rseq-f /etc/rseq-o1 "$scratch/e" "$scratch/d"
+  unshare -m --propagation $prop sh -c 'exec "$1" /etc/rseq-f 0 allow_other' sh "$serve" > "$scratch/fuse.out" 2>&1 &
+  fuse_pid=$!
+  _i=0
+  while ! grep -q mounted "$scratch/fuse.out" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  if grep -q mounted "$scratch/fuse.out" &&
+     (cd "$scratch" && mount -t overlay overlay -o lowerdir=e:d /etc/rseq-o1) &&
+     ln -s /etc/rseq-o1 "$preloaddir/deep"; then
+    run "$n" 0 "enabled: $pf names" \
+        setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+          timeout 60 "$cmd" enable --system && pass "$n"
+  else
+    fail "$n" "setup: FUSE in a namespace of its own, or the overlay: $(cat "$scratch/fuse.out")"
+  fi
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  kill "$fuse_pid" 2>/dev/null; wait "$fuse_pid" 2>/dev/null
+  umount -l /etc/rseq-o1 2>/dev/null
+  rm -rf /etc/rseq-f /etc/rseq-o1 "$scratch/e" "$scratch/d" "$preloaddir/deep" "$pf"
 fi
 # Root without CAP_SYS_ADMIN (a default Docker or podman container)
 # has no list of FUSE connections: the overlays on the way are judged
