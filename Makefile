@@ -263,7 +263,7 @@ PROGRAM := $(B)/rseq-compat
 CMD_SRCS := rseq-compat.c run.c info.c collect-self.c collect-proc.c \
 	collect-pid.c collect-ptrace.c collect-nostop.c glibc-threads.c \
 	procfs.c fuse-check.c permission.c derive.c print-text.c print-json.c \
-	report.c errname.c system.c
+	report.c errname.c bounded.c system.c
 CMD_HDRS := $(wildcard shim/cmd/*.h)
 CMD_OBJS := $(CMD_SRCS:%.c=$(B)/obj/cmd/%.o) $(B)/obj/cmd/tunables.o
 # CMD_LDFLAGS: the command's own link flags (make portable: the

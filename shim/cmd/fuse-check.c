@@ -1190,14 +1190,20 @@ root_of (const char *path, unsigned long int id[3])
 #endif
 }
 
-/* Where each of the N FUSE connections DEVS that our mount table does
-   not show is mounted: WHERE[i] 1 in this mount namespace, outside our
-   root (a chroot's: the 125th review's C); 2 in another namespace
-   alone; 0 in none, unmounted lazily.  Read from the mountinfo of a
-   process of each other root and each other namespace, all procfs's:
-   nothing here reaches a file system that may be FUSE.  */
+/* Where the N FUSE connections DEVS that our mount table does not
+   show are mounted in this mount namespace outside our root (a
+   chroot's: the 125th review's C), into outside_at: read from the
+   mountinfo of one process of each other root, procfs's, which reaches
+   no file system that may be FUSE.  64 roots and 64 MB in all at most
+   (any user may make roots: unshare -Ur chroot): past that a name is
+   missed, and the walk's time limit bounds what that costs
+   (bounded.c).  Other mount namespaces are not read: their mounts are
+   no layers of an overlay named in ours, and a FUSE mount in none
+   (unmounted lazily) is judged by no one, as any user can make one
+   (session 58: it let any user refuse every enable where an overlay
+   was on the way).  */
 static void
-conns_placed (const unsigned long int *devs, int *where, size_t n)
+conns_placed (const unsigned long int *devs, size_t n)
 {
   struct stat ours;
   DIR *d = opendir ("/proc");
@@ -1207,12 +1213,10 @@ conns_placed (const unsigned long int *devs, int *where, size_t n)
         closedir (d);
       return;
     }
-  /* Roots of this namespace (by mount ID, device and inode) and other
-     namespaces (by inode) already read; a root without a mount ID is
-     read each time, 64 at most.  */
+  /* Roots already read, by mount ID, device and inode; one without a
+     mount ID (before Linux 5.8) is read each time.  */
   static unsigned long int roots[64][3];
-  static ino_t spaces[1024];
-  size_t nroots = 0, nspaces = 0;
+  size_t nroots = 0, budget = 64u << 20;
   unsigned long int ours_root[3];
   if (root_of ("/", ours_root) != 0)
     {
@@ -1220,7 +1224,7 @@ conns_placed (const unsigned long int *devs, int *where, size_t n)
       return;
     }
   struct dirent *e;
-  while ((e = readdir (d)) != NULL)
+  while ((e = readdir (d)) != NULL && nroots < 64 && budget > 0)
     {
       char *end, path[64];
       long int pid = strtol (e->d_name, &end, 10);
@@ -1228,35 +1232,27 @@ conns_placed (const unsigned long int *devs, int *where, size_t n)
         continue;
       struct stat ns;
       snprintf (path, sizeof path, "/proc/%ld/ns/mnt", pid);
-      if (stat (path, &ns) != 0)
+      if (stat (path, &ns) != 0 || ns.st_dev != ours.st_dev
+          || ns.st_ino != ours.st_ino)
         continue;
-      int same = ns.st_dev == ours.st_dev && ns.st_ino == ours.st_ino;
+      unsigned long int root[3];
+      snprintf (path, sizeof path, "/proc/%ld/root", pid);
+      if (root_of (path, root) != 0
+          || (root[2] != 0 && memcmp (root, ours_root, sizeof root) == 0))
+        continue;
       size_t k = 0;
-      if (same)
-        {
-          unsigned long int root[3];
-          snprintf (path, sizeof path, "/proc/%ld/root", pid);
-          if (root_of (path, root) != 0
-              || (root[2] != 0 && memcmp (root, ours_root, sizeof root) == 0))
-            continue;
-          while (root[2] != 0 && k < nroots
-                 && memcmp (roots[k], root, sizeof root) != 0)
-            k++;
-          if ((root[2] != 0 && k < nroots) || nroots == 64)
-            continue;
-          memcpy (roots[nroots++], root, sizeof root);
-        }
-      else
-        {
-          while (k < nspaces && spaces[k] != ns.st_ino)
-            k++;
-          if (k < nspaces || nspaces == 1024)
-            continue;
-          spaces[nspaces++] = ns.st_ino;
-        }
+      while (root[2] != 0 && k < nroots
+             && memcmp (roots[k], root, sizeof root) != 0)
+        k++;
+      if (root[2] != 0 && k < nroots)
+        continue;
+      memcpy (roots[nroots++], root, sizeof root);
       snprintf (path, sizeof path, "/proc/%ld/mountinfo", pid);
-      char *text = read_text (path, 64u << 20);
-      for (char *line = text; line != NULL && *line != '\0';)
+      char *text = read_text (path, budget);
+      if (text == NULL)
+        continue;
+      budget -= strlen (text) < budget ? strlen (text) : budget;
+      for (char *line = text; *line != '\0';)
         {
           char *nl = strchr (line, '\n');
           if (nl != NULL)
@@ -1268,10 +1264,6 @@ conns_placed (const unsigned long int *devs, int *where, size_t n)
             for (size_t i = 0; i < n; i++)
               if (devs[i] == (((unsigned long int) maj << 20) | min))
                 {
-                  if (where[i] != 1)
-                    where[i] = same ? 1 : 2;
-                  if (!same)
-                    continue;
                   char *at = f != NULL ? unescape (f, len) : NULL;
                   if (at == NULL || noutside == 16)
                     {
@@ -1281,35 +1273,13 @@ conns_placed (const unsigned long int *devs, int *where, size_t n)
                   else
                     outside_at[noutside++] = at;
                 }
-          line = nl != NULL ? nl + 1 : NULL;
+          if (nl == NULL)
+            break;
+          line = nl + 1;
         }
       free (text);
     }
   closedir (d);
-}
-
-/* Whether this process is in a PID namespace below the machine's (a
-   container's, unshare -p's): the processes of the others, and so their
-   mount tables, are not in its /proc, and a connection conns_placed
-   finds in none may be theirs (session 58: a chroot in a PID namespace
-   of its own refused every overlay while a test beside it had FUSE
-   mounted; so would every privileged container on a desktop with
-   gvfs).  There, a connection in no table passes: a FUSE mount
-   unmounted lazily under an overlay is root's doing.  */
-static int
-pid_ns_nested (void)
-{
-  /* The machine's PID namespace has kthreadd at 2, whose parent is 0;
-     in any other, only its first process has a parent outside it.
-     NSpid cannot tell: a PID namespace's own /proc shows it one deep.  */
-  static int nested = -1;
-  if (nested < 0)
-    {
-      char *st = read_text ("/proc/2/status", 1 << 16);
-      nested = st == NULL || strstr (st, "\nPPid:\t0\n") == NULL;
-      free (st);
-    }
-  return nested;
 }
 
 /* Whether the kernel's dev_t DEV is a mount of table T.  */
@@ -1325,25 +1295,22 @@ in_table (const struct mtab *t, unsigned long int dev)
 /* For a walk of this process's own (fuse_fd_here): whether the overlayfs
    mount whose super options are OPTS, DEPTH overlays deep, may have a
    layer on FUSE, whose server the overlay asks for each name looked up
-   in it (the 124th review's 1-2: an overlay over an overlay over FUSE,
-   a layer named through a link or by a relative name, one on a FUSE
-   mount unmounted lazily, each passed, and the walk waited in the
-   server beyond SIGKILL).  None can be where FUSE is not registered or
-   no FUSE connection exists.  Else each connection must be a mount of
-   some namespace (conns_placed): one unmounted lazily may be a layer
-   that no table shows.  One in another namespace alone is no layer of
-   an overlay of ours, named in ours; taking it for one refused every
-   overlay while any container or test had FUSE of its own (session
-   57's distcheck).  Each layer must pass layer_untrusted; 8 overlays
-   deep at most.  Where there is no list of connections (root without
-   CAP_SYS_ADMIN, as in a container) the layers are judged by the
-   tables alone: refusing them all refused every default Docker or
-   podman container (the 125th review's B).  What this cannot see is
-   root's doing: a layer moved since it was mounted (mount --move, a
-   rename), an overlay moved or propagated from another namespace, an
-   overlay layer unmounted lazily, a FUSE mount and an overlay over it
-   both made while the walk runs (the list is read once), and, without
-   the list, a FUSE mount unmounted lazily under an overlay.  */
+   in it and whose answers (owners, modes) it shows as its own (the
+   124th review's 1-2: an overlay over an overlay over FUSE, a layer
+   named through a link or by a relative name, each passed).  None can
+   be where FUSE is not registered or no FUSE connection exists.  Else
+   each layer must pass layer_untrusted; 8 overlays deep at most.
+   Where there is no list of connections (root without CAP_SYS_ADMIN,
+   as in a container) the layers are judged by the tables alone:
+   refusing them all refused every default Docker or podman container
+   (the 125th review's B).  A layer is judged by the name its mounter
+   gave, so what this cannot see is root's doing: a layer moved,
+   shadowed or unmounted (lazily, or while an overlay holds it) since
+   it was mounted, an overlay moved or propagated from another
+   namespace, a name its mounter read in another root (the 127th
+   review's 1-6).  Each such overlay is root's own choice of layers;
+   where its server does not answer, the walk's time limit ends the
+   wait (bounded.c).  */
 static int
 overlay_untrusted (const char *opts, int depth)
 {
@@ -1357,18 +1324,13 @@ overlay_untrusted (const char *opts, int depth)
     }
   /* Placed once for each list read: a walk meets many overlays.  */
   static int placed_gen = -1;
-  static unsigned long int orphan;
   if (conns_state == 1 && placed_gen != conns_gen)
     {
       outside_clear ();
-      orphan = 0;
       unsigned long int *devs = malloc (nconns * sizeof *devs);
-      int *where = calloc (nconns, sizeof *where);
       size_t n = 0;
-      if (devs == NULL || where == NULL)
+      if (devs == NULL)
         {
-          free (devs);
-          free (where);
           say_why ("%s", strerror (ENOMEM));
           return 1;
         }
@@ -1378,20 +1340,9 @@ overlay_untrusted (const char *opts, int depth)
         if (!in_table (&tabs[0], conns[c]) && !in_table (&tabs[1], conns[c]))
           devs[n++] = conns[c];
       if (n > 0)
-        conns_placed (devs, where, n);
-      for (size_t i = 0; i < n && orphan == 0 && !pid_ns_nested (); i++)
-        if (where[i] == 0)
-          orphan = devs[i];
+        conns_placed (devs, n);
       free (devs);
-      free (where);
       placed_gen = conns_gen;
-    }
-  if (conns_state == 1 && orphan != 0)
-    {
-      say_why ("a FUSE connection (device %lu:%lu) that no mount table "
-               "shows (unmounted lazily) may be one of its layers",
-               orphan >> 20, orphan & 0xfffff);
-      return 1;
     }
   int deeper = depth + 1;
   return overlay_layers (opts, layer_untrusted, &deeper);

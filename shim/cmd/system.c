@@ -58,6 +58,7 @@
 #endif
 
 #include "common.h"
+#include "bounded.h"
 #include "fuse-check.h"
 #include "procfs.h"
 #include "renameat2.h"
@@ -2623,6 +2624,16 @@ usage_error (const char *what)
   return EXIT_CANNOT_RUN;
 }
 
+/* How long enable and disable wait for their checks, then for their
+   change (bounded_run), unless RSEQ_COMPAT_SYSTEM_TIMEOUT says: long
+   enough for a walk of the preload tree at its bounds (1024 links) and
+   the loaders check_loads runs on a loaded or emulated machine (30 s
+   was not, under two CI lanes), short enough for a package's
+   maintainer script.  */
+#define SYSTEM_SECONDS 120
+
+static int system_work (void *arg);
+
 int
 cmd_system (int argc, char **argv)
 {
@@ -2671,6 +2682,35 @@ cmd_system (int argc, char **argv)
     }
 #endif
 
+  /* Before the child: a typo in the limit is said, not taken for the
+     default.  */
+  unsigned int seconds = bounded_seconds (SYSTEM_SECONDS);
+  if (seconds == 0)
+    {
+      complain ("RSEQ_COMPAT_SYSTEM_TIMEOUT is '%s', not a whole number "
+                "of seconds from 1 to 86400: set it to one, or unset it "
+                "for %d", getenv ("RSEQ_COMPAT_SYSTEM_TIMEOUT"),
+                SYSTEM_SECONDS);
+      return EXIT_SYSTEM_FAILED;
+    }
+  char who[64];
+  snprintf (who, sizeof who, "rseq-compat: %s --system", verb);
+  /* disable must go on where it can (a package's removal): without a
+     child it runs unbounded.  enable cannot: its loader check runs
+     programs (the 128th review's 2: it hung, then would fail).  */
+  return bounded_run (system_work, &enable, seconds, who,
+                      enable ? "enable runs the loaders in child processes "
+                      "to check that they load the shim, so it cannot go "
+                      "on" : NULL, EXIT_SYSTEM_FAILED);
+}
+
+/* What enable and disable do, in bounded_run's child: every lookup and
+   read, and the change, whose start the parent allows (bounded_gate)
+   only while it has not given up.  */
+static int
+system_work (void *arg)
+{
+  int enable = *(int *) arg;
   char file[PATH_MAX];
   /* Before the walks: without root's list of FUSE connections they
      take every overlay on the way for one that may be on FUSE
@@ -2707,14 +2747,28 @@ cmd_system (int argc, char **argv)
       int links = 0;
       /* The build's own file end to end too, whatever the tree's walk
          stops at (its depth, its links: review finding R1).  */
-      if (shim_walk (RSEQ_COMPAT_PRELOADDIR, WANT_DIR, &st) != 0
-          || shim_walk (file, WANT_SHIM, &st) != 0
-          || preload_tree_trusted (RSEQ_COMPAT_PRELOADDIR, 1, &links) != 0
-          || check_loads () != 0)
+      bounded_stage (0, "while checking %s and what it leads to",
+                     RSEQ_COMPAT_PRELOADDIR);
+      if (shim_walk (RSEQ_COMPAT_PRELOADDIR, WANT_DIR, &st) != 0)
+        return EXIT_SYSTEM_FAILED;
+      bounded_stage (0, "while checking %s", file);
+      if (shim_walk (file, WANT_SHIM, &st) != 0)
+        return EXIT_SYSTEM_FAILED;
+      bounded_stage (0, "while checking what lies under %s",
+                     RSEQ_COMPAT_PRELOADDIR);
+      if (preload_tree_trusted (RSEQ_COMPAT_PRELOADDIR, 1, &links) != 0)
+        return EXIT_SYSTEM_FAILED;
+      bounded_stage (0, "while checking that each loader loads %s", file);
+      if (check_loads () != 0)
         return EXIT_SYSTEM_FAILED;
     }
 
+  bounded_stage (1, "while waiting for the lock on " RUN_LOCK " (or on "
+                 ETC " where it cannot be made), which another process "
+                 "holds: lslocks names it");
   int lock = take_lock ();
+  bounded_stage (0, "while reading " PRELOAD_FILE " and checking it, "
+                 ETC " and the files its entries name");
   if (lock < 0)
     return EXIT_SYSTEM_FAILED;
   int etc = open (ETC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -2841,8 +2895,16 @@ cmd_system (int argc, char **argv)
     }
   else
     {
+      bounded_stage (0, "while changing " PRELOAD_FILE);
+      bounded_gate ();
       rc = replace_preload (etc, out, &old, text) != 0
            ? EXIT_SYSTEM_FAILED : 0;
+      if (rc == 0)
+        {
+          bounded_changed ();
+          bounded_stage (0, "while checking " PRELOAD_FILE " after "
+                         "changing it");
+        }
       if (rc == 0 && !enable)
         preload_trusted (&old, 0, 1, access (PRELOAD_FILE, F_OK) != 0);
       if (rc == 0 && enable)

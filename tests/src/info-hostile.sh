@@ -634,7 +634,7 @@ case $scenario in
         # run another program indeed.  Its name, which stays once the
         # main thread has exited (the exe link does not), read without
         # a fork (a loop of readlink took seconds on a loaded machine,
-        # and the process, which lives 3 s, was gone).
+        # and the process was gone).
         i=0
         while { read -r c < /proc/$pid/comm; } 2>/dev/null && [ "$c" != "$comm" ] && [ $i -lt 10000 ]; do i=$((i + 1)); done
         "$info" info -p "$pid" --no-stop > "$d/info.out" 2>&1

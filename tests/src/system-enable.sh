@@ -31,7 +31,7 @@ set -u
 . "$(dirname "$0")/ns-libdir.sh"
 cmd=$1 shim=$2 layout=$3 libdir=$4 glib=$5 names=$6 other=$7 expect=$8 scratch=$9
 preloaddir=${10} xattr=${11} replace=${12} agent=${13} serve=${14}
-fusewhy=${15} exe=${16} pie=${17} elf=${18} prop=${19}
+fusewhy=${15} exe=${16} pie=${17} elf=${18} prop=${19} sysrefuse=${20}
 soname=librseq-compat.so.1
 entry="$preloaddir/\$LIB/$soname"
 pf=/etc/ld.so.preload
@@ -80,6 +80,28 @@ no_file() {
     return 1
   fi
   return 0
+}
+# kids PID: the processes whose parent is PID, one a line (procps is
+# in no root the tests run in).
+kids() {
+  _p=$1
+  for _s in /proc/[0-9]*/stat; do
+    read -r _l < "$_s" 2>/dev/null || continue
+    # shellcheck disable=SC2086 # the fields after the name, split
+    set -- ${_l##*) }
+    [ "${2:-}" = "$_p" ] && { _d=${_s#/proc/}; echo "${_d%/stat}"; }
+  done
+}
+# state_of PID: the state letter of process PID.
+state_of() {
+  read -r _l < "/proc/$1/stat" 2>/dev/null || return 1
+  # shellcheck disable=SC2086
+  set -- ${_l##*) }
+  echo "$1"
+}
+# alive PID: PID is a process that has not ended (a zombie has).
+alive() {
+  _a=$(state_of "$1") && [ "$_a" != Z ] && [ "$_a" != X ]
 }
 # A temporary file left in /etc by an interrupted or failed write.
 no_litter() {
@@ -688,6 +710,167 @@ kill "$lockpid" 2>/dev/null
 wait "$lockpid" 2>/dev/null
 rm -f "$pf"
 
+# The time limit (bounded.c), on something that holds the command and
+# that a test can end: root's lock.  Past the limit, the command says
+# what it waited for and that nothing was changed; its child, killed,
+# changes nothing once the lock is let go.
+"$cmd" disable --system > /dev/null 2>&1
+n="disable: root's lock held past the time limit, given up, nothing changed then or later"
+printf '%s\n' "$shim" > "$pf"
+flock -o /run/rseq-compat.lock sleep 6 &
+lockpid=$!
+sleep 0.5
+t0=$(date +%s)
+if run "$n" 1 "rseq-compat: disable --system: gave up after 2 s while waiting for the lock on /run/rseq-compat.lock \(or on /etc where it cannot be made\), which another process holds: lslocks names it; nothing was changed \(process [0-9]+, left waiting" \
+    env RSEQ_COMPAT_SYSTEM_TIMEOUT=2 timeout 20 "$cmd" disable --system; then
+  t1=$(date +%s)
+  wait "$lockpid"
+  sleep 1
+  if [ $((t1 - t0)) -gt 5 ]; then
+    fail "$n" "took $((t1 - t0)) s, not about 2"
+  else
+    is_file "$n" "$shim\n" && pass "$n"
+  fi
+fi
+kill "$lockpid" 2>/dev/null; wait "$lockpid" 2>/dev/null
+# The command killed alone (kill PID, not its process group) while its
+# child waits: the child asks before it changes anything, and ends
+# (bounded_gate).
+n="disable: the command killed alone while its child waits for the lock, nothing changed once the lock is let go"
+printf '%s\n' "$shim" > "$pf"
+flock -o /run/rseq-compat.lock sleep 3 &
+lockpid=$!
+sleep 0.5
+"$cmd" disable --system > "$scratch/alone.out" 2>&1 &
+epid=$!
+sleep 1
+kid=$(kids "$epid")
+kill -9 "$epid"
+wait "$epid" 2>/dev/null
+if [ -z "$kid" ]; then
+  fail "$n" "setup: the command has no child while it waits for the lock"
+else
+  wait "$lockpid"
+  _i=0
+  while alive "$kid" && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+  if alive "$kid"; then
+    fail "$n" "the child did not end once the lock was let go"
+  else
+    is_file "$n" "$shim\n" && pass "$n"
+  fi
+fi
+rm -f "$pf"
+for v in abc 0 86401 "" "5 "; do
+  n="disable: RSEQ_COMPAT_SYSTEM_TIMEOUT='$v' refused, saying why"
+  printf '%s\n' "$shim" > "$pf"
+  run "$n" 1 "rseq-compat: disable --system: RSEQ_COMPAT_SYSTEM_TIMEOUT is '$v', not a whole number of seconds from 1 to 86400: set it to one, or unset it for 120" \
+      env RSEQ_COMPAT_SYSTEM_TIMEOUT="$v" "$cmd" disable --system &&
+    is_file "$n" "$shim\n" && pass "$n"
+done
+rm -f "$pf"
+# disable goes on without a child (a package's removal), without a
+# limit, saying so (the 128th review's 2).
+n="disable: no child process can be made, done without a time limit, saying so"
+printf '%s\n' "$shim" > "$pf"
+run "$n" 0 "rseq-compat: disable --system: warning: cannot make a child process for the work \(Operation not permitted\), so it runs without a time limit" \
+    timeout 60 "$sysrefuse" fork low "$cmd" disable --system &&
+  no_file "$n" && pass "$n"
+rm -f "$pf"
+# A caller that ignores SIGCHLD (the 129th review's F2: the work's
+# status was lost, and a kill during the edit gave 1 and words, not 143).
+n="disable: a kill during the edit, SIGCHLD ignored by its caller, ends it by the signal, silently"
+printf '%s\n%s\n' "$other" "$shim" > "$pf"
+# perl: dash's trap leaves SIGCHLD as it is.
+perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or exit 125' env LD_PRELOAD="$replace" \
+  RSEQ_TEST_RAISE=fsync "$cmd" disable --system > "$scratch/killed" 2>&1
+_st=$?
+if [ $_st != 143 ]; then
+  fail "$n" "exit status $_st, not 143 (SIGTERM): $(cat "$scratch/killed")"
+elif grep -q 'rseq-compat' "$scratch/killed"; then
+  fail "$n" "words: $(cat "$scratch/killed")"
+else
+  is_file "$n" "$other\n" && no_litter "$n" && pass "$n"
+fi
+rm -f "$pf"
+# Too few descriptors for the pipes: the work runs here, as before,
+# saying why it has no limit (F3: enable refused, naming ENOTTY).
+n="disable: too few descriptors for the pipes to its child, done without a time limit, saying so"
+printf '%s\n' "$shim" > "$pf"
+# Output and error apart: four pipes, fds 3-10.
+sh -c 'ulimit -n 10 && exec "$@"' sh "$cmd" disable --system > "$scratch/o1" 2> "$scratch/o2"
+_st=$?
+if [ $_st != 0 ]; then
+  fail "$n" "exit status $_st, not 0: $(cat "$scratch/o1" "$scratch/o2")"
+elif ! grep -q "^rseq-compat: disable --system: warning: cannot make the pipes to a child process for the work (Too many open files), so it runs without a time limit" "$scratch/o2" ||
+     ! grep -q "^rseq-compat: disabled: 1 shim entry" "$scratch/o1"; then
+  fail "$n" "words: $(cat "$scratch/o1" "$scratch/o2")"
+else
+  no_file "$n" && pass "$n"
+fi
+rm -f "$pf"
+# poll refused (an allowlist of ppoll alone): the command waits with
+# ppoll (F4: it gave up at once, blaming a file system).
+n="disable: poll refused, done as without it"
+printf '%s\n' "$shim" > "$pf"
+run "$n" 0 "^rseq-compat: disabled: 1 shim entry" \
+    timeout 60 "$sysrefuse" poll low "$cmd" disable --system &&
+  no_file "$n" && pass "$n"
+rm -f "$pf"
+# Stopped (^Z) past the limit and continued (fg), the command has its
+# time again (the 128th review's 6: the lock was blamed).
+n="disable: stopped past the time limit and continued, not given up"
+printf '%s\n' "$shim" > "$pf"
+flock -o /run/rseq-compat.lock sleep 3 &
+lockpid=$!
+sleep 0.3
+env RSEQ_COMPAT_SYSTEM_TIMEOUT=4 "$cmd" disable --system > "$scratch/stop.out" 2>&1 &
+sp=$!
+sleep 0.5
+# As ^Z stops the job: the command and its child (dash's kill takes no
+# process group).
+group="$sp $(kids "$sp")"
+# shellcheck disable=SC2086
+kill -STOP $group
+sleep 0.2
+_state=$(state_of "$sp")
+sleep 6
+# shellcheck disable=SC2086
+kill -CONT $group
+wait "$sp"
+_st=$?
+wait "$lockpid" 2>/dev/null
+if [ "$_state" != T ] || [ "$group" = "$sp " ]; then
+  fail "$n" "setup: the command (state $_state) or its child ($group) was not stopped"
+elif [ $_st != 0 ]; then
+  fail "$n" "exit status $_st, not 0: $(cat "$scratch/stop.out")"
+else
+  no_file "$n" && pass "$n"
+fi
+rm -f "$pf"
+# Its child alone stopped: the words say so, not that a file system or
+# the lock holds it.
+n="disable: its child stopped past the time limit, given up, saying so"
+printf '%s\n' "$shim" > "$pf"
+flock -o /run/rseq-compat.lock sleep 4 &
+lockpid=$!
+sleep 0.3
+env RSEQ_COMPAT_SYSTEM_TIMEOUT=2 "$cmd" disable --system > "$scratch/stop.out" 2>&1 &
+ep=$!
+sleep 0.5
+kid=$(kids "$ep")
+[ -n "$kid" ] && kill -STOP $kid
+wait "$ep"
+_st=$?
+if [ $_st != 1 ]; then
+  fail "$n" "exit status $_st, not 1: $(cat "$scratch/stop.out")"
+elif ! grep -Eq "rseq-compat: disable --system: gave up after 2 s while [^;]*, as it was stopped \(SIGSTOP, or a debugger\); nothing was changed" "$scratch/stop.out"; then
+  fail "$n" "the words do not say it was stopped: $(cat "$scratch/stop.out")"
+else
+  is_file "$n" "$shim\n" && pass "$n"
+fi
+kill "$lockpid" 2>/dev/null; wait "$lockpid" 2>/dev/null
+rm -f "$pf"
+
 # A /run that cannot take the lock file (read-only here): /etc is
 # locked instead (review: every enable and disable failed, the
 # package's removal with them).
@@ -1107,10 +1290,16 @@ rm -f "$pf"
 # lookup or an open, beyond SIGKILL).  fuse-serve mounts in this mount
 # namespace; a killed server leaves its mount, taken off lazily.
 fuse_up() {
+  # Emptied here: the job's own redirection empties it only once it
+  # runs, and a loaded machine let the loop below read the last
+  # server's "mounted" first, and an overlay go over the bare
+  # directory (EINVAL: "maximum fs stacking depth exceeded").
+  : > "$scratch/fuse.out"
   "$serve" "$1" 0 allow_other ${2:+"arm=$2"} > "$scratch/fuse.out" 2>&1 &
   fuse_pid=$!
   _i=0
-  while ! grep -q mounted "$scratch/fuse.out" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  # 30 s: a loaded machine (two CI lanes) took more than 10.
+  while ! grep -q mounted "$scratch/fuse.out" && [ $_i -lt 300 ]; do sleep 0.1; _i=$((_i + 1)); done
   grep -q mounted "$scratch/fuse.out" ||
     { echo "fuse-serve: $(cat "$scratch/fuse.out")"; return 1; }
 }
@@ -1134,15 +1323,43 @@ else
   rm -rf "$preloaddir/fz" "$pf"
 fi
 # stall_row NAME PATTERN SETUP: a FUSE server at /etc/rseq-f that
-# answers nothing once SETUP has run; enable must refuse with PATTERN
-# within 30 s (then the server is killed, which ends the wait, and the
-# row fails).  SETUP may mount overlays at /etc/rseq-o1 and -o2, each
+# answers nothing once SETUP has run; enable, given the time limit
+# stall_limit (below), must refuse with PATTERN within it (20 s after
+# it the server is killed, which ends the wait, and the row fails).
+# stall_pre: words put before the command; stall_want: its status (1).  SETUP may mount overlays at /etc/rseq-o1 and -o2, each
 # with the empty $scratch/e, on tmpfs, for a second layer (an overlay
 # has two at least without an upper one, and /etc is an overlay here:
 # the kernel stacks two at most).
 # ov_re WHY: the words of an overlay in doubt, for WHY.
 ov_re() {
   printf '%s' "is on an overlay file system that may have a layer on FUSE \($1\): a FUSE server says what its owners and modes are and may never answer, so whoever runs it can replace the shim"
+}
+# The time limit stall_row and chroot_row give enable: ten times what a
+# plain enable takes here, 10 s at least (the arm64 guests emulate the
+# CPU, and the lanes load the machine: a walk of 1024 links passed 30 s
+# under load).
+_t0=$(date +%s%N)
+"$cmd" enable --system > /dev/null 2>&1
+_t1=$(date +%s%N)
+"$cmd" disable --system > /dev/null 2>&1
+rm -f "$pf"
+stall_limit=$(( (_t1 - _t0) / 100000000 ))
+[ "$stall_limit" -ge 10 ] || stall_limit=10
+# stall_fuse_here: /etc/rseq-f is a FUSE mount in our table, on top,
+# before an overlay goes over it (fuse_up once read a stale "mounted":
+# the overlay went over /etc's own directory, EINVAL); else it says
+# what the table shows.
+stall_fuse_here() {
+  _i=0
+  while [ $_i -lt 50 ]; do
+    case $(awk '$5 == "/etc/rseq-f" { t = $0 } END { sub(/.* - /, "", t); split(t, f, " "); print f[1] }' /proc/self/mountinfo) in
+      fuse | fuse.*) return 0 ;;
+    esac
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  echo "stall_row: /etc/rseq-f is no FUSE mount on top: $(grep ' /etc/rseq-f ' /proc/self/mountinfo)"
+  return 1
 }
 stall_row() {
   n=$1
@@ -1152,16 +1369,18 @@ stall_row() {
   fi
   rm -f "$scratch/arm" "$scratch/fuse.late" "$scratch/fuse.done"
   if mkdir -p /etc/rseq-f "$scratch/e" /etc/rseq-o1 /etc/rseq-o2 &&
-     fuse_up /etc/rseq-f "$scratch/arm" && eval "$3" && : > "$scratch/arm"; then
-    (sleep 30; [ -e "$scratch/fuse.done" ] ||
+     fuse_up /etc/rseq-f "$scratch/arm" && stall_fuse_here && eval "$3" &&
+     : > "$scratch/arm"; then
+    (sleep $((stall_limit + 20)); [ -e "$scratch/fuse.done" ] ||
        { : > "$scratch/fuse.late"; kill -9 "$fuse_pid"; }) &
     dog=$!
-    run "$n" 1 "$2" "$cmd" enable --system
+    # shellcheck disable=SC2086 # stall_pre: words
+    run "$n" "${stall_want:-1}" "$2" env RSEQ_COMPAT_SYSTEM_TIMEOUT=$stall_limit ${stall_pre:-} "$cmd" enable --system
     ok=$?
     : > "$scratch/fuse.done"
     kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null
     if [ -e "$scratch/fuse.late" ]; then
-      fail "$n" "enable waited for a FUSE server that answers nothing until the server was killed, after 30 s"
+      fail "$n" "enable waited for a FUSE server that answers nothing until the server was killed, after $((stall_limit + 20)) s"
     elif [ $ok = 0 ]; then
       no_file "$n" && pass "$n"
     fi
@@ -1172,6 +1391,15 @@ stall_row() {
   umount -l /etc/rseq-o2 2>/dev/null
   umount -l /etc/rseq-o1 2>/dev/null
   fuse_down /etc/rseq-f
+  # The child the command left waiting ends once its server is gone,
+  # before the next row mounts anything (a row after one whose child
+  # still ended failed to mount FUSE, under load).
+  _left=$(printf '%s\n' "$out" | sed -n 's/.*(process \([0-9]*\), left waiting.*/\1/p' | head -n 1)
+  _i=0
+  while [ -n "$_left" ] && alive "$_left" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  if [ -n "$_left" ] && alive "$_left"; then
+    fail "$n" "process $_left, left waiting, has not ended 10 s after its server was killed"
+  fi
   rm -rf /etc/rseq-f "$scratch/e" /etc/rseq-o1 /etc/rseq-o2 /etc/rseq-fl "$pf"
 }
 stall_row "enable: a FUSE server that answers nothing, through a link in the preload tree, refused at once" \
@@ -1196,12 +1424,160 @@ stall_row "enable: an overlay whose layer on FUSE has a relative name, refused a
   "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer rseq-f is no absolute name without [^)]*")" \
   '(cd /etc && mount -t overlay overlay -o lowerdir=rseq-f:$scratch/e /etc/rseq-o1) &&
    ln -s /etc/rseq-o1 "$preloaddir/deep"'
-# A connection no mount here shows leaves every overlay in doubt, the
-# first met on the way is named ("/" where the root is one).
-stall_row "enable: an overlay over a FUSE mount unmounted lazily, refused at once" \
-  "\(on the way to what $preloaddir[^)]* resolves to\) $(ov_re "a FUSE connection \(device [0-9]+:[0-9]+\) that no mount table shows \(unmounted lazily\) may be one of its layers")" \
+# What no name in a mount table shows is bounded by the time limit
+# instead (bounded.c): a layer's FUSE mount unmounted lazily, or
+# plainly while the overlay holds it, whether or not another namespace
+# holds a copy, a layer's name shadowed by a later mount, a layer named
+# through a link the overlay then covers (the 127th review's 3-5).
+# Each setup is the review's; the words name what the child was doing,
+# and the limit (10 s, stall_row's) ends the wait, which the child
+# holding the row's pipe would not.
+limit_re="gave up after $stall_limit s while checking what lies under $preloaddir: a file system there does not answer \(a FUSE server, or a network file system, that stopped answering\); nothing was changed \(process [0-9]+, left waiting, ends once it can; RSEQ_COMPAT_SYSTEM_TIMEOUT=SECONDS waits longer\)"
+stall_row "enable: an overlay over a FUSE mount unmounted lazily, given up after the time limit" \
+  "$limit_re" \
   'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
    umount -l /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
+stall_row "enable: an overlay over a FUSE mount unmounted plainly, given up after the time limit" \
+  "$limit_re" \
+  'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
+   umount /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
+holder=
+stall_row "enable: an overlay over a FUSE mount unmounted plainly while another namespace holds a copy, given up after the time limit" \
+  "$limit_re" \
+  'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
+   { unshare -m --propagation $prop sleep 600 & holder=$!; } && sleep 0.5 &&
+   grep -q " /etc/rseq-f " /proc/$holder/mountinfo &&
+   umount /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
+[ -n "$holder" ] && { kill "$holder"; wait "$holder"; } 2>/dev/null
+stall_row "enable: an overlay whose FUSE layer a later mount shadows, given up after the time limit" \
+  "$limit_re" \
+  'mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
+   mount -t tmpfs tmpfs /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
+umount -l /etc/rseq-f 2>/dev/null
+stall_row "enable: an overlay whose layer is named through a link it covers to FUSE, given up after the time limit" \
+  "$limit_re" \
+  'ln -s /etc/rseq-f /etc/rseq-o1/l &&
+   mount -t overlay overlay -o lowerdir=/etc/rseq-o1/l:$scratch/e /etc/rseq-o1 &&
+   ln -s /etc/rseq-o1 "$preloaddir/deep"'
+# The child closes every descriptor it does not need, those above the
+# soft limit too where close_range is refused (the 128th review's 1:
+# the caller's pipe at 15000 held $(...) until the server was killed).
+lazy_setup='mount -t overlay overlay -o lowerdir=/etc/rseq-f:$scratch/e /etc/rseq-o1 &&
+   umount -l /etc/rseq-f && ln -s /etc/rseq-o1 "$preloaddir/deep"'
+stall_pre="$sysrefuse close_range high"
+stall_row "enable: close_range refused, the caller's pipe above the soft limit of descriptors, not held past the time limit" \
+  "$limit_re" "$lazy_setup"
+# SIGTERM ends the checks at once, by the signal, though the child
+# waits in the kernel (the 128th review's 3: it waited for the limit).
+cat > "$scratch/term-after.sh" <<'EOS'
+"$@" &
+p=$!
+sleep 1
+kill -TERM $p
+wait $p
+EOS
+stall_pre="sh $scratch/term-after.sh" stall_want=143
+stall_row "enable: SIGTERM while a file system holds its checks, ended by the signal at once" \
+  "rseq-compat: enable --system: ended by a signal while checking what lies under $preloaddir; nothing was changed \(process [0-9]+, left waiting, ends once it can\)" \
+  "$lazy_setup"
+stall_pre= stall_want=
+# enable's loader check runs programs: where no process can be made it
+# refuses at once, not after a walk without a limit (the 128th
+# review's 2).
+n="enable: no child process can be made, refused at once"
+run "$n" 1 "rseq-compat: enable --system: cannot make a child process \(Operation not permitted\): enable runs the loaders in child processes to check that they load the shim, so it cannot go on" \
+    timeout 60 "$sysrefuse" fork low "$cmd" enable --system &&
+  no_file "$n" && pass "$n"
+# A line on standard output reaches a terminal before the warning that
+# follows it, as without the child's pipe (the 128th review's 5).
+n="enable: already enabled, with a warning, on a terminal: the line first"
+printf '%s\n' "$entry" > "$pf" && chmod 666 "$pf"
+out=$(script -qec "$cmd enable --system" /dev/null 2>&1 | tr -d '\r')
+first=$(printf '%s\n' "$out" | sed -n 1p)
+second=$(printf '%s\n' "$out" | sed -n 2p)
+case $first in
+  "rseq-compat: already enabled: $pf names $entry")
+    case $second in
+      "rseq-compat: enable --system: warning: $pf is writable by others than root"*) pass "$n" ;;
+      *) fail "$n" "the warning is not the second line: $out" ;;
+    esac ;;
+  *) fail "$n" "the first line is not the 'already enabled' line: $out" ;;
+esac
+chmod 644 "$pf"
+rm -f "$pf"
+# The 129th review, with the mid-walk hook, which runs in the process
+# that does the work; "$pp" in a hook is the command's own process.
+pp='pp=$(cut -d" " -f4 /proc/$PPID/stat)'
+# A signal the caller ignores (nohup, a background job) stays ignored
+# (F1: the command ended by it, a second after).
+n="enable: SIGTERM during its checks, ignored by its caller, ignored"
+run "$n" 0 "enabled: $pf names" \
+    sh -c 'trap "" TERM; exec "$@"' sh env LD_PRELOAD="$replace" \
+      RSEQ_TEST_MIDWALK_NAME=ld.so.preload \
+      RSEQ_TEST_MIDWALK_HOOK="$pp; kill -TERM \$pp; sleep 2" \
+      "$cmd" enable --system &&
+  is_file "$n" "$entry\n" && pass "$n"
+rm -f "$pf"
+# A SIGCONT alone gives no time back (F5: one every 2 s made a limit of
+# 3 s one of 15).
+cat > "$scratch/cont-every.sh" <<'EOS'
+"$@" &
+p=$!
+while kill -CONT $p 2>/dev/null; do sleep 0.5; done
+wait $p
+EOS
+stall_pre="sh $scratch/cont-every.sh"
+stall_row "enable: SIGCONT every half second while a file system holds its checks, given up after the time limit all the same" \
+  "$limit_re" "$lazy_setup"
+stall_pre=
+# SIGCONT while the command writes the work's words to a full pipe
+# loses none of them (F6: 8 KiB of 200000 were lost).
+n="enable: SIGCONT while its output waits for a slow reader, nothing lost"
+env LD_PRELOAD="$replace" RSEQ_TEST_MIDWALK_NAME=ld.so.preload \
+  RSEQ_TEST_MIDWALK_HOOK="$pp; (sleep 1; kill -CONT \$pp; sleep 0.5; kill -CONT \$pp) > /dev/null 2>&1 & head -c 200000 /dev/zero >&2" \
+  timeout 60 "$cmd" enable --system 2>&1 > /dev/null | { sleep 4; wc -c > "$scratch/n"; }
+if [ "$(cat "$scratch/n")" -lt 200000 ]; then
+  fail "$n" "$(cat "$scratch/n") bytes of standard error, not 200000 and more"
+else
+  is_file "$n" "$entry\n" && pass "$n"
+fi
+rm -f "$pf"
+# Lines keep their order on a terminal however late the command reads
+# them (F7: the command stopped a second, "already enabled" came
+# before the warning it follows).
+n="enable: already enabled, a leftover file, on a terminal, read late: the warning first"
+printf '%s\n' "$entry" > "$pf"
+: > "$pf.rseq-compat.AbCdEf"
+cat > "$scratch/late.sh" <<EOS
+env LD_PRELOAD="$replace" RSEQ_TEST_MIDWALK_NAME=$soname \\
+  RSEQ_TEST_MIDWALK_HOOK='$pp; kill -STOP \$pp; (sleep 1; kill -CONT \$pp) &' \\
+  "$cmd" enable --system
+EOS
+out=$(script -qec "sh $scratch/late.sh" /dev/null 2>&1 | tr -d '\r')
+case $(printf '%s\n' "$out" | sed -n 1p) in
+  "rseq-compat: enable --system: warning: $pf.rseq-compat.AbCdEf is left"*)
+    case $(printf '%s\n' "$out" | sed -n 2p) in
+      "rseq-compat: already enabled: $pf names $entry") pass "$n" ;;
+      *) fail "$n" "the second line is not the 'already enabled' line: $out" ;;
+    esac ;;
+  *) fail "$n" "the first line is not the warning: $out" ;;
+esac
+rm -f "$pf" "$pf.rseq-compat.AbCdEf"
+# The programs the work runs hold neither of its pipes to the command
+# (F8: one wrote a status to them, and enable exited 0).
+n="enable: the programs its checks run hold none of its pipes to the command"
+run "$n" 0 "enabled: $pf names" \
+    env LD_PRELOAD="$replace" RSEQ_TEST_MIDWALK_NAME=ld.so.preload \
+      RSEQ_TEST_MIDWALK_HOOK="ls -l /proc/\$\$/fd > $scratch/fds" \
+      timeout 60 "$cmd" enable --system &&
+  if grep -Eq ' (3|4) -> pipe:' "$scratch/fds"; then
+    fail "$n" "a program it ran holds: $(grep -E ' (3|4) -> ' "$scratch/fds")"
+  elif ! grep -Eq ' 1 -> ' "$scratch/fds"; then
+    fail "$n" "setup: the hook listed no descriptors: $(cat "$scratch/fds")"
+  else
+    is_file "$n" "$entry\n" && pass "$n"
+  fi
+rm -f "$pf"
 # A FUSE mount that the overlay covers, under its own mount point,
 # named as a layer before the overlay was mounted over it: the walk of
 # the layer's name meets the overlay, not the mount under it (the
@@ -1231,36 +1607,66 @@ stall_row "enable: a FUSE server that answers nothing over the shim's own direct
   "$preloaddir/$glib \(on the way to what $preloaddir/$glib/$soname resolves to\) $fuse_re" \
   'fuse_down /etc/rseq-f && fuse_up "$preloaddir/$glib" "$scratch/arm"'
 umount -l "$preloaddir/$glib" 2>/dev/null
+# chroot_row NAME PATTERN WHERE [PREFIX...]: a chroot at $scratch/cr, a
+# bind of /, in mount and PID namespaces of its own; a FUSE server that
+# answers nothing at WHERE: "in" ($scratch/cr/mnt/f), "out"
+# ($scratch/ct/f, under a tmpfs mounted after the chroot's copy of /)
+# or "both" (out, and bound in at /mnt/b); an overlay in the chroot at
+# /etc/rseq-o1 that names it as its layer by its name outside; enable
+# in the chroot, under PREFIX.  The names the chroot's table shows are
+# not its mounter's, and no test of names can tell (the 127th review's
+# 1, 2 and 6): the time limit ends the wait.
+chroot_row() {
+  n=$1 pat=$2 where=$3
+  shift 3
+  if [ -n "$fusewhy" ]; then
+    fail "$n" "FUSE cannot be mounted here: $fusewhy"
+    return
+  fi
+  mkdir -p "$scratch/cr" "$scratch/ct" "$scratch/e" /etc/rseq-o1 &&
+    ln -s /etc/rseq-o1 "$preloaddir/deep"
+  run "$n" 1 "$pat" \
+      unshare -m -p -f --mount-proc --propagation $prop sh -c '
+        R=$1 T=$2 serve=$3 cmd=$4 e=$5 where=$6 L=$7
+        shift 7
+        mount --rbind / "$R" && mount -t tmpfs tmpfs "$T" || exit 9
+        F=$T/f
+        if [ "$where" = in ]; then
+          mount -t tmpfs tmpfs "$R/mnt" && F=$R/mnt/f || exit 9
+        fi
+        mkdir "$F" || exit 9
+        "$serve" "$F" 0 allow_other arm="$T/arm" > "$T/out" 2>&1 &
+        pid=$!
+        i=0
+        while ! grep -q mounted "$T/out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+        grep -q mounted "$T/out" || { cat "$T/out"; exit 8; }
+        if [ "$where" = both ]; then
+          mount -t tmpfs tmpfs "$R/mnt" && mkdir "$R/mnt/b" &&
+            mount --bind "$F" "$R/mnt/b" || exit 7
+        fi
+        mount -t overlay overlay -o "lowerdir=$F:$e" "$R/etc/rseq-o1" || exit 7
+        : > "$T/arm"
+        (sleep $((L + 20)); kill -9 $pid; echo "enable waited for a FUSE server that answers nothing until the server was killed, after $((L + 20)) s") &
+        RSEQ_COMPAT_SYSTEM_TIMEOUT=$L timeout $((L + 40)) chroot "$R" "$@" "$cmd" enable --system' \
+        sh "$scratch/cr" "$scratch/ct" "$serve" "$cmd" "$scratch/e" "$where" "$stall_limit" "$@" &&
+    no_file "$n" && pass "$n"
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  rm -rf "$scratch/cr" "$scratch/ct" "$scratch/e" /etc/rseq-o1 "$preloaddir/deep" "$pf"
+}
 # A FUSE mount outside a chroot's root, in its mount namespace, that an
 # overlay in the chroot names as a layer by a name the chroot lacks:
 # names are the mounter's, from its root (the 126th review's 2: the
 # walk found no such name and passed, and enable waited in the server).
 # tmpfs at $scratch/ct, mounted after the chroot's copy of /, keeps
 # ct/f out of it.
-n="enable: a chroot, an overlay in it whose layer is a FUSE mount outside it that answers nothing, refused at once"
-if [ -n "$fusewhy" ]; then
-  fail "$n" "FUSE cannot be mounted here: $fusewhy"
-else
-  mkdir -p "$scratch/cr" "$scratch/ct" "$scratch/e" /etc/rseq-o1 &&
-    ln -s /etc/rseq-o1 "$preloaddir/deep"
-  run "$n" 1 "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer $scratch/ct/f may be under $scratch/ct/f, a FUSE mount outside this root")" \
-      unshare -m -p -f --mount-proc --propagation $prop sh -c '
-        R=$1 T=$2 serve=$3 cmd=$4 e=$5
-        mount --rbind / "$R" && mount -t tmpfs tmpfs "$T" && mkdir "$T/f" || exit 9
-        "$serve" "$T/f" 0 allow_other arm="$T/arm" > "$T/out" 2>&1 &
-        pid=$!
-        i=0
-        while ! grep -q mounted "$T/out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-        grep -q mounted "$T/out" || { cat "$T/out"; exit 8; }
-        mount -t overlay overlay -o "lowerdir=$T/f:$e" "$R/etc/rseq-o1" || exit 7
-        : > "$T/arm"
-        (sleep 30; kill -9 $pid; echo "enable waited for a FUSE server that answers nothing until the server was killed, after 30 s") &
-        timeout 60 chroot "$R" "$cmd" enable --system' \
-        sh "$scratch/cr" "$scratch/ct" "$serve" "$cmd" "$scratch/e" &&
-    no_file "$n" && pass "$n"
-  timeout 60 "$cmd" disable --system > /dev/null 2>&1
-  rm -rf "$scratch/cr" "$scratch/ct" "$scratch/e" /etc/rseq-o1 "$preloaddir/deep" "$pf"
-fi
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it that answers nothing, refused at once" \
+  "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer $scratch/ct/f may be under $scratch/ct/f, a FUSE mount outside this root")" out
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount in it named from outside, given up after the time limit" \
+  "$limit_re" in
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it also bound in it, given up after the time limit" \
+  "$limit_re" both
+chroot_row "enable: root without CAP_SYS_ADMIN in a chroot, an overlay in it whose layer is a FUSE mount outside it, given up after the time limit" \
+  "$limit_re" out setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin
 # ... while an overlay whose layers are known, as /etc here (over
 # itself), passes with FUSE mounted elsewhere, also where no sysfs is
 # mounted: the list of FUSE connections is then read through /proc
@@ -1315,6 +1721,7 @@ if [ -n "$fusewhy" ]; then
   fail "$n" "FUSE cannot be mounted here: $fusewhy"
 else
   mkdir -p /etc/rseq-f
+  : > "$scratch/fuse.out"
   unshare -m --propagation $prop sh -c 'exec "$1" /etc/rseq-f 0 allow_other' sh "$serve" > "$scratch/fuse.out" 2>&1 &
   fuse_pid=$!
   _i=0
@@ -1328,6 +1735,68 @@ else
   kill "$fuse_pid" 2>/dev/null; wait "$fuse_pid" 2>/dev/null
   rm -rf /etc/rseq-f "$pf"
 fi
+# Other namespaces' tables are not read at all: one whose first
+# process is chrooted shows none of its FUSE mounts (the 127th review's
+# 7: the connection was taken for one in no table, and every overlay
+# refused).
+n="enable: an overlay on the way, FUSE mounted in another mount namespace whose first process is chrooted, accepted"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  mkdir -p /etc/rseq-f
+  mkdir -p "$scratch/c8"
+  : > "$scratch/fuse.out"
+  unshare -m --propagation $prop sh -c '
+    mount --bind / "$2" || exit 9
+    "$1" /etc/rseq-f 0 allow_other &
+    exec chroot "$2" sleep 600' sh "$serve" "$scratch/c8" > "$scratch/fuse.out" 2>&1 &
+  fuse_pid=$!
+  _i=0
+  while ! grep -q mounted "$scratch/fuse.out" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  sleep 0.2
+  if grep -q mounted "$scratch/fuse.out" && ! grep -q ' /etc/rseq-f ' /proc/self/mountinfo &&
+     ! grep -q ' /etc/rseq-f ' /proc/$fuse_pid/mountinfo; then
+    run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+  else
+    fail "$n" "setup: no FUSE mount at /etc/rseq-f in a namespace of its own whose first process is chrooted: $(cat "$scratch/fuse.out")"
+  fi
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  kill -9 $(kids "$fuse_pid") "$fuse_pid" 2>/dev/null; wait "$fuse_pid" 2>/dev/null
+  rm -rf /etc/rseq-f "$scratch/c8" "$pf"
+fi
+# A FUSE connection in no mount table (here root's, in a namespace of
+# its own, unmounted lazily while a file of it stays open; any user
+# can make one in a user namespace of their own) is judged by no one:
+# judging it let any user refuse every enable where an overlay is on
+# the way (session 58's review).
+n="enable: an overlay on the way, a FUSE connection in no mount table, accepted"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+else
+  mkdir -p "$scratch/of" /etc/rseq-o1 "$scratch/e" "$scratch/d"
+  rm -f "$scratch/of.ready"
+  unshare -m --propagation $prop sh -c '
+    S=$1 serve=$2
+    "$serve" "$S/of" 1 allow_other > "$S/of.out" 2>&1 &
+    i=0
+    while ! grep -q mounted "$S/of.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    exec 3< "$S/of/libc.so.6" && umount -l "$S/of" && : > "$S/of.ready" &&
+      exec sleep 600' sh "$scratch" "$serve" > "$scratch/of.err" 2>&1 &
+  ofpid=$!
+  _i=0
+  while [ ! -e "$scratch/of.ready" ] && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  if [ -e "$scratch/of.ready" ] && ! grep -q ' fuse' /proc/$ofpid/mountinfo &&
+     mount -t overlay overlay -o lowerdir=$scratch/e:$scratch/d /etc/rseq-o1 &&
+     ln -s /etc/rseq-o1 "$preloaddir/deep"; then
+    run "$n" 0 "enabled: $pf names" timeout 60 "$cmd" enable --system && pass "$n"
+  else
+    fail "$n" "setup: a FUSE mount unmounted lazily, a file of it open, or the overlay: $(cat "$scratch/of.err" "$scratch/of.out" 2>&1)"
+  fi
+  timeout 60 "$cmd" disable --system > /dev/null 2>&1
+  kill -9 $(kids "$ofpid") "$ofpid" 2>/dev/null; wait "$ofpid" 2>/dev/null
+  umount -l /etc/rseq-o1 2>/dev/null
+  rm -rf "$scratch/of" "$scratch/of.out" "$scratch/of.err" "$scratch/of.ready" /etc/rseq-o1 "$scratch/e" "$scratch/d" "$preloaddir/deep" "$pf"
+fi
 # Without the list (no CAP_SYS_ADMIN), an overlay that names its layers
 # relatively, as Docker's does where their absolute names do not fit in
 # a page, passes where no FUSE mount is in our table (the 126th
@@ -1337,6 +1806,7 @@ if [ -n "$fusewhy" ]; then
   fail "$n" "FUSE cannot be mounted here: $fusewhy"
 else
   mkdir -p /etc/rseq-f /etc/rseq-o1 "$scratch/e" "$scratch/d"
+  : > "$scratch/fuse.out"
   unshare -m --propagation $prop sh -c 'exec "$1" /etc/rseq-f 0 allow_other' sh "$serve" > "$scratch/fuse.out" 2>&1 &
   fuse_pid=$!
   _i=0
