@@ -25,11 +25,15 @@
    before bounded_gate must end within SECONDS, and again from the gate
    on; past either, the child is killed (it ends once the kernel lets
    it), WHO (the words' prefix) says what it was doing and what that
-   means for the files, and FAILED is returned.  SIGHUP, SIGINT and
-   SIGTERM are passed on, and this process ends by the signal the
-   child ended by.  Where no child can be made: FAILED, saying NEEDS
-   (why the work cannot go on without one), or, where NEEDS is NULL,
-   BODY run here, without a limit, after a warning.  */
+   means for the files, and FAILED is returned.  The time spent
+   waiting for our output to be read is not counted.  SIGHUP, SIGINT
+   and SIGTERM are passed on, and this process ends by the signal once
+   the child has ended or been given up on, or at once where it waits
+   for a reader.  Where no child can be made: FAILED, saying NEEDS (why
+   the work cannot go on without one), or, where NEEDS is NULL, BODY
+   run here, without a limit, after a warning; where the pipes to one
+   cannot be made, or poll and ppoll are both refused, BODY run here
+   likewise whatever NEEDS says.  */
 int bounded_run (int (*body) (void *), void *arg, unsigned int seconds,
                  const char *who, const char *needs, int failed);
 
@@ -44,7 +48,9 @@ void bounded_stage (int lock, const char *fmt, ...)
    change); else the child ends, having changed nothing.  */
 void bounded_gate (void);
 
-/* In the child: the change is made (a timeout after it says so).  */
+/* In the child: the change is made (a timeout after it says so).
+   Between bounded_gate and this, its output waits in its pipes: more
+   than they hold stops it until the limit.  */
 void bounded_changed (void);
 
 /* The seconds that RSEQ_COMPAT_SYSTEM_TIMEOUT asks for, FALLBACK

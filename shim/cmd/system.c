@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -1236,16 +1237,28 @@ check_loads (void)
       complain ("pipe: %s", strerror (errno));
       return -1;
     }
-  pid_t pid = fork ();
+  /* Its status is wanted, whatever the caller set: SIGCHLD ignored
+     reaps it unasked, and waitpid fails (the 130th review).  */
+  struct sigaction dfl = { .sa_handler = SIG_DFL }, oldchld;
+  sigemptyset (&dfl.sa_mask);
+  sigaction (SIGCHLD, &dfl, &oldchld);
+  pid_t parent = getpid (), pid = fork ();
   if (pid < 0)
     {
       complain ("fork: %s", strerror (errno));
+      sigaction (SIGCHLD, &oldchld, NULL);
       close (fds[0]);
       close (fds[1]);
       return -1;
     }
   if (pid == 0)
     {
+      /* Ends with the process that waits for it: one given up on by
+         bounded_run and killed leaves no program running (the 130th
+         review's 9).  */
+      if (prctl (PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid () != parent)
+        _exit (127);
+      sigaction (SIGCHLD, &oldchld, NULL);
       int null = open ("/dev/null", O_WRONLY);
       if (null < 0 || dup2 (null, 1) < 0 || dup2 (fds[1], 2) < 0
           || setenv ("LD_PRELOAD", ENTRY, 1) != 0)
@@ -1303,8 +1316,10 @@ check_loads (void)
     if (errno != EINTR)
       {
         complain ("waitpid: %s", strerror (errno));
+        sigaction (SIGCHLD, &oldchld, NULL);
         return -1;
       }
+  sigaction (SIGCHLD, &oldchld, NULL);
   /* The loader's complaints about entries already in
      /etc/ld.so.preload are not the shim's: only one about LD_PRELOAD
      is.  */

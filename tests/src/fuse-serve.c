@@ -4,7 +4,7 @@
    SPDX-License-Identifier: LGPL-2.1-or-later  */
 
 /* Usage: fuse-serve DIR OPENS [allow_other] [arm=FILE] [prog=FILE]
-                   [stall=OFFSET]
+                   [stall=OFFSET] [noflush] [usr1]
 
    Mounts a FUSE file system at DIR (as root, in the caller's mount
    namespace) whose every name beginning "libc" is a regular file of
@@ -15,7 +15,14 @@
    mount over it asks (twenty-fifth review).  With prog=FILE, names
    beginning "prog" are FILE's bytes, executable; with stall=OFFSET too,
    a read of them that reaches OFFSET is never answered, and reads ahead
-   are of one page (a program whose exec waits in the kernel).  Prints
+   are of one page (a program whose exec waits in the kernel).  With
+   noflush, FLUSH is answered ENOSYS, after which the kernel sends none:
+   a close, and a process's exit, then never wait for a server armed
+   later (bounded.sh).  With usr1, SIGUSR1 stops the server reading
+   requests at all (a server that hangs): a request not yet read is
+   abandoned by the kernel on a signal that kills its sender, where
+   one read and left unanswered (arm=) holds its sender beyond
+   SIGKILL.  Prints
    "mounted",
    then serves until it is killed.  Mounted by root without allow_other
    (and without default_permissions) it serves only processes whose
@@ -29,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fuse.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +45,14 @@
 #include <unistd.h>
 
 static int dev;
+static volatile sig_atomic_t stopped;
+
+static void
+on_usr1 (int sig)
+{
+  (void) sig;
+  stopped = 1;
+}
 
 static void
 reply (uint64_t unique, int error, const void *body, size_t len)
@@ -84,15 +100,19 @@ main (int argc, char **argv)
   if (argc < 3)
     {
       fprintf (stderr, "usage: fuse-serve DIR OPENS [allow_other] "
-               "[arm=FILE] [prog=FILE] [stall=OFFSET]\n");
+               "[arm=FILE] [prog=FILE] [stall=OFFSET] [noflush] [usr1]\n");
       return 2;
     }
   long int answer = atol (argv[2]), opens = 0, stall = -1;
   const char *arm = NULL;
-  int allow_other = 0;
+  int allow_other = 0, noflush = 0, usr1 = 0;
   for (int i = 3; i < argc; i++)
     if (strcmp (argv[i], "allow_other") == 0)
       allow_other = 1;
+    else if (strcmp (argv[i], "noflush") == 0)
+      noflush = 1;
+    else if (strcmp (argv[i], "usr1") == 0)
+      usr1 = 1;
     else if (strncmp (argv[i], "arm=", 4) == 0)
       arm = argv[i] + 4;
     else if (strncmp (argv[i], "stall=", 6) == 0)
@@ -126,6 +146,13 @@ main (int argc, char **argv)
       perror ("fuse-serve: mount");
       return 1;
     }
+  if (usr1)
+    {
+      /* No SA_RESTART: the read under way ends.  */
+      struct sigaction a = { .sa_handler = on_usr1 };
+      sigemptyset (&a.sa_mask);
+      sigaction (SIGUSR1, &a, NULL);
+    }
   printf ("mounted\n");
   fflush (stdout);
   static char content[8192] =
@@ -133,6 +160,8 @@ main (int argc, char **argv)
   static char buf[1 << 20 | 1 << 17];
   for (;;)
     {
+      while (stopped)
+        pause ();
       ssize_t n = read (dev, buf, sizeof buf);
       if (n < 0)
         {
@@ -225,6 +254,8 @@ main (int argc, char **argv)
             break;
           }
         case FUSE_FLUSH:
+          reply (in->unique, noflush ? -ENOSYS : 0, NULL, 0);
+          break;
         case FUSE_RELEASE:
         case FUSE_ACCESS:
           reply (in->unique, 0, NULL, 0);

@@ -721,7 +721,7 @@ flock -o /run/rseq-compat.lock sleep 6 &
 lockpid=$!
 sleep 0.5
 t0=$(date +%s)
-if run "$n" 1 "rseq-compat: disable --system: gave up after 2 s while waiting for the lock on /run/rseq-compat.lock \(or on /etc where it cannot be made\), which another process holds: lslocks names it; nothing was changed \(process [0-9]+, left waiting" \
+if run "$n" 1 "rseq-compat: disable --system: gave up after 2 s while waiting for the lock on /run/rseq-compat.lock \(or on /etc where it cannot be made\), which another process holds: lslocks names it; nothing was changed \(process [0-9]+, killed; " \
     env RSEQ_COMPAT_SYSTEM_TIMEOUT=2 timeout 20 "$cmd" disable --system; then
   t1=$(date +%s)
   wait "$lockpid"
@@ -1488,6 +1488,30 @@ n="enable: no child process can be made, refused at once"
 run "$n" 1 "rseq-compat: enable --system: cannot make a child process \(Operation not permitted\): enable runs the loaders in child processes to check that they load the shim, so it cannot go on" \
     timeout 60 "$sysrefuse" fork low "$cmd" enable --system &&
   no_file "$n" && pass "$n"
+# A caller that ignores SIGCHLD: the loader check's program is waited
+# for all the same (the 130th review: "waitpid: No child processes").
+n="enable: SIGCHLD ignored by its caller, the loaders checked and the entry written"
+rm -f "$pf"
+run "$n" 0 "^rseq-compat: enabled: " \
+    perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or exit 125' "$cmd" enable --system &&
+  is_file "$n" "$entry\n" && pass "$n"
+rm -f "$pf"
+# Too few descriptors for the pipes to a child: enable runs here too,
+# without a limit, saying so (the 130th review's 3: the manual said it
+# refused).
+n="enable: too few descriptors for the pipes to its child, done without a time limit, saying so"
+# Output and error apart: four pipes, fds 3-10.
+sh -c 'ulimit -n 10 && exec "$@"' sh "$cmd" enable --system > "$scratch/o1" 2> "$scratch/o2"
+_st=$?
+if [ $_st != 0 ]; then
+  fail "$n" "exit status $_st, not 0: $(cat "$scratch/o1" "$scratch/o2")"
+elif ! grep -q "^rseq-compat: enable --system: warning: cannot make the pipes to a child process for the work (Too many open files), so it runs without a time limit" "$scratch/o2" ||
+     ! grep -q "^rseq-compat: enabled: " "$scratch/o1"; then
+  fail "$n" "words: $(cat "$scratch/o1" "$scratch/o2")"
+else
+  is_file "$n" "$entry\n" && pass "$n"
+fi
+rm -f "$pf"
 # A line on standard output reaches a terminal before the warning that
 # follows it, as without the child's pipe (the 128th review's 5).
 n="enable: already enabled, with a warning, on a terminal: the line first"

@@ -16,17 +16,19 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: system-refuse close_range|fork|poll high|low PROGRAM [ARG...]
+/* Usage: system-refuse close_range|fork|poll|pollperm high|low PROGRAM
+   [ARG...]
 
    close_range: the call answers ENOSYS, as before Linux 5.9 or under a
    container's seccomp profile; fork: clone and clone3 answer EPERM, as
    a sandbox that allows no new process; poll: poll answers ENOSYS, as
    an allowlist of ppoll alone would (the 129th review's F4; an
-   architecture without poll, as aarch64, has nothing to refuse).  high: standard output is also
-   held at a descriptor near the hard limit, above a soft limit then
-   lowered to 1024, as a caller may hold a pipe it reads to its end
-   (the 128th review's 1).  Then execs PROGRAM (searched in PATH).
-   Exit status 125 when it cannot.  */
+   architecture without poll, as aarch64, has nothing to refuse);
+   pollperm: poll answers EPERM, as a filter may (the 130th review's
+   10).  high: standard output is also held at a descriptor near the
+   hard limit, above a soft limit then lowered to 1024, as a caller may
+   hold a pipe it reads to its end (the 128th review's 1).  Then execs
+   PROGRAM (searched in PATH).  Exit status 125 when it cannot.  */
 
 #include "rtest.h"
 #include "seccomp-filter.h"
@@ -45,21 +47,23 @@ main (int argc, char **argv)
 {
   if (argc < 4 || (strcmp (argv[1], "close_range") != 0
                    && strcmp (argv[1], "fork") != 0
-                   && strcmp (argv[1], "poll") != 0)
+                   && strcmp (argv[1], "poll") != 0
+                   && strcmp (argv[1], "pollperm") != 0)
       || (strcmp (argv[2], "high") != 0 && strcmp (argv[2], "low") != 0))
     {
-      fprintf (stderr, "FAIL usage: system-refuse close_range|fork|poll "
-               "high|low PROGRAM [ARGUMENT...]\n");
+      fprintf (stderr, "FAIL usage: system-refuse close_range|fork|poll|"
+               "pollperm high|low PROGRAM [ARGUMENT...]\n");
       return 125;
     }
   int fork_too = strcmp (argv[1], "fork") == 0;
+  int perm = fork_too || strcmp (argv[1], "pollperm") == 0;
   long int first = SYS_close_range, second = SYS_close_range;
   if (fork_too)
     {
       first = SYS_clone;
       second = SYS_clone3;
     }
-  else if (strcmp (argv[1], "poll") == 0)
+  else if (strncmp (argv[1], "poll", 4) == 0)
 #ifdef SYS_poll
     first = second = SYS_poll;
 #else
@@ -83,7 +87,7 @@ main (int argc, char **argv)
           return 125;
         }
     }
-  unsigned int refuse = SECCOMP_RET_ERRNO | (fork_too ? EPERM : ENOSYS);
+  unsigned int refuse = SECCOMP_RET_ERRNO | (perm ? EPERM : ENOSYS);
   struct sock_filter code[] =
     {
       SF_OWN_ARCH_NR,
