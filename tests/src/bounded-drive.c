@@ -33,7 +33,8 @@
    signals blocked, the change, then a hang), closectl (its pipe to the
    parent closed without a status, then a hang), closectl-hold (the
    same with those signals blocked), slow (4 s, then "done"), segv
-   (the change, then SIGSEGV), stdin (prints what its standard input
+   (the change, then SIGSEGV), fault (the change, then a write to
+   address 0), abort (the change, then abort ()), stdin (prints what its standard input
    is), high-fd (prints whether descriptor DRIVE_FD is open), hold
    (those signals blocked, then a hang before the gate).
 
@@ -49,6 +50,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +81,9 @@ proc_task_state (pid_t pid, pid_t tid)
 }
 
 static const char *work, *marker;
+/* 0, read at run time: a compiler that saw the null address would
+   write a trap instruction (SIGILL) in place of the access.  */
+static volatile uintptr_t fault_address;
 
 static void
 change (void)
@@ -195,6 +200,19 @@ body (void *arg)
       close (3);
       sleep (600);
       return 0;
+    }
+  /* A real fault, and abort, as the work's own: no signal of theirs
+     may be dropped where the child ignores the faults (as init).  */
+  if (strcmp (work, "fault") == 0)
+    {
+      change ();
+      *(volatile int *) (uintptr_t) fault_address = 1;
+      return 0;
+    }
+  if (strcmp (work, "abort") == 0)
+    {
+      change ();
+      abort ();
     }
   if (strcmp (work, "segv") == 0)
     {
