@@ -258,9 +258,10 @@ fill_to (int fd, size_t limit)
    after a signal (hold's, over 1000 bytes): its buffer is filled, and
    one byte read frees a piece of it (the kernel frees whole pieces),
    measured by filling it again; a few bytes at a time are then read
-   until poll sees room: about that piece.  */
+   until poll sees room: about that piece.  0 when made, 1 when the
+   piece was not 1 to 999 bytes (STEP), -1 on an error, said.  */
 static int
-pty_stderr (void)
+pty_try (size_t *step)
 {
   int m = posix_openpt (O_RDWR | O_NOCTTY);
   if (m < 0 || grantpt (m) != 0 || unlockpt (m) != 0)
@@ -280,7 +281,13 @@ pty_stderr (void)
   if (read (m, &c, 1) != 1)
     return -1;
   usleep (50000);
-  size_t step = fill_to (s, (size_t) -1);
+  *step = fill_to (s, (size_t) -1);
+  if (*step == 0 || *step >= 1000)
+    {
+      close (s);
+      close (m);
+      return 1;
+    }
   struct pollfd w = { .fd = s, .events = POLLOUT };
   /* Read a little at a time until poll sees room: a piece again.  */
   for (int i = 0; i < 200 && poll (&w, 1, 0) == 0; i++)
@@ -290,12 +297,6 @@ pty_stderr (void)
         return -1;
       usleep (5000);
     }
-  if (step == 0 || step >= 1000)
-    {
-      fprintf (stderr, "FAIL bounded-drive: a byte read from the pty "
-               "freed %zu bytes, not 1 to 999\n", step);
-      return -1;
-    }
   if (poll (&w, 1, 0) != 1 || fcntl (s, F_SETFL, O_RDWR) != 0
       || dup2 (s, 2) != 2)
     {
@@ -304,6 +305,25 @@ pty_stderr (void)
     }
   close (s);
   return 0;
+}
+
+/* A few ptys are tried: on a loaded machine the kernel's work that
+   moves a pty's bytes along may run between the read and the second
+   fill, and a whole 4096-byte page is then free (the 142nd review saw
+   it once, four test lanes beside it).  */
+static int
+pty_stderr (void)
+{
+  size_t step = 0;
+  for (int i = 0; i < 20; i++)
+    {
+      int r = pty_try (&step);
+      if (r <= 0)
+        return r;
+    }
+  fprintf (stderr, "FAIL bounded-drive: a byte read from a pty freed %zu "
+           "bytes, not 1 to 999, in 20 ptys\n", step);
+  return -1;
 }
 
 int
