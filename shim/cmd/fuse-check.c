@@ -83,8 +83,8 @@ struct rc_statx
   uint64_t spare[14];
 };
 
-/* All of PATH, NUL-terminated, at most MAX bytes (NULL past that or on
-   error).  */
+/* All of PATH, NUL-terminated, at most MAX bytes (NULL past that, with
+   errno EFBIG, or on error, with its errno).  */
 static char *
 read_text (const char *path, size_t max)
 {
@@ -93,6 +93,7 @@ read_text (const char *path, size_t max)
     return NULL;
   size_t cap = 8192, len = 0;
   char *buf = malloc (cap);
+  int e = buf == NULL ? ENOMEM : 0;
   while (buf != NULL)
     {
       if (len + 1 >= cap)
@@ -100,6 +101,7 @@ read_text (const char *path, size_t max)
           char *n = cap < max ? realloc (buf, cap * 2) : NULL;
           if (n == NULL)
             {
+              e = cap < max ? ENOMEM : EFBIG;
               free (buf);
               buf = NULL;
               break;
@@ -114,6 +116,7 @@ read_text (const char *path, size_t max)
         {
           if (r < 0)
             {
+              e = errno;
               free (buf);
               buf = NULL;
             }
@@ -124,7 +127,33 @@ read_text (const char *path, size_t max)
   close (fd);
   if (buf != NULL)
     buf[len] = '\0';
+  else
+    errno = e;
   return buf;
+}
+
+/* Why a mountinfo file, or the list of FUSE connections, could not be
+   read, the first time one could not: a verdict of "may be FUSE" made
+   without them is no finding about the file system, and was said as
+   one (session 64: under a limit of ten descriptors, with two taken by
+   the caller, enable said that /usr/lib's overlay had a layer on FUSE).
+   The list's ENOENT or EPERM (no fusectl here, a user) is how it is
+   everywhere such, not a want of the moment: only a want of
+   descriptors or memory counts there.  */
+static int unread_errno;
+
+static void
+note_unread (int e, int any)
+{
+  if (unread_errno == 0
+      && (any || e == EMFILE || e == ENFILE || e == ENOMEM))
+    unread_errno = e != 0 ? e : EIO;
+}
+
+int
+fuse_unread_errno (void)
+{
+  return unread_errno;
 }
 
 /* The fusectl list: the kernel's dev_t of every connection.  STATE: 0
@@ -202,7 +231,10 @@ conns_list (void)
               break;
             }
       if (d == NULL)
-        conns_state = -1;
+        {
+          note_unread (errno, 0);
+          conns_state = -1;
+        }
       else
         closedir (d);
       return;
@@ -210,12 +242,15 @@ conns_list (void)
   int p[2];
   if (pipe2 (p, O_CLOEXEC) != 0)
     {
+      note_unread (errno, 0);
       conns_state = -1;
       return;
     }
   pid_t pid = -1;
   if (geteuid () != 0 || (pid = fork ()) < 0)
     {
+      if (pid < 0 && geteuid () == 0)
+        note_unread (errno, 0);
       close (p[0]);
       close (p[1]);
       conns_state = -1;
@@ -519,7 +554,10 @@ mtab_get (int i, const char *dir)
   snprintf (t->path, sizeof t->path, "%s", path);
   char *text = read_text (path, 64u << 20);
   if (text == NULL)
-    t->state = -1;
+    {
+      note_unread (errno, 1);
+      t->state = -1;
+    }
   else
     {
       t->state = 1;
@@ -527,6 +565,7 @@ mtab_get (int i, const char *dir)
       free (text);
       if (t->state < 0)
         {
+          note_unread (ENOMEM, 1);
           mtab_free (t);
           t->state = -1;
         }

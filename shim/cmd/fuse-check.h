@@ -35,6 +35,12 @@ int fuse_fd_here (int fd);
    words (a layer's name in them as its mounter gave it).  */
 const char *fuse_overlay_why (void);
 
+/* The errno of the first read of a mountinfo file that failed, or of
+   the list of FUSE connections that failed for want of descriptors or
+   memory (EMFILE, ENFILE, ENOMEM); 0 where none has.  Where it is not
+   0, an answer of 1 or 2 above may come of that alone.  */
+int fuse_unread_errno (void);
+
 /* 1 if looking PATH up (as we see it, or in DIR's root) may pass
    through a directory on FUSE: a FUSE mount point is PATH or one of its
    parents in DIR's mount namespace or in ours.  */

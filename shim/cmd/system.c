@@ -424,17 +424,35 @@ on_the_way (const struct walk *w, const char *real)
 
 /* Says (a warning where W->warning) that REAL, met on the way to
    what W's path resolves to, is on FUSE (look; HOW 1), or on an
-   overlay that may have a layer on FUSE (HOW 2), or, where this
-   process's mountinfo cannot be read (no /proc), that nothing can be
-   told from FUSE: that said "/ is on a FUSE file system" (the 124th
-   review's 6).  -1.  */
+   overlay that may have a layer on FUSE (HOW 2), or, where a mountinfo
+   file or the list of FUSE connections could not be read (no /proc;
+   too few descriptors), that nothing can be told from FUSE, and why:
+   that said "/ is on a FUSE file system" (the 124th review's 6), and
+   under a tiny RLIMIT_NOFILE that an overlay had a layer on FUSE
+   (session 64).  -1.  */
 static int
 say_fuse (const struct walk *w, const char *real, int how)
 {
   const char *way = on_the_way (w, real);
-  if (access ("/proc/self/mountinfo", R_OK) != 0)
+  int e = fuse_unread_errno ();
+  if (e == 0 && access ("/proc/self/mountinfo", R_OK) != 0)
+    e = errno;
+  if (e == EMFILE || e == ENFILE || e == ENOMEM || e == EFBIG)
     {
-      int e = errno;
+      SAY (w->warning, "%s%s: cannot tell whether it is on a FUSE file "
+           "system, whose server says what its owners and modes are and "
+           "may never answer: what is mounted could not be read (%s); %s%s",
+           esc (0, real), way, strerror (e),
+           e == EMFILE ? "raise the limit on open files it runs with "
+           "(ulimit -n), or close descriptors its caller leaves open"
+           : e == ENFILE ? "close files: the system's table of open files "
+           "is full" : e == EFBIG ? "unmount some of this mount "
+           "namespace's mounts: its mountinfo is over 64 MB"
+           : "free memory", w->again);
+      return -1;
+    }
+  if (e != 0)
+    {
       SAY (w->warning, "%s%s: cannot tell whether it is on a FUSE file "
            "system, whose server says what its owners and modes are and "
            "may never answer, without /proc/self/mountinfo (%s); mount "
