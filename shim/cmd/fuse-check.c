@@ -132,14 +132,18 @@ read_text (const char *path, size_t max)
   return buf;
 }
 
-/* Why a mountinfo file, or the list of FUSE connections, could not be
-   read, the first time one could not: a verdict of "may be FUSE" made
-   without them is no finding about the file system, and was said as
-   one (session 64: under a limit of ten descriptors, with two taken by
-   the caller, enable said that /usr/lib's overlay had a layer on FUSE).
-   The list's ENOENT or EPERM (no fusectl here, a user) is how it is
-   everywhere such, not a want of the moment: only a want of
-   descriptors or memory counts there.  */
+/* Why what a verdict since the last fuse_fd_here or fuse_on_path
+   needed could not be had, the first such cause: a mountinfo file, the
+   list of FUSE connections, a layer's lookup, a descriptor's fdinfo.
+   A verdict of "may be FUSE" made without them is no finding about the
+   file system, and was said as one (session 64: under a limit of ten
+   descriptors, with two taken by the caller, enable said that
+   /usr/lib's overlay had a layer on FUSE).  Per verdict, as a table
+   read that failed once and was read again since says nothing of a
+   later one (the 143rd review's 3: a real FUSE mount was said to be
+   what could not be read).  Outside mountinfo, only a want of
+   descriptors or memory counts: the list's ENOENT or EPERM (no fusectl
+   here, a user) and a layer's EACCES are how it is everywhere such.  */
 static int unread_errno;
 
 static void
@@ -163,6 +167,9 @@ static size_t nconns;
 static int conns_state;
 /* Counts the lists read (overlay_untrusted's).  */
 static int conns_gen;
+/* Why the list could not be had, where it was a want of descriptors or
+   memory (note_unread); else 0.  */
+static int conns_err;
 /* No FUSE file system is registered at all.  */
 static int no_fuse;
 
@@ -218,6 +225,7 @@ conns_list (void)
 {
   nconns = 0;
   conns_gen++;
+  conns_err = 0;
   if (conns_mounted (FUSECTL_DIR))
     {
       DIR *d = opendir (FUSECTL_DIR);
@@ -232,7 +240,7 @@ conns_list (void)
             }
       if (d == NULL)
         {
-          note_unread (errno, 0);
+          conns_err = errno;
           conns_state = -1;
         }
       else
@@ -242,7 +250,7 @@ conns_list (void)
   int p[2];
   if (pipe2 (p, O_CLOEXEC) != 0)
     {
-      note_unread (errno, 0);
+      conns_err = errno;
       conns_state = -1;
       return;
     }
@@ -250,7 +258,7 @@ conns_list (void)
   if (geteuid () != 0 || (pid = fork ()) < 0)
     {
       if (pid < 0 && geteuid () == 0)
-        note_unread (errno, 0);
+        conns_err = errno;
       close (p[0]);
       close (p[1]);
       conns_state = -1;
@@ -370,6 +378,8 @@ conns_have (unsigned long int dev)
     }
   if (conns_state == 1 && nclean < sizeof clean / sizeof clean[0])
     clean[nclean++] = dev;
+  if (conns_state != 1)
+    note_unread (conns_err, 0);
   return conns_state == 1 ? 0 : -1;
 }
 
@@ -409,6 +419,7 @@ struct mtab
 {
   char path[128];
   int state;
+  int err;			/* Why it could not be read (STATE -1).  */
   struct timespec when;		/* When the read ended.  */
   long long keep;		/* For how long it stays, in ns.  */
   struct ment *e;
@@ -555,7 +566,7 @@ mtab_get (int i, const char *dir)
   char *text = read_text (path, 64u << 20);
   if (text == NULL)
     {
-      note_unread (errno, 1);
+      t->err = errno;
       t->state = -1;
     }
   else
@@ -565,9 +576,9 @@ mtab_get (int i, const char *dir)
       free (text);
       if (t->state < 0)
         {
-          note_unread (ENOMEM, 1);
           mtab_free (t);
           t->state = -1;
+          t->err = ENOMEM;
         }
     }
   clock_gettime (CLOCK_MONOTONIC, &t->when);
@@ -688,8 +699,12 @@ layer_on_fuse (const char *layer, void *arg)
   if (dotted (layer))
     return 1;
   for (int i = 0; i < 2; i++)
-    if (tabs[i].state < 0 || fuse_point_over (&tabs[i], layer))
-      return 1;
+    {
+      if (tabs[i].state < 0)
+        note_unread (tabs[i].err, 1);
+      if (tabs[i].state < 0 || fuse_point_over (&tabs[i], layer))
+        return 1;
+    }
   return 0;
 }
 
@@ -793,6 +808,7 @@ mount_kind (const char *dir, int by_id, unsigned long int id,
       if (t[i]->state < 0)
         {
           *unread = 1;
+          note_unread (t[i]->err, 1);
           continue;
         }
       for (size_t j = 0; j < t[i]->n; j++)
@@ -849,6 +865,8 @@ fd_mount_id (int fd, unsigned long int *id)
   const char *at = info != NULL ? strstr (info, "mnt_id:") : NULL;
   int have = at != NULL && sscanf (at + 7, " %lu", id) == 1;
   free (info);
+  if (info != NULL && !have)
+    errno = ENODATA;
   return have;
 }
 
@@ -938,6 +956,8 @@ beneath (unsigned long int id, int depth)
   size_t j = ment_of (t, id);
   if (t->state != 1 || j == t->n)
     {
+      if (t->state != 1)
+        note_unread (t->err, 1);
       say_why ("the mount that one of its layers leads into is in no "
                "mount table we can read");
       return 1;
@@ -1000,13 +1020,17 @@ fd_here (int fd, int depth)
   unsigned long int id = 0;
   int how = fd_mount (fd, &maj, &min, &id);
   if (how == 0)
-    return 1;
+    {
+      note_unread (errno, 0);
+      return 1;
+    }
   if (judged (fd) >= 0)
     {
       /* Which of its mounts: a bind of it elsewhere covers another
          directory than its first mount does.  */
       if (how == 1 && !fd_mount_id (fd, &id))
         {
+          note_unread (errno, 0);
           say_why ("the mount that one of its layers leads into cannot be "
                    "told without /proc");
           return 1;
@@ -1041,6 +1065,7 @@ int
 fuse_fd_here (int fd)
 {
   why[0] = '\0';
+  unread_errno = 0;
   int r = fd_here (fd, 0);
   return r == 3 ? 0 : r;
 }
@@ -1094,7 +1119,10 @@ covered_mount (const char *layer)
         }
     }
   if (t->state != 1)
-    say_why ("our mount table cannot be read");
+    {
+      note_unread (t->err, 1);
+      say_why ("our mount table cannot be read");
+    }
   return t->state != 1;
 }
 
@@ -1113,6 +1141,8 @@ fuse_anywhere (void)
   for (size_t j = 0; t->state == 1 && j < t->n; j++)
     if (t->e[j].kind == KIND_FUSE)
       return 1;
+  if (t->state != 1)
+    note_unread (t->err, 1);
   return t->state != 1;
 }
 
@@ -1155,6 +1185,11 @@ layer_untrusted (const char *layer, void *arg)
         }
     }
   int dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC), bad = dir < 0;
+  if (bad)
+    {
+      note_unread (errno, 0);
+      say_why ("/ cannot be opened (%s)", strerror (errno));
+    }
   for (const char *p = layer; !bad;)
     {
       struct stat st;
@@ -1193,8 +1228,11 @@ layer_untrusted (const char *layer, void *arg)
       if (fd < 0 && e == ENOENT)
         return 0;
       if (fd < 0)
-        say_why ("its layer %s cannot be looked up (%s)", layer,
-                 strerror (e));
+        {
+          note_unread (e, 0);
+          say_why ("its layer %s cannot be looked up (%s)", layer,
+                   strerror (e));
+        }
       bad = fd < 0;
     }
   if (dir >= 0)
@@ -1370,6 +1408,7 @@ overlay_untrusted (const char *opts, int depth)
       size_t n = 0;
       if (devs == NULL)
         {
+          note_unread (ENOMEM, 0);
           say_why ("%s", strerror (ENOMEM));
           return 1;
         }
@@ -1390,10 +1429,13 @@ overlay_untrusted (const char *opts, int depth)
 int
 fuse_on_path (const char *dir, const char *path)
 {
+  unread_errno = 0;
   for (int i = 0; i < 2; i++)
     {
       const struct mtab *t = mtab_get (i, dir);
       /* Unreadable (over 64 MB): any mount may be on the way.  */
+      if (t->state < 0)
+        note_unread (t->err, 1);
       if (t->state < 0 || fuse_point_over (t, path))
         return 1;
     }

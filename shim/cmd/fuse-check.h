@@ -35,10 +35,12 @@ int fuse_fd_here (int fd);
    words (a layer's name in them as its mounter gave it).  */
 const char *fuse_overlay_why (void);
 
-/* The errno of the first read of a mountinfo file that failed, or of
-   the list of FUSE connections that failed for want of descriptors or
-   memory (EMFILE, ENFILE, ENOMEM); 0 where none has.  Where it is not
-   0, an answer of 1 or 2 above may come of that alone.  */
+/* Since the last fuse_fd_here or fuse_on_path: the errno of the first
+   mountinfo file that could not be read, or of the first want of
+   descriptors or memory (EMFILE, ENFILE, ENOMEM) for what else that
+   verdict needed (the list of FUSE connections, a layer's lookup, a
+   descriptor's fdinfo); 0 where none.  Where it is not 0, an answer of
+   1 or 2 may come of that alone.  */
 int fuse_unread_errno (void);
 
 /* 1 if looking PATH up (as we see it, or in DIR's root) may pass

@@ -424,12 +424,13 @@ on_the_way (const struct walk *w, const char *real)
 
 /* Says (a warning where W->warning) that REAL, met on the way to
    what W's path resolves to, is on FUSE (look; HOW 1), or on an
-   overlay that may have a layer on FUSE (HOW 2), or, where a mountinfo
-   file or the list of FUSE connections could not be read (no /proc;
-   too few descriptors), that nothing can be told from FUSE, and why:
-   that said "/ is on a FUSE file system" (the 124th review's 6), and
-   under a tiny RLIMIT_NOFILE that an overlay had a layer on FUSE
-   (session 64).  -1.  */
+   overlay that may have a layer on FUSE (HOW 2), or, where what the
+   verdict needed could not be had (fuse_unread_errno: no /proc; too
+   few descriptors), that nothing can be told from FUSE, and why: that
+   said "/ is on a FUSE file system" (the 124th review's 6), and under
+   a tiny RLIMIT_NOFILE that an overlay had a layer on FUSE (session
+   64; the 143rd review's 1 and 2: a layer's lookup, and fdinfo without
+   statx).  -1.  */
 static int
 say_fuse (const struct walk *w, const char *real, int how)
 {
@@ -448,7 +449,8 @@ say_fuse (const struct walk *w, const char *real, int how)
            : e == ENFILE ? "close files: the system's table of open files "
            "is full" : e == EFBIG ? "unmount some of this mount "
            "namespace's mounts: its mountinfo is over 64 MB"
-           : "free memory", w->again);
+           : "free memory, or raise the limit on its address space "
+           "(ulimit -v)", w->again);
       return -1;
     }
   if (e != 0)

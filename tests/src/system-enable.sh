@@ -113,8 +113,10 @@ no_litter() {
 # but those the caller's $held names ("9</dev/null ..."): what a caller
 # leaves open is not the test's to count (session 64: make deb's two
 # lock descriptors left enable five, and the row failed there alone).
+# $outer (words) runs the shell that sets the limit, $inner (words)
+# runs CMD under it.
 fewfds() {
-  sh -c "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- ${held:-}; ulimit -n 10 && exec \"\$@\"" sh "$@"
+  ${outer:-} sh -c "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- ${held:-}; ulimit -n 10 && exec \"\$@\"" sh ${inner:-} "$@"
 }
 # fd_ladder NAME VERB SETUP DONE: VERB --system with fewer and fewer of
 # descriptors 3-9 free, from 7 to 1 (the caller holding the rest),
@@ -124,7 +126,7 @@ fewfds() {
 # could not tell of a file system (session 64: with five free, enable
 # said that /usr/lib's overlay had a layer on FUSE, and disable warned
 # so of /etc's); one at least is refused, or the ladder no longer
-# reaches the checks.
+# reaches the checks.  $outer and $inner: as fewfds'; unset after.
 fd_ladder() {
   _ln=$1 _lverb=$2 _lsetup=$3 _ldone=$4 held= _lrefused=0 _lbad=
   for _lfree in 7 6 5 4 3 2 1; do
@@ -147,7 +149,7 @@ fd_ladder() {
     [ -n "$_lbad" ] && break
     held="$held $((_lfree + 2))</dev/null"
   done
-  held=
+  held= outer= inner=
   rm -f "$pf"
   if [ -n "$_lbad" ]; then
     fail "$_ln" "$_lbad"
@@ -858,6 +860,12 @@ fi
 rm -f "$pf"
 fd_ladder "disable: fewer descriptors still, done or refused naming the want, no word on a file system it could not look at" \
   disable 'printf "%s\\n" "$shim" > "$pf"' "^rseq-compat: disabled: 1 shim entry"
+# Without statx (Linux before 4.11, a container's filter) a file's
+# mount comes from /proc/self/fdinfo, whose read wants a descriptor too
+# (the 143rd review's 2: "/etc is on a FUSE file system").
+inner="$sysrefuse statx low"
+fd_ladder "disable: fewer descriptors still, statx refused, done or refused naming the want, no word on a file system it could not look at" \
+  disable 'printf "%s\\n" "$shim" > "$pf"' "^rseq-compat: disabled: 1 shim entry"
 # poll refused (an allowlist of ppoll alone): the command waits with
 # ppoll (F4: it gave up at once, blaming a file system).
 n="disable: poll refused, done as without it"
@@ -1359,15 +1367,25 @@ fuse_down() {
 }
 fuse_re="is on a FUSE file system: its server, a process, says what its owners and modes are, and may never answer, so whoever runs it can replace the shim that every program on the machine, setuid ones included, would load; unmount it, or point the link that leads there elsewhere, then enable again"
 n="enable: a user's FUSE mount in the preload tree, refused"
+n2="enable: a user's FUSE mount in the preload tree, one read of what is mounted failed before, the mount named"
 if [ -n "$fusewhy" ]; then
   fail "$n" "FUSE cannot be mounted here: $fusewhy"
+  fail "$n2" "FUSE cannot be mounted here: $fusewhy"
 else
   if mkdir -p "$preloaddir/fz/sub" && chown 65534 "$preloaddir/fz/sub" &&
      chmod 755 "$preloaddir/fz/sub" && fuse_up "$preloaddir/fz/sub"; then
     run "$n" 1 "$preloaddir/fz/sub $fuse_re" \
         timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+    # A read of what is mounted that failed once, and was made again
+    # since, is nothing to say of a later verdict (the 143rd review's
+    # 3: the FUSE mount was said to be what could not be read).
+    n2="enable: a user's FUSE mount in the preload tree, one read of what is mounted failed before, the mount named"
+    run "$n2" 1 "$preloaddir/fz/sub $fuse_re" \
+        env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-once \
+        timeout 60 "$cmd" enable --system && no_file "$n2" && pass "$n2"
   else
     fail "$n" "setup: cannot mount FUSE at $preloaddir/fz/sub"
+    fail "$n2" "setup: cannot mount FUSE at $preloaddir/fz/sub"
   fi
   fuse_down "$preloaddir/fz/sub"
   rm -rf "$preloaddir/fz" "$pf"
@@ -1564,6 +1582,31 @@ fi
 rm -f "$pf"
 fd_ladder "enable: fewer descriptors still, done or refused naming the want, no word on a file system it could not look at" \
   enable 'rm -f "$pf"' "^rseq-compat: enabled: "
+inner="$sysrefuse statx low"
+fd_ladder "enable: fewer descriptors still, statx refused, done or refused naming the want, no word on a file system it could not look at" \
+  enable 'rm -f "$pf"' "^rseq-compat: enabled: "
+# With a FUSE connection anywhere, the layers of an overlay on the way
+# are walked, and where the root is a mount point (a machine's, a
+# VM's; a chroot's directory is none) the mount tables are read once:
+# a layer's lookup ran out of descriptors first (the 143rd review's 1:
+# "its layer /usr/lib cannot be looked up (Too many open files)", said
+# as an overlay in doubt).  Here the root is a recursive bind of ours.
+n="enable: fewer descriptors still, a FUSE mount elsewhere and the root a mount point, done or refused naming the want, no word on a file system it could not look at"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+elif ! mkdir -p "$scratch/rb" "$scratch/fz" || ! mount --rbind / "$scratch/rb"; then
+  fail "$n" "setup: cannot bind the root at $scratch/rb"
+else
+  if fuse_up "$scratch/fz"; then
+    outer="chroot $scratch/rb"
+    fd_ladder "$n" enable 'rm -f "$pf"' "^rseq-compat: enabled: "
+  else
+    fail "$n" "setup: cannot mount FUSE at $scratch/fz"
+  fi
+  fuse_down "$scratch/fz"
+  umount -l "$scratch/rb"
+fi
+rm -f "$pf"
 # A line on standard output reaches a terminal before the warning that
 # follows it, as without the child's pipe (the 128th review's 5).
 n="enable: already enabled, with a warning, on a terminal: the line first"

@@ -16,8 +16,8 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: system-refuse close_range|fork|poll|pollperm high|low PROGRAM
-   [ARG...]
+/* Usage: system-refuse close_range|fork|poll|pollperm|statx high|low
+   PROGRAM [ARG...]
 
    close_range: the call answers ENOSYS, as before Linux 5.9 or under a
    container's seccomp profile; fork: clone and clone3 answer EPERM, as
@@ -25,7 +25,8 @@
    an allowlist of ppoll alone would (the 129th review's F4; an
    architecture without poll, as aarch64, has nothing to refuse);
    pollperm: poll answers EPERM, as a filter may (the 130th review's
-   10).  high: standard output is also held at a descriptor near the
+   10); statx: statx answers ENOSYS, as before Linux 4.11 or under an
+   older container profile (the 143rd review's 2).  high: standard output is also held at a descriptor near the
    hard limit, above a soft limit then lowered to 1024, as a caller may
    hold a pipe it reads to its end (the 128th review's 1).  Then execs
    PROGRAM (searched in PATH).  Exit status 125 when it cannot.  */
@@ -41,6 +42,16 @@
 #ifndef SYS_clone3
 # define SYS_clone3 435
 #endif
+/* Headers older than Linux 4.11's (glibc 2.17's) lack it.  */
+#ifndef SYS_statx
+# if defined __x86_64__ && !defined __ILP32__
+#  define SYS_statx 332
+# elif defined __aarch64__
+#  define SYS_statx 291
+# elif defined __i386__
+#  define SYS_statx 383
+# endif
+#endif
 
 int
 main (int argc, char **argv)
@@ -48,11 +59,12 @@ main (int argc, char **argv)
   if (argc < 4 || (strcmp (argv[1], "close_range") != 0
                    && strcmp (argv[1], "fork") != 0
                    && strcmp (argv[1], "poll") != 0
-                   && strcmp (argv[1], "pollperm") != 0)
+                   && strcmp (argv[1], "pollperm") != 0
+                   && strcmp (argv[1], "statx") != 0)
       || (strcmp (argv[2], "high") != 0 && strcmp (argv[2], "low") != 0))
     {
       fprintf (stderr, "FAIL usage: system-refuse close_range|fork|poll|"
-               "pollperm high|low PROGRAM [ARGUMENT...]\n");
+               "pollperm|statx high|low PROGRAM [ARGUMENT...]\n");
       return 125;
     }
   int fork_too = strcmp (argv[1], "fork") == 0;
@@ -69,6 +81,8 @@ main (int argc, char **argv)
 #else
     first = second = -1;
 #endif
+  else if (strcmp (argv[1], "statx") == 0)
+    first = second = SYS_statx;
   if (strcmp (argv[2], "high") == 0)
     {
       struct rlimit r;
