@@ -552,6 +552,13 @@ ns_between (const struct timespec *a, const struct timespec *b)
 static struct mtab *
 mtab_get (int i, const char *dir)
 {
+  /* Ours twice is one file: a read of it that failed, kept as DIR's,
+     outlived the next good read of ours, and each verdict after took
+     it for what it could not tell (the 144th review's 1 and 2: a FUSE
+     mount said to be what could not be read; a missing file taken for
+     one on FUSE, then said to be a link that leads nowhere).  */
+  if (i == 0 && strcmp (dir, "/proc/self") == 0)
+    i = 1;
   struct mtab *t = &tabs[i];
   char path[128];
   snprintf (path, sizeof path, "%s/mountinfo",
@@ -585,6 +592,14 @@ mtab_get (int i, const char *dir)
   t->keep = 4 * ns_between (&now, &t->when);
   if (t->keep < 1000000000LL)
     t->keep = 1000000000LL;
+  /* A read that failed for want of a descriptor, or of /proc, is tried
+     again at the next use, not kept for a second: it costs an open that
+     fails, and what it lacked may be had by then.  One over 64 MB, or
+     that ran out of memory, is kept: its read was long, and would fail
+     alike at each use (the 145th review's 1: under ulimit -v, a 7.6 MB
+     table read 21 times).  */
+  if (t->state < 0 && t->err != EFBIG && t->err != ENOMEM)
+    t->keep = 0;
   return t;
 }
 

@@ -422,6 +422,44 @@ on_the_way (const struct walk *w, const char *real)
   return way;
 }
 
+/* Says (a warning where WARNING) that REAL (WAY: where it was met)
+   cannot be told from FUSE, and why, where what its verdict needed
+   could not be had (fuse_unread_errno, or no /proc); AGAIN ends the
+   fix.  -1 after saying so, else 0.  */
+static int
+say_untold (int warning, const char *real, const char *way,
+            const char *again)
+{
+  int e = fuse_unread_errno ();
+  if (e == 0 && access ("/proc/self/mountinfo", R_OK) != 0)
+    e = errno;
+  if (e == EMFILE || e == ENFILE || e == ENOMEM || e == EFBIG)
+    {
+      SAY (warning, "%s%s: cannot tell whether it is on a FUSE file "
+           "system, whose server says what its owners and modes are and "
+           "may never answer: what is mounted could not be read (%s); %s%s",
+           esc (0, real), way, strerror (e),
+           e == EMFILE ? "raise the limit on open files it runs with "
+           "(ulimit -n), or close descriptors its caller leaves open"
+           : e == ENFILE ? "close files: the system's table of open files "
+           "is full" : e == EFBIG ? "unmount some of this mount "
+           "namespace's mounts: its mountinfo is over 64 MB"
+           : "free memory, or raise the limit on its address space "
+           "(ulimit -v)", again);
+      return -1;
+    }
+  if (e != 0)
+    {
+      SAY (warning, "%s%s: cannot tell whether it is on a FUSE file "
+           "system, whose server says what its owners and modes are and "
+           "may never answer, without /proc/self/mountinfo (%s); mount "
+           "procfs on /proc (mount -t proc proc /proc)%s", esc (0, real),
+           way, strerror (e), again);
+      return -1;
+    }
+  return 0;
+}
+
 /* Says (a warning where W->warning) that REAL, met on the way to
    what W's path resolves to, is on FUSE (look; HOW 1), or on an
    overlay that may have a layer on FUSE (HOW 2), or, where what the
@@ -435,33 +473,8 @@ static int
 say_fuse (const struct walk *w, const char *real, int how)
 {
   const char *way = on_the_way (w, real);
-  int e = fuse_unread_errno ();
-  if (e == 0 && access ("/proc/self/mountinfo", R_OK) != 0)
-    e = errno;
-  if (e == EMFILE || e == ENFILE || e == ENOMEM || e == EFBIG)
-    {
-      SAY (w->warning, "%s%s: cannot tell whether it is on a FUSE file "
-           "system, whose server says what its owners and modes are and "
-           "may never answer: what is mounted could not be read (%s); %s%s",
-           esc (0, real), way, strerror (e),
-           e == EMFILE ? "raise the limit on open files it runs with "
-           "(ulimit -n), or close descriptors its caller leaves open"
-           : e == ENFILE ? "close files: the system's table of open files "
-           "is full" : e == EFBIG ? "unmount some of this mount "
-           "namespace's mounts: its mountinfo is over 64 MB"
-           : "free memory, or raise the limit on its address space "
-           "(ulimit -v)", w->again);
-      return -1;
-    }
-  if (e != 0)
-    {
-      SAY (w->warning, "%s%s: cannot tell whether it is on a FUSE file "
-           "system, whose server says what its owners and modes are and "
-           "may never answer, without /proc/self/mountinfo (%s); mount "
-           "procfs on /proc (mount -t proc proc /proc)%s", esc (0, real),
-           way, strerror (e), w->again);
-      return -1;
-    }
+  if (say_untold (w->warning, real, way, w->again) != 0)
+    return -1;
   if (how == 2)
     {
       SAY (w->warning, "%s%s is on an overlay file system that may "
@@ -1169,8 +1182,13 @@ preload_tree_trusted (const char *dir, int depth, int *links)
       complain ("%s/%s: %s", esc (0, dir), SONAME, strerror (ENAMETOOLONG));
       return -1;
     }
-  /* On FUSE (1), found: the walk refuses it.  */
-  int found = look (file, &fst) >= 0;
+  /* On FUSE (1), found: the walk refuses it; where that could not be
+     told, not found nor missing: said so (the 144th review's 2: taken
+     for found, a missing file was then said to be a link that leads
+     nowhere).  */
+  int l = look (file, &fst), found = l >= 0;
+  if (l == 1 && say_untold (0, file, "", ", then enable again") != 0)
+    return -1;
   if (!found && errno != ENOENT)
     {
       complain ("cannot look up %s: %s; make it readable by root, then "
@@ -1213,6 +1231,9 @@ preload_tree_trusted (const char *dir, int depth, int *links)
                     strerror (err));
           rc = -1;
         }
+      else if (r == 1 && say_untold (0, path, "", ", then enable again")
+               != 0)
+        rc = -1;
       /* Files: the shim's was walked above, by its name, and no loader
          opens another here.  A link or a directory is walked (the
          shim's file again where it is one) and gone into.  */

@@ -1607,6 +1607,70 @@ else
   umount -l "$scratch/rb"
 fi
 rm -f "$pf"
+# rb_tree: the root bound recursively at $scratch/rb (a mount point,
+# as a machine's root is; a chroot's directory is none) and, in it, the
+# preload tree on a tmpfs of its own, the shim a file there under each
+# $LIB name: no file on the way has a device outside the mount tables,
+# so nothing makes the command read them again (the 144th review).
+rb_tree() {
+  mkdir -p "$scratch/rb" && mount --rbind / "$scratch/rb" &&
+    mount -t tmpfs -o mode=755 tmpfs "$scratch/rb$preloaddir" || return 1
+  for _nm in $names; do
+    mkdir -p "$scratch/rb$preloaddir/$_nm" &&
+      cp "$shim" "$scratch/rb$preloaddir/$_nm/$soname" &&
+      chmod 644 "$scratch/rb$preloaddir/$_nm/$soname" || return 1
+  done
+}
+# A read of what is mounted that failed once was kept for a second as
+# the table of "/proc/self" besides ours, the same file read well just
+# after: every verdict of that second took it for what it could not
+# tell (the 144th review's 1 and 2).
+n="enable: a FUSE mount in a preload tree of its own under a root that is a mount point, one read of what is mounted failed before, the mount named"
+if [ -n "$fusewhy" ]; then
+  fail "$n" "FUSE cannot be mounted here: $fusewhy"
+elif ! rb_tree; then
+  fail "$n" "setup: cannot bind the root at $scratch/rb with a preload tree of its own"
+  umount -l "$scratch/rb" 2>/dev/null
+else
+  if mkdir -p "$scratch/rb$preloaddir/sub" && chown 65534 "$scratch/rb$preloaddir/sub" &&
+     fuse_up "$scratch/rb$preloaddir/sub"; then
+    run "$n" 1 "$preloaddir/sub $fuse_re" \
+        chroot "$scratch/rb" env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-once \
+        timeout 60 "$cmd" enable --system && no_file "$n" && pass "$n"
+  else
+    fail "$n" "setup: cannot mount FUSE at $scratch/rb$preloaddir/sub"
+  fi
+  fuse_down "$scratch/rb$preloaddir/sub"
+  umount -l "$scratch/rb"
+fi
+rm -f "$pf"
+# Without FUSE, the read made again at its next use answers, whichever
+# of the first three failed (the 145th review's 3: with the second, 16
+# refused "/usr/lib", which a row allowing "could not be read" passed).
+n="enable: a preload tree of its own under a root that is a mount point, one of the first reads of what is mounted failed, enabled"
+if ! rb_tree; then
+  fail "$n" "setup: cannot bind the root at $scratch/rb with a preload tree of its own"
+  umount -l "$scratch/rb" 2>/dev/null
+else
+  _bad=
+  for _at in 1 2 3; do
+    rm -f "$pf"
+    out=$(chroot "$scratch/rb" env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-once \
+            RSEQ_TEST_MOUNTINFO_AT=$_at timeout 60 "$cmd" enable --system 2>&1)
+    _st=$?
+    if [ $_st != 0 ] || ! printf '%s\n' "$out" | grep -q "^rseq-compat: enabled: "; then
+      _bad="open $_at failed: exit status $_st: $out"
+      break
+    fi
+  done
+  if [ -n "$_bad" ]; then
+    fail "$n" "$_bad"
+  else
+    is_file "$n" "$entry\n" && pass "$n"
+  fi
+  umount -l "$scratch/rb"
+fi
+rm -f "$pf"
 # A line on standard output reaches a terminal before the warning that
 # follows it, as without the child's pipe (the 128th review's 5).
 n="enable: already enabled, with a warning, on a terminal: the line first"

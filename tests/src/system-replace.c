@@ -22,9 +22,9 @@
    command's in /etc (PF.rseq-compat.*) fail with EIO;
    RSEQ_TEST_FAIL=rename-eperm makes every rename of PF and every
    renameat2 fail with EPERM, as an immutable file's do.
-   RSEQ_TEST_FAIL=mountinfo-once makes the first open of a mountinfo
-   file fail with ENFILE, as a full system table of open files would
-   for a moment.
+   RSEQ_TEST_FAIL=mountinfo-once makes the Nth open of a mountinfo
+   file (RSEQ_TEST_MOUNTINFO_AT, 1 by default) fail with ENFILE, as a
+   full system table of open files would for a moment.
    RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
    (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
    last component is the first (open or openat, O_PATH included), the
@@ -313,15 +313,17 @@ real_open (const char *name, int at, int dir, const char *path, int flags,
            mode_t mode)
 {
   midwalk (path);
-  static int mountinfo_failed;
+  static int mountinfo_opens;
   size_t len = path != NULL ? strlen (path) : 0;
-  if (!mountinfo_failed && len >= 10
-      && strcmp (path + len - 10, "/mountinfo") == 0
+  if (len >= 10 && strcmp (path + len - 10, "/mountinfo") == 0
       && failing ("mountinfo-once"))
     {
-      mountinfo_failed = 1;
-      errno = ENFILE;
-      return -1;
+      const char *at = getenv ("RSEQ_TEST_MOUNTINFO_AT");
+      if (++mountinfo_opens == (at != NULL ? atoi (at) : 1))
+        {
+          errno = ENFILE;
+          return -1;
+        }
     }
   void *f = dlsym (RTLD_NEXT, name);
   return at ? ((int (*) (int, const char *, int, ...)) f) (dir, path, flags,
