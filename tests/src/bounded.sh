@@ -141,22 +141,31 @@ fi
 # with a little room left: the command ends by the signal, its words
 # cut short (the write of the rest waited for the reader: the 134th
 # review's F1).
-n="a signal, the words to a terminal with little room: the command ends by it"
-DRIVE_PTY=1 RSEQ_COMPAT_SYSTEM_TIMEOUT=30 "$drive" hold "$m" > "$s/out" &
-p=$!
-sleep 1
-t0=$(ms)
-kill -TERM $p
-i=0
-while kill -0 $p 2> /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -KILL $p 2> /dev/null
-{ wait $p; } 2> /dev/null
-st=$? t=$(($(ms) - t0))
-if [ $st != 143 ] || [ $t -gt 8000 ]; then
-  fail "$n" "status $st after $t ms, not 143 within 8 s"
-else
-  pass "$n"
-fi
+# pty_term NAME BLOCK_ALRM: the drive's work held, its words to a
+# terminal with little room (DRIVE_PTY), SIGALRM blocked where
+# BLOCK_ALRM is 1; a SIGTERM a second in must end it by the signal
+# within 8 s.
+pty_term() {
+  # Set at all, DRIVE_BLOCK_ALRM blocks it.
+  _alrm=
+  [ "$2" = 1 ] && _alrm=DRIVE_BLOCK_ALRM=1
+  env $_alrm DRIVE_PTY=1 RSEQ_COMPAT_SYSTEM_TIMEOUT=30 "$drive" hold "$m" > "$s/out" &
+  _p=$!
+  sleep 1
+  _t0=$(ms)
+  kill -TERM $_p
+  _i=0
+  while kill -0 $_p 2> /dev/null && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+  kill -KILL $_p 2> /dev/null
+  { wait $_p; } 2> /dev/null
+  _st=$? _t=$(($(ms) - _t0))
+  if [ $_st != 143 ] || [ $_t -gt 8000 ]; then
+    fail "$1" "status $_st after $_t ms, not 143 within 8 s"
+  else
+    pass "$1"
+  fi
+}
+pty_term "a signal, the words to a terminal with little room: the command ends by it" 0
 
 # A SIGTERM, and the words after it to a pipe no one reads: the command
 # ends by the signal, not by SIGPIPE (141: the 134th review's F3).
@@ -270,22 +279,7 @@ done
 # SIGALRM blocked by the caller: the command ends by the signal (a
 # timer's SIGALRM that was to end the words never came: the 135th
 # review's F3).
-n="a signal, the words to a terminal with little room, SIGALRM blocked: the command ends by it"
-DRIVE_BLOCK_ALRM=1 DRIVE_PTY=1 RSEQ_COMPAT_SYSTEM_TIMEOUT=30 "$drive" hold "$m" > "$s/out" &
-p=$!
-sleep 1
-t0=$(ms)
-kill -TERM $p
-i=0
-while kill -0 $p 2> /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -KILL $p 2> /dev/null
-{ wait $p; } 2> /dev/null
-st=$? t=$(($(ms) - t0))
-if [ $st != 143 ] || [ $t -gt 8000 ]; then
-  fail "$n" "status $st after $t ms, not 143 within 8 s"
-else
-  pass "$n"
-fi
+pty_term "a signal, the words to a terminal with little room, SIGALRM blocked: the command ends by it" 1
 
 # A child that blocks the signals and goes silent without a status,
 # then a SIGTERM: the child is killed, said so, and the command ends by
