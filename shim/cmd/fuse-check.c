@@ -146,11 +146,18 @@ read_text (const char *path, size_t max)
    here, a user) and a layer's EACCES are how it is everywhere such.  */
 static int unread_errno;
 
+/* Whether E is a want of descriptors or memory: a read that failed so
+   says nothing of what it would have shown.  */
+static int
+wanting (int e)
+{
+  return e == EMFILE || e == ENFILE || e == ENOMEM;
+}
+
 static void
 note_unread (int e, int any)
 {
-  if (unread_errno == 0
-      && (any || e == EMFILE || e == ENFILE || e == ENOMEM))
+  if (unread_errno == 0 && (any || wanting (e)))
     unread_errno = e != 0 ? e : EIO;
 }
 
@@ -294,9 +301,9 @@ conns_list (void)
      names (thousands of connections) is read as it comes.  */
   char buf[4096];
   size_t len = 0;
-  int ended = 0;
+  int ended = 0, lost = 0;
   ssize_t r;
-  while (!ended
+  while (!ended && !lost
          && ((r = read (p[0], buf + len, sizeof buf - 1 - len)) > 0
              || (r < 0 && errno == EINTR)))
     {
@@ -311,7 +318,10 @@ conns_list (void)
           if (strcmp (line, "end") == 0)
             ended = 1;
           else if (conns_add (strtoul (line, NULL, 10)) != 0)
-            break;
+            {
+              lost = 1;
+              break;
+            }
           line = nl + 1;
         }
       len = strlen (line);
@@ -322,13 +332,21 @@ conns_list (void)
   close (p[0]);
   while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
     ;
-  if (!ended)
+  /* A connection left off for want of memory is no list (the 144th
+     review's 4: the rest was taken for all of it).  */
+  if (lost)
+    conns_err = ENOMEM;
+  if (!ended || lost)
     conns_state = -1;
 }
 
 static void
 conns_read (void)
 {
+  /* A list that could not be had for want of descriptors or memory is
+     read again at its next use, as a mount table is.  */
+  if (conns_state == -1 && wanting (conns_err))
+    conns_state = 0;
   if (conns_state != 0)
     return;
   /* No FUSE file system registered: no connection can exist.  */
@@ -1293,17 +1311,21 @@ root_of (const char *path, unsigned long int id[3])
    no layers of an overlay named in ours, and a FUSE mount in none
    (unmounted lazily) is judged by no one, as any user can make one
    (session 58: it let any user refuse every enable where an overlay
-   was on the way).  */
-static void
+   was on the way).  Returns 0, or the errno of a read that failed for
+   want of descriptors or memory, which may have left out any of them
+   (the 144th review's 4: taken for none, and a layer under one passed);
+   the caller places them again at its next use.  */
+static int
 conns_placed (const unsigned long int *devs, size_t n)
 {
   struct stat ours;
   DIR *d = opendir ("/proc");
   if (d == NULL || stat ("/proc/self/ns/mnt", &ours) != 0)
     {
+      int e = errno;
       if (d != NULL)
         closedir (d);
-      return;
+      return wanting (e) ? e : 0;
     }
   /* Roots already read, by mount ID, device and inode; one without a
      mount ID (before Linux 5.8) is read each time.  */
@@ -1312,11 +1334,13 @@ conns_placed (const unsigned long int *devs, size_t n)
   unsigned long int ours_root[3];
   if (root_of ("/", ours_root) != 0)
     {
+      int e = errno;
       closedir (d);
-      return;
+      return wanting (e) ? e : 0;
     }
+  int err = 0;
   struct dirent *e;
-  while ((e = readdir (d)) != NULL && nroots < 64 && budget > 0)
+  while (err == 0 && (e = readdir (d)) != NULL && nroots < 64 && budget > 0)
     {
       char *end, path[64];
       long int pid = strtol (e->d_name, &end, 10);
@@ -1342,7 +1366,13 @@ conns_placed (const unsigned long int *devs, size_t n)
       snprintf (path, sizeof path, "/proc/%ld/mountinfo", pid);
       char *text = read_text (path, budget);
       if (text == NULL)
-        continue;
+        {
+          /* A process that exited, or one of another user's, shows no
+             root; a want of descriptors or memory leaves one unread.  */
+          if (wanting (errno))
+            err = errno;
+          continue;
+        }
       budget -= strlen (text) < budget ? strlen (text) : budget;
       for (char *line = text; *line != '\0';)
         {
@@ -1372,6 +1402,7 @@ conns_placed (const unsigned long int *devs, size_t n)
       free (text);
     }
   closedir (d);
+  return err;
 }
 
 /* Whether the kernel's dev_t DEV is a mount of table T.  */
@@ -1409,6 +1440,16 @@ overlay_untrusted (const char *opts, int depth)
   conns_read ();
   if (no_fuse || (conns_state == 1 && nconns == 0))
     return 0;
+  /* Without the list for want of descriptors or memory, not for want of
+     CAP_SYS_ADMIN: the tables alone would pass a relative layer on a
+     FUSE mount outside this root (the 144th review's 4).  */
+  if (conns_state != 1 && wanting (conns_err))
+    {
+      note_unread (conns_err, 0);
+      say_why ("the list of FUSE connections cannot be read (%s)",
+               strerror (conns_err));
+      return 1;
+    }
   if (depth >= 8)
     {
       say_why ("overlays stacked more than 8 deep");
@@ -1432,9 +1473,16 @@ overlay_untrusted (const char *opts, int depth)
       for (size_t c = 0; c < nconns; c++)
         if (!in_table (&tabs[0], conns[c]) && !in_table (&tabs[1], conns[c]))
           devs[n++] = conns[c];
-      if (n > 0)
-        conns_placed (devs, n);
+      int e = n > 0 ? conns_placed (devs, n) : 0;
       free (devs);
+      if (e != 0)
+        {
+          outside_clear ();
+          note_unread (e, 0);
+          say_why ("the FUSE mounts outside this root cannot be placed (%s)",
+                   strerror (e));
+          return 1;
+        }
       placed_gen = conns_gen;
     }
   int deeper = depth + 1;

@@ -1793,8 +1793,9 @@ umount -l "$preloaddir/$glib" 2>/dev/null
 # chroot_row NAME PATTERN WHERE [PREFIX...]: a chroot at $scratch/cr, a
 # bind of /, in mount and PID namespaces of its own; a FUSE server that
 # answers nothing at WHERE: "in" ($scratch/cr/mnt/f), "out"
-# ($scratch/ct/f, under a tmpfs mounted after the chroot's copy of /)
-# or "both" (out, and bound in at /mnt/b); an overlay in the chroot at
+# ($scratch/ct/f, under a tmpfs mounted after the chroot's copy of /),
+# "both" (out, and bound in at /mnt/b) or "out-relative" (out, the
+# layer named "f", from $scratch/ct); an overlay in the chroot at
 # /etc/rseq-o1 that names it as its layer by its name outside; enable
 # in the chroot, under PREFIX.  The names the chroot's table shows are
 # not its mounter's, and no test of names can tell (the 127th review's
@@ -1827,7 +1828,11 @@ chroot_row() {
           mount -t tmpfs tmpfs "$R/mnt" && mkdir "$R/mnt/b" &&
             mount --bind "$F" "$R/mnt/b" || exit 7
         fi
-        mount -t overlay overlay -o "lowerdir=$F:$e" "$R/etc/rseq-o1" || exit 7
+        if [ "$where" = out-relative ]; then
+          (cd "$T" && mount -t overlay overlay -o "lowerdir=f:$e" "$R/etc/rseq-o1") || exit 7
+        else
+          mount -t overlay overlay -o "lowerdir=$F:$e" "$R/etc/rseq-o1" || exit 7
+        fi
         : > "$T/arm"
         (sleep $((L + 20)); kill -9 $pid; echo "enable waited for a FUSE server that answers nothing until the server was killed, after $((L + 20)) s") &
         RSEQ_COMPAT_SYSTEM_TIMEOUT=$L timeout $((L + 40)) chroot "$R" "$@" "$cmd" enable --system' \
@@ -1844,6 +1849,35 @@ chroot_row() {
 # ct/f out of it.
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it that answers nothing, refused at once" \
   "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer $scratch/ct/f may be under $scratch/ct/f, a FUSE mount outside this root")" out
+# Where those mounts are is read from another root's mount table; a
+# read of it that failed for want of descriptors left them all out, and
+# a layer under one passed (the 144th review's 4): what could not be
+# told is said so, at the first overlay on the way (here the overlay
+# on LIBDIR, or the chroot's).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the other root's mount table unread, refused at once" \
+  "\(on the way to what $preloaddir[^ ]* resolves to\): cannot tell whether it is on a FUSE file system, .*what is mounted could not be read \(Too many open files in system\)" \
+  out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-pid
+# ... and a layer named relatively, which the list of FUSE connections
+# alone says may be on one, passed where that list could not be made
+# for want of descriptors (the 144th's 4 again): with the 1st to 8th
+# pipe failing (EMFILE), the child's for the work and the list's among
+# them, each run is refused at once, for the layer or for the want.
+# The ladder runs in the chroot (PREFIX), and ends at the first run
+# that is not refused so.
+chroot_ladder='for at in 1 2 3 4 5 6 7 8; do
+  out=$(env LD_PRELOAD="$0" RSEQ_TEST_FAIL=pipe2-at RSEQ_TEST_PIPE2_AT=$at \
+          timeout $((RSEQ_COMPAT_SYSTEM_TIMEOUT + 5)) "$@" 2>&1)
+  st=$?
+  if [ $st != 1 ] || printf "%s\n" "$out" | grep -q "gave up after" ||
+     ! printf "%s\n" "$out" | grep -Eq "Too many open files|its layer f is no absolute name"; then
+    echo "pipe $at failed: exit status $st: $out"
+    exit 2
+  fi
+done
+echo "each run refused at once"
+exit 1'
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it named relatively, one pipe failing, each refused at once" \
+  "^each run refused at once\$" out-relative sh -c "$chroot_ladder" "$replace"
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount in it named from outside, given up after the time limit" \
   "$limit_re" in
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it also bound in it, given up after the time limit" \

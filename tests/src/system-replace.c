@@ -24,7 +24,13 @@
    renameat2 fail with EPERM, as an immutable file's do.
    RSEQ_TEST_FAIL=mountinfo-once makes the Nth open of a mountinfo
    file (RSEQ_TEST_MOUNTINFO_AT, 1 by default) fail with ENFILE, as a
-   full system table of open files would for a moment.
+   full system table of open files would for a moment;
+   RSEQ_TEST_FAIL=mountinfo-pid makes every open of a mountinfo file
+   under /proc/PID (a number) fail so, as another root's table is read
+   (where the FUSE mounts outside this root are).
+   RSEQ_TEST_FAIL=pipe2-at makes the Nth pipe2 (RSEQ_TEST_PIPE2_AT, 1
+   by default; a child counts on from its parent's count) fail with
+   EMFILE, as too few descriptors would.
    RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
    (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
    last component is the first (open or openat, O_PATH included), the
@@ -325,10 +331,33 @@ real_open (const char *name, int at, int dir, const char *path, int flags,
           return -1;
         }
     }
+  if (len >= 10 && strcmp (path + len - 10, "/mountinfo") == 0
+      && strncmp (path, "/proc/", 6) == 0 && path[6] >= '0' && path[6] <= '9'
+      && failing ("mountinfo-pid"))
+    {
+      errno = ENFILE;
+      return -1;
+    }
   void *f = dlsym (RTLD_NEXT, name);
   return at ? ((int (*) (int, const char *, int, ...)) f) (dir, path, flags,
                                                            mode)
          : ((int (*) (const char *, int, ...)) f) (path, flags, mode);
+}
+
+int
+pipe2 (int fds[2], int flags)
+{
+  static int pipes;
+  if (failing ("pipe2-at"))
+    {
+      const char *at = getenv ("RSEQ_TEST_PIPE2_AT");
+      if (++pipes == (at != NULL ? atoi (at) : 1))
+        {
+          errno = EMFILE;
+          return -1;
+        }
+    }
+  return ((int (*) (int *, int)) dlsym (RTLD_NEXT, "pipe2")) (fds, flags);
 }
 
 /* open, openat and the names a build with _FILE_OFFSET_BITS=64 calls.  */
