@@ -146,12 +146,14 @@ read_text (const char *path, size_t max)
    here, a user) and a layer's EACCES are how it is everywhere such.  */
 static int unread_errno;
 
-/* Whether E is a want of descriptors or memory: a read that failed so
-   says nothing of what it would have shown.  */
+/* Whether E is a want of descriptors, memory, processes (fork's
+   EAGAIN) or mount namespaces (unshare's ENOSPC): what failed so says
+   nothing of what it would have shown.  */
 static int
 wanting (int e)
 {
-  return e == EMFILE || e == ENFILE || e == ENOMEM;
+  return e == EMFILE || e == ENFILE || e == ENOMEM || e == EAGAIN
+         || e == ENOSPC;
 }
 
 static void
@@ -201,20 +203,49 @@ conns_add (unsigned long int dev)
   return 0;
 }
 
-/* Writes the connections' names in fusectl at WHERE to FD, one per
-   line, then "end".  */
-static int
+/* conns_list's child's end where it cannot list: a want (E) is told
+   to the parent on FD as "err E", for the parent to say that it could
+   not tell and to try again (the 146th review's 1: a child out of
+   memory was taken for root without CAP_SYS_ADMIN, which has no list,
+   and the layers were judged by the tables alone).  */
+static _Noreturn void
+conns_fail (int fd, int e)
+{
+  if (wanting (e))
+    {
+      char line[32];
+      int n = snprintf (line, sizeof line, "err %d\n", e);
+      if (write (fd, line, (size_t) n) != n)
+        _exit (1);
+    }
+  _exit (1);
+}
+
+/* Each connection's name in fusectl at WHERE, written to FD one per
+   line, then "end"; a directory that cannot be read to its end makes
+   the child fail (the 146th review's 2: a failed readdir ended a list
+   taken for all of it).  */
+static _Noreturn void
 conns_write (int fd, const char *where)
 {
   DIR *d = opendir (where);
   if (d == NULL)
-    return -1;
-  struct dirent *e;
-  while ((e = readdir (d)) != NULL)
-    if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-      dprintf (fd, "%s\n", e->d_name);
+    conns_fail (fd, errno);
+  for (;;)
+    {
+      errno = 0;
+      struct dirent *e = readdir (d);
+      if (e == NULL)
+        {
+          if (errno != 0)
+            conns_fail (fd, errno);
+          break;
+        }
+      if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+        dprintf (fd, "%s\n", e->d_name);
+    }
   closedir (d);
-  return dprintf (fd, "end\n") > 0 ? 0 : -1;
+  _exit (dprintf (fd, "end\n") > 0 ? 0 : 1);
 }
 
 /* Reads the list into CONNS (anew), or sets CONNS_STATE -1.  Where
@@ -236,22 +267,27 @@ conns_list (void)
   if (conns_mounted (FUSECTL_DIR))
     {
       DIR *d = opendir (FUSECTL_DIR);
-      struct dirent *e;
-      while (d != NULL && (e = readdir (d)) != NULL)
-        if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-          if (conns_add (strtoul (e->d_name, NULL, 10)) != 0)
+      int err = d == NULL ? errno : 0;
+      while (err == 0)
+        {
+          errno = 0;
+          struct dirent *e = readdir (d);
+          if (e == NULL)
             {
-              closedir (d);
-              d = NULL;
+              err = errno;
               break;
             }
-      if (d == NULL)
+          if (e->d_name[0] >= '0' && e->d_name[0] <= '9'
+              && conns_add (strtoul (e->d_name, NULL, 10)) != 0)
+            err = ENOMEM;
+        }
+      if (d != NULL)
+        closedir (d);
+      if (err != 0)
         {
-          conns_err = errno;
+          conns_err = err;
           conns_state = -1;
         }
-      else
-        closedir (d);
       return;
     }
   int p[2];
@@ -284,17 +320,20 @@ conns_list (void)
       const unsigned long int fl = MS_NOSUID | MS_NODEV | MS_NOEXEC;
       const char *where = FUSECTL_DIR;
       if (unshare (CLONE_NEWNS) != 0)
-        _exit (1);
+        conns_fail (p[1], errno);
       int slave = mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0;
-      if (!((slave || mount (NULL, "/sys", NULL, MS_SLAVE, NULL) == 0)
-            && mount ("fusectl", where, "fusectl", fl, NULL) == 0)
-          && !((slave || mount (NULL, "/proc", NULL, MS_SLAVE, NULL) == 0)
-               && mount ("fusectl", where = "/proc/fs", "fusectl", fl,
-                         NULL) == 0))
-        _exit (1);
+      int ok = (slave || mount (NULL, "/sys", NULL, MS_SLAVE, NULL) == 0)
+               && mount ("fusectl", where, "fusectl", fl, NULL) == 0;
+      int e = ok ? 0 : errno;
+      if (!ok)
+        ok = (slave || mount (NULL, "/proc", NULL, MS_SLAVE, NULL) == 0)
+             && mount ("fusectl", where = "/proc/fs", "fusectl", fl,
+                       NULL) == 0;
+      if (!ok)
+        conns_fail (p[1], wanting (e) ? e : errno);
       if (!conns_mounted (where))
         _exit (1);
-      _exit (conns_write (p[1], where) == 0 ? 0 : 1);
+      conns_write (p[1], where);
     }
   close (p[1]);
   /* fusectl is the kernel's own and cannot hang; a pipe's worth of
@@ -317,6 +356,8 @@ conns_list (void)
           *nl = '\0';
           if (strcmp (line, "end") == 0)
             ended = 1;
+          else if (strncmp (line, "err ", 4) == 0)
+            conns_err = atoi (line + 4);
           else if (conns_add (strtoul (line, NULL, 10)) != 0)
             {
               lost = 1;
@@ -1234,8 +1275,17 @@ layer_untrusted (const char *layer, void *arg)
           bad = covered_mount (layer);
           break;
         }
-      bad = r != 0 || fstat (dir, &st) != 0 || !S_ISDIR (st.st_mode);
-      if (bad)
+      int fe = r == 0 && fstat (dir, &st) != 0 ? errno : 0;
+      bad = r != 0 || fe != 0 || !S_ISDIR (st.st_mode);
+      /* The 146th review's 4: an fstat out of memory was said to be a
+         link.  */
+      if (fe != 0)
+        {
+          note_unread (fe, 0);
+          say_why ("its layer %s cannot be looked at (%s)", layer,
+                   strerror (fe));
+        }
+      else if (bad)
         say_why ("its layer %s is %s", layer,
                  r == 1 ? "on FUSE" : r == 2 ? "on an overlay in doubt"
                  : "reached through a symbolic link, or no directory");
@@ -1340,21 +1390,42 @@ conns_placed (const unsigned long int *devs, size_t n)
     }
   int err = 0;
   struct dirent *e;
-  while (err == 0 && (e = readdir (d)) != NULL && nroots < 64 && budget > 0)
+  while (err == 0 && nroots < 64 && budget > 0)
     {
+      errno = 0;
+      if ((e = readdir (d)) == NULL)
+        {
+          /* The 146th review's 3: a failed readdir was the end.  */
+          if (wanting (errno))
+            err = errno;
+          break;
+        }
       char *end, path[64];
       long int pid = strtol (e->d_name, &end, 10);
       if (pid <= 0 || *end != '\0')
         continue;
       struct stat ns;
       snprintf (path, sizeof path, "/proc/%ld/ns/mnt", pid);
-      if (stat (path, &ns) != 0 || ns.st_dev != ours.st_dev
-          || ns.st_ino != ours.st_ino)
+      /* A process that exited, or one not ours to look at, is passed
+         by; one that could not be looked at for want of memory may be
+         the other root's.  */
+      if (stat (path, &ns) != 0)
+        {
+          if (wanting (errno))
+            err = errno;
+          continue;
+        }
+      if (ns.st_dev != ours.st_dev || ns.st_ino != ours.st_ino)
         continue;
       unsigned long int root[3];
       snprintf (path, sizeof path, "/proc/%ld/root", pid);
-      if (root_of (path, root) != 0
-          || (root[2] != 0 && memcmp (root, ours_root, sizeof root) == 0))
+      if (root_of (path, root) != 0)
+        {
+          if (wanting (errno))
+            err = errno;
+          continue;
+        }
+      if (root[2] != 0 && memcmp (root, ours_root, sizeof root) == 0)
         continue;
       size_t k = 0;
       while (root[2] != 0 && k < nroots
@@ -1365,6 +1436,11 @@ conns_placed (const unsigned long int *devs, size_t n)
       memcpy (roots[nroots++], root, sizeof root);
       snprintf (path, sizeof path, "/proc/%ld/mountinfo", pid);
       char *text = read_text (path, budget);
+      /* Once more at once: a system table of open files full for a
+         moment (the 145th review's row: a failed read answers when
+         read again).  */
+      if (text == NULL && wanting (errno))
+        text = read_text (path, budget);
       if (text == NULL)
         {
           /* A process that exited, or one of another user's, shows no

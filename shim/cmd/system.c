@@ -422,6 +422,34 @@ on_the_way (const struct walk *w, const char *real)
   return way;
 }
 
+/* The fix for a want of E: of descriptors, memory, processes or mount
+   namespaces, or a mountinfo over 64 MB; NULL for any other E.  */
+static const char *
+want_fix (int e)
+{
+  switch (e)
+    {
+    case EMFILE:
+      return "raise the limit on open files it runs with (ulimit -n), or "
+             "close descriptors its caller leaves open";
+    case ENFILE:
+      return "close files: the system's table of open files is full";
+    case ENOMEM:
+      return "free memory, or raise the limit on its address space "
+             "(ulimit -v)";
+    case EFBIG:
+      return "unmount some of this mount namespace's mounts: its "
+             "mountinfo is over 64 MB";
+    case EAGAIN:
+      return "raise the limit on processes it runs with (ulimit -u, a "
+             "cgroup's pids.max), or end some of them";
+    case ENOSPC:
+      return "raise the limit on mount namespaces (sysctl "
+             "user.max_mnt_namespaces) or on mounts (sysctl fs.mount-max)";
+    }
+  return NULL;
+}
+
 /* Says (a warning where WARNING) that REAL (WAY: where it was met)
    cannot be told from FUSE, and why, where what its verdict needed
    could not be had (fuse_unread_errno, or no /proc); AGAIN ends the
@@ -433,19 +461,12 @@ say_untold (int warning, const char *real, const char *way,
   int e = fuse_unread_errno ();
   if (e == 0 && access ("/proc/self/mountinfo", R_OK) != 0)
     e = errno;
-  if (e == EMFILE || e == ENFILE || e == ENOMEM || e == EFBIG)
+  if (want_fix (e) != NULL)
     {
       SAY (warning, "%s%s: cannot tell whether it is on a FUSE file "
            "system, whose server says what its owners and modes are and "
            "may never answer: what is mounted could not be read (%s); %s%s",
-           esc (0, real), way, strerror (e),
-           e == EMFILE ? "raise the limit on open files it runs with "
-           "(ulimit -n), or close descriptors its caller leaves open"
-           : e == ENFILE ? "close files: the system's table of open files "
-           "is full" : e == EFBIG ? "unmount some of this mount "
-           "namespace's mounts: its mountinfo is over 64 MB"
-           : "free memory, or raise the limit on its address space "
-           "(ulimit -v)", again);
+           esc (0, real), way, strerror (e), want_fix (e), again);
       return -1;
     }
   if (e != 0)
@@ -724,9 +745,14 @@ walk_trusted (const struct walk *w, char *real, struct stat *end)
         }
       if (e != 0)
         {
+          /* A lookup that ran short of descriptors or memory says
+             nothing of the link (the 146th review's 5: "a link in the
+             preload tree must lead to what root alone may change").  */
+          int want = e == EMFILE || e == ENFILE || e == ENOMEM;
           SAY (w->warning, "%s: %s (on the way to what %s resolves to); "
                "%s%s", esc (0, real), strerror (e), esc (1, w->path),
-               e == ENOENT && w->nowhere != NULL ? w->nowhere : w->fix,
+               want ? want_fix (e)
+               : e == ENOENT && w->nowhere != NULL ? w->nowhere : w->fix,
                w->again);
           return -1;
         }

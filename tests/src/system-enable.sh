@@ -139,7 +139,10 @@ fd_ladder() {
            _lbad="$_lfree free: exit status 0 without '$_ldone': $(cat "$scratch/o1" "$scratch/o2")" ;;
       1) _lrefused=$((_lrefused + 1))
          printf '%s\n' "$_lwords" | grep -Eq 'Too many open files|No file descriptors available' ||
-           _lbad="$_lfree free: refused without naming the want of descriptors: $_lwords" ;;
+           _lbad="$_lfree free: refused without naming the want of descriptors: $_lwords"
+         # The want's fix, not a link's (the 146th review's 5).
+         printf '%s\n' "$_lwords" | grep -Eq 'must lead to what root alone|must be reached through directories' &&
+           _lbad="$_lfree free: the want of descriptors given a link's fix: $_lwords" ;;
       *) _lbad="$_lfree free: exit status $_lst: $(cat "$scratch/o1" "$scratch/o2")" ;;
     esac
     if printf '%s\n' "$_lwords" | grep -v 'cannot tell whether' |
@@ -1795,9 +1798,11 @@ umount -l "$preloaddir/$glib" 2>/dev/null
 # answers nothing at WHERE: "in" ($scratch/cr/mnt/f), "out"
 # ($scratch/ct/f, under a tmpfs mounted after the chroot's copy of /),
 # "both" (out, and bound in at /mnt/b) or "out-relative" (out, the
-# layer named "f", from $scratch/ct); an overlay in the chroot at
-# /etc/rseq-o1 that names it as its layer by its name outside; enable
-# in the chroot, under PREFIX.  The names the chroot's table shows are
+# layer named "f", from $scratch/ct); with "+child" after it, fusectl
+# is not mounted in the chroot (where the machine has it mounted), so
+# the list of FUSE connections is read by a child of the command's; an
+# overlay in the chroot at /etc/rseq-o1 that names it as its layer by
+# its name outside; enable in the chroot, under PREFIX.  The names the chroot's table shows are
 # not its mounter's, and no test of names can tell (the 127th review's
 # 1, 2 and 6): the time limit ends the wait.
 chroot_row() {
@@ -1814,6 +1819,12 @@ chroot_row() {
         R=$1 T=$2 serve=$3 cmd=$4 e=$5 where=$6 L=$7
         shift 7
         mount --rbind / "$R" && mount -t tmpfs tmpfs "$T" || exit 9
+        case $where in
+          *+child)
+            where=${where%+child}
+            ! grep -q " $R/sys/fs/fuse/connections " /proc/self/mountinfo ||
+              umount -l "$R/sys/fs/fuse/connections" || exit 9 ;;
+        esac
         F=$T/f
         if [ "$where" = in ]; then
           mount -t tmpfs tmpfs "$R/mnt" && F=$R/mnt/f || exit 9
@@ -1849,35 +1860,78 @@ chroot_row() {
 # ct/f out of it.
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it that answers nothing, refused at once" \
   "/etc/rseq-o1 \(on the way to what $preloaddir/deep resolves to\) $(ov_re "its layer $scratch/ct/f may be under $scratch/ct/f, a FUSE mount outside this root")" out
+# untold_re ERR: the words of what could not be told for ERR.
+untold_re() {
+  printf '%s' "\\(on the way to what $preloaddir[^ ]* resolves to\\): cannot tell whether it is on a FUSE file system, .*what is mounted could not be read \\($1\\)"
+}
 # Where those mounts are is read from another root's mount table; a
 # read of it that failed for want of descriptors left them all out, and
 # a layer under one passed (the 144th review's 4): what could not be
 # told is said so, at the first overlay on the way (here the overlay
 # on LIBDIR, or the chroot's).
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the other root's mount table unread, refused at once" \
-  "\(on the way to what $preloaddir[^ ]* resolves to\): cannot tell whether it is on a FUSE file system, .*what is mounted could not be read \(Too many open files in system\)" \
-  out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-pid
-# ... and a layer named relatively, which the list of FUSE connections
-# alone says may be on one, passed where that list could not be made
-# for want of descriptors (the 144th's 4 again): with the 1st to 8th
-# pipe failing (EMFILE), the child's for the work and the list's among
-# them, each run is refused at once, for the layer or for the want.
-# The ladder runs in the chroot (PREFIX), and ends at the first run
-# that is not refused so.
-chroot_ladder='for at in 1 2 3 4 5 6 7 8; do
-  out=$(env LD_PRELOAD="$0" RSEQ_TEST_FAIL=pipe2-at RSEQ_TEST_PIPE2_AT=$at \
-          timeout $((RSEQ_COMPAT_SYSTEM_TIMEOUT + 5)) "$@" 2>&1)
+  "$(untold_re "Too many open files in system")" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-pid
+# The list of FUSE connections, read by a child where fusectl is not
+# mounted, was taken for none where the child failed for want of
+# memory (unshare's ENOMEM) or its readdir did, and so was a readdir
+# of /proc that failed while looking for the other roots (the 146th
+# review's 1-3): each is said so.
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child out of memory, refused at once" \
+  "$(untold_re "Cannot allocate memory")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-enomem
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl's listing failed, refused at once" \
+  "$(untold_re "Cannot allocate memory")" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, /proc's listing failed, refused at once" \
+  "$(untold_re "Cannot allocate memory")" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-proc
+# chroot_ladder (PREFIX for chroot_row, then the preload): with
+# RSEQ_TEST_FAIL=MODE, VAR from 1 to COUNT (the Nth call fails), each
+# run in the chroot is refused at once, its words matching WORDS (a
+# grep -E expression); the first that is not ends the ladder.
+chroot_ladder='mode=$1 var=$2 count=$3 words=$4
+shift 4
+at=1
+while [ $at -le $count ]; do
+  out=$(timeout $((RSEQ_COMPAT_SYSTEM_TIMEOUT + 5)) \
+          env LD_PRELOAD="$0" RSEQ_TEST_FAIL=$mode $var=$at "$@" 2>&1)
   st=$?
   if [ $st != 1 ] || printf "%s\n" "$out" | grep -q "gave up after" ||
-     ! printf "%s\n" "$out" | grep -Eq "Too many open files|its layer f is no absolute name"; then
-    echo "pipe $at failed: exit status $st: $out"
+     ! printf "%s\n" "$out" | grep -Eq "$words"; then
+    echo "call $at failed: exit status $st: $out"
+    exit 2
+  fi
+  at=$((at + 1))
+done
+echo "each run refused at once"
+exit 1'
+# ... and a layer named relatively, which the list alone says may be
+# on one, passed where that list could not be made for want of
+# descriptors (the 144th's 4): with the 1st to 8th pipe failing
+# (EMFILE), the child's for the work and the list's among them, each
+# run is refused at once, for the layer or for the want.
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it named relatively, one pipe failing, each refused at once" \
+  "^each run refused at once\$" out-relative+child sh -c "$chroot_ladder" "$replace" \
+  pipe2-at RSEQ_TEST_PIPE2_AT 8 "Too many open files|its layer f is no absolute name"
+# ... or where the list's child could not be made for want of
+# processes (a cgroup's pids.max: fork's EAGAIN; the 146th review's 1).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, one fork failing, each refused at once" \
+  "^each run refused at once\$" out+child sh -c "$chroot_ladder" "$replace" \
+  fork-at RSEQ_TEST_FORK_AT 6 "Resource temporarily unavailable|may be under $scratch/ct/f, a FUSE mount outside this root"
+# With 1 to 7 descriptors free, a lookup on the way that ran short
+# was given a link's fix (the 146th review's 5, with two: "a link in
+# the preload tree must lead to what root alone may change"): each run
+# is refused naming the want, and none with a link's fix.
+fds_ladder='for n in 4 5 6 7 8 9 10; do
+  out=$(sh -c "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n $n && exec timeout $((RSEQ_COMPAT_SYSTEM_TIMEOUT + 5)) \"\$@\"" sh "$@" 2>&1)
+  st=$?
+  if [ $st != 1 ] || printf "%s\n" "$out" | grep -Eq "gave up after|must lead to what root alone|must be reached through directories" ||
+     ! printf "%s\n" "$out" | grep -Eq "Too many open files|No file descriptors available|may be under"; then
+    echo "ulimit -n $n: exit status $st: $out"
     exit 2
   fi
 done
 echo "each run refused at once"
 exit 1'
-chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it named relatively, one pipe failing, each refused at once" \
-  "^each run refused at once\$" out-relative sh -c "$chroot_ladder" "$replace"
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, 1 to 7 descriptors free, each refused naming the want, none with a link's fix" \
+  "^each run refused at once\$" out sh -c "$fds_ladder" sh
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount in it named from outside, given up after the time limit" \
   "$limit_re" in
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it also bound in it, given up after the time limit" \

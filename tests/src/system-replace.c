@@ -30,7 +30,12 @@
    (where the FUSE mounts outside this root are).
    RSEQ_TEST_FAIL=pipe2-at makes the Nth pipe2 (RSEQ_TEST_PIPE2_AT, 1
    by default; a child counts on from its parent's count) fail with
-   EMFILE, as too few descriptors would.
+   EMFILE, as too few descriptors would; RSEQ_TEST_FAIL=fork-at the
+   Nth fork (RSEQ_TEST_FORK_AT) with EAGAIN, as a limit on processes
+   would; RSEQ_TEST_FAIL=unshare-enomem every unshare with ENOMEM.
+   RSEQ_TEST_FAIL=readdir-conns makes the first readdir of a directory
+   opened as fusectl (".../fuse/connections" or "/proc/fs") fail with
+   ENOMEM, and RSEQ_TEST_FAIL=readdir-proc that of "/proc".
    RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
    (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
    last component is the first (open or openat, O_PATH included), the
@@ -55,6 +60,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +71,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -344,20 +351,89 @@ real_open (const char *name, int at, int dir, const char *path, int flags,
          : ((int (*) (const char *, int, ...)) f) (path, flags, mode);
 }
 
+/* Whether this call, the *COUNT-th under RSEQ_TEST_FAIL=MODE, is the
+   one the environment variable VAR (1 by default) makes fail with E.  */
+static int
+nth_fails (const char *mode, const char *var, int *count, int e)
+{
+  if (!failing (mode))
+    return 0;
+  const char *at = getenv (var);
+  if (++*count != (at != NULL ? atoi (at) : 1))
+    return 0;
+  errno = e;
+  return 1;
+}
+
 int
 pipe2 (int fds[2], int flags)
 {
   static int pipes;
-  if (failing ("pipe2-at"))
-    {
-      const char *at = getenv ("RSEQ_TEST_PIPE2_AT");
-      if (++pipes == (at != NULL ? atoi (at) : 1))
-        {
-          errno = EMFILE;
-          return -1;
-        }
-    }
+  if (nth_fails ("pipe2-at", "RSEQ_TEST_PIPE2_AT", &pipes, EMFILE))
+    return -1;
   return ((int (*) (int *, int)) dlsym (RTLD_NEXT, "pipe2")) (fds, flags);
+}
+
+pid_t
+fork (void)
+{
+  static int forks;
+  if (nth_fails ("fork-at", "RSEQ_TEST_FORK_AT", &forks, EAGAIN))
+    return -1;
+  return ((pid_t (*) (void)) dlsym (RTLD_NEXT, "fork")) ();
+}
+
+int
+unshare (int flags)
+{
+  if (failing ("unshare-enomem"))
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  return ((int (*) (int)) dlsym (RTLD_NEXT, "unshare")) (flags);
+}
+
+/* The directory readdir-conns or readdir-proc fails, once opened.  */
+static DIR *doomed;
+
+DIR *
+opendir (const char *path)
+{
+  DIR *d = ((DIR *(*) (const char *)) dlsym (RTLD_NEXT, "opendir")) (path);
+  size_t len = strlen (path);
+  if (d != NULL
+      && ((failing ("readdir-conns")
+           && ((len >= 17 && strcmp (path + len - 17, "/fuse/connections") == 0)
+               || strcmp (path, "/proc/fs") == 0))
+          || (failing ("readdir-proc") && strcmp (path, "/proc") == 0)))
+    doomed = d;
+  return d;
+}
+
+/* readdir and readdir64 alike: both end in the same call of NAME.  */
+static void *
+real_readdir (const char *name, DIR *d)
+{
+  if (d != NULL && d == doomed)
+    {
+      doomed = NULL;
+      errno = ENOMEM;
+      return NULL;
+    }
+  return ((void *(*) (DIR *)) dlsym (RTLD_NEXT, name)) (d);
+}
+
+struct dirent *
+readdir (DIR *d)
+{
+  return real_readdir ("readdir", d);
+}
+
+struct dirent64 *
+readdir64 (DIR *d)
+{
+  return real_readdir ("readdir64", d);
 }
 
 /* open, openat and the names a build with _FILE_OFFSET_BITS=64 calls.  */
