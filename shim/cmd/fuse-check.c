@@ -43,6 +43,8 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -147,13 +149,15 @@ read_text (const char *path, size_t max)
 static int unread_errno;
 
 /* Whether E is a want of descriptors, memory, processes (fork's
-   EAGAIN) or mount namespaces (unshare's ENOSPC): what failed so says
-   nothing of what it would have shown.  */
+   EAGAIN) or mount namespaces (unshare's ENOSPC), a call interrupted
+   (EINTR), or the list's child ended by a signal (ECHILD, conns_list's
+   own mark): what failed so says nothing of what it would have
+   shown.  */
 static int
 wanting (int e)
 {
   return e == EMFILE || e == ENFILE || e == ENOMEM || e == EAGAIN
-         || e == ENOSPC;
+         || e == ENOSPC || e == EINTR || e == ECHILD;
 }
 
 static void
@@ -189,7 +193,11 @@ static int
 conns_mounted (const char *where)
 {
   struct statfs s;
-  return statfs (where, &s) == 0 && s.f_type == FUSECTL_MAGIC;
+  /* -1 (errno kept) for a want: the 147th review's 3, a statfs out of
+     memory taken for fusectl not mounted.  */
+  if (statfs (where, &s) != 0)
+    return wanting (errno) ? -1 : 0;
+  return s.f_type == FUSECTL_MAGIC;
 }
 
 static int
@@ -207,17 +215,18 @@ conns_add (unsigned long int dev)
    to the parent on FD as "err E", for the parent to say that it could
    not tell and to try again (the 146th review's 1: a child out of
    memory was taken for root without CAP_SYS_ADMIN, which has no list,
-   and the layers were judged by the tables alone).  */
+   and the layers were judged by the tables alone); anything else as
+   "none", the list not to be had here.  A child killed (the 147th
+   review's 2) is a want too, but for a seccomp filter's SIGSYS
+   (conns_list).  */
 static _Noreturn void
 conns_fail (int fd, int e)
 {
-  if (wanting (e))
-    {
-      char line[32];
-      int n = snprintf (line, sizeof line, "err %d\n", e);
-      if (write (fd, line, (size_t) n) != n)
-        _exit (1);
-    }
+  char line[32];
+  int n = wanting (e) ? snprintf (line, sizeof line, "err %d\n", e)
+          : snprintf (line, sizeof line, "none\n");
+  if (write (fd, line, (size_t) n) != n)
+    _exit (1);
   _exit (1);
 }
 
@@ -241,8 +250,11 @@ conns_write (int fd, const char *where)
             conns_fail (fd, errno);
           break;
         }
-      if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-        dprintf (fd, "%s\n", e->d_name);
+      /* A name not written is a list cut short (the 148th review's
+         2): the parent would take the rest for all of it.  */
+      if (e->d_name[0] >= '0' && e->d_name[0] <= '9'
+          && dprintf (fd, "%s\n", e->d_name) < 0)
+        conns_fail (fd, errno);
     }
   closedir (d);
   _exit (dprintf (fd, "end\n") > 0 ? 0 : 1);
@@ -264,7 +276,14 @@ conns_list (void)
   nconns = 0;
   conns_gen++;
   conns_err = 0;
-  if (conns_mounted (FUSECTL_DIR))
+  int mounted = conns_mounted (FUSECTL_DIR);
+  if (mounted < 0)
+    {
+      conns_err = errno;
+      conns_state = -1;
+      return;
+    }
+  if (mounted)
     {
       DIR *d = opendir (FUSECTL_DIR);
       int err = d == NULL ? errno : 0;
@@ -298,8 +317,15 @@ conns_list (void)
       return;
     }
   pid_t pid = -1;
+  /* Its status is read (a seccomp filter's SIGSYS): a caller's SIGCHLD
+     ignored, which the work keeps (bounded.c), reaps it unread (the
+     149th review's 1).  */
+  struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
+  sigemptyset (&dfl.sa_mask);
+  sigaction (SIGCHLD, &dfl, &old);
   if (geteuid () != 0 || (pid = fork ()) < 0)
     {
+      sigaction (SIGCHLD, &old, NULL);
       if (pid < 0 && geteuid () == 0)
         conns_err = errno;
       close (p[0]);
@@ -331,8 +357,9 @@ conns_list (void)
                        NULL) == 0;
       if (!ok)
         conns_fail (p[1], wanting (e) ? e : errno);
-      if (!conns_mounted (where))
-        _exit (1);
+      int m = conns_mounted (where);
+      if (m <= 0)
+        conns_fail (p[1], m < 0 ? errno : ENODEV);
       conns_write (p[1], where);
     }
   close (p[1]);
@@ -340,7 +367,7 @@ conns_list (void)
      names (thousands of connections) is read as it comes.  */
   char buf[4096];
   size_t len = 0;
-  int ended = 0, lost = 0;
+  int ended = 0, lost = 0, none = 0;
   ssize_t r;
   while (!ended && !lost
          && ((r = read (p[0], buf + len, sizeof buf - 1 - len)) > 0
@@ -358,6 +385,8 @@ conns_list (void)
             ended = 1;
           else if (strncmp (line, "err ", 4) == 0)
             conns_err = atoi (line + 4);
+          else if (strcmp (line, "none") == 0)
+            none = 1;
           else if (conns_add (strtoul (line, NULL, 10)) != 0)
             {
               lost = 1;
@@ -371,12 +400,25 @@ conns_list (void)
         break;
     }
   close (p[0]);
-  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+  int status = 0;
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
     ;
+  sigaction (SIGCHLD, &old, NULL);
   /* A connection left off for want of memory is no list (the 144th
      review's 4: the rest was taken for all of it).  */
   if (lost)
     conns_err = ENOMEM;
+  /* Ended without a word: killed (the OOM killer's SIGKILL) is a want;
+     a seccomp filter's SIGSYS, which refuses unshare or mount for
+     good, leaves no list, as its EPERM does (the 148th review's 1:
+     under systemd's SystemCallFilter, whose default action kills,
+     every enable with an overlay on the way was refused); one sent
+     where no filter is in force is a kill as any other (the 149th
+     review's 2).  */
+  else if (!ended && !none && conns_err == 0
+           && !(WIFSIGNALED (status) && WTERMSIG (status) == SIGSYS
+                && prctl (PR_GET_SECCOMP, 0, 0, 0, 0) == 2))
+    conns_err = ECHILD;
   if (!ended || lost)
     conns_state = -1;
 }

@@ -423,7 +423,9 @@ on_the_way (const struct walk *w, const char *real)
 }
 
 /* The fix for a want of E: of descriptors, memory, processes or mount
-   namespaces, or a mountinfo over 64 MB; NULL for any other E.  */
+   namespaces, a mountinfo over 64 MB, a call interrupted, or the
+   list's child ended by a signal (ECHILD: say_untold); NULL for any
+   other E.  */
 static const char *
 want_fix (int e)
 {
@@ -441,8 +443,13 @@ want_fix (int e)
       return "unmount some of this mount namespace's mounts: its "
              "mountinfo is over 64 MB";
     case EAGAIN:
-      return "raise the limit on processes it runs with (ulimit -u, a "
-             "cgroup's pids.max), or end some of them";
+      return "raise the limit on processes it runs under (a cgroup's "
+             "pids.max; in a user namespace, ulimit -u), or end some of "
+             "them";
+    case EINTR:
+      return "a signal cut a call short";
+    case ECHILD:
+      return "where the OOM killer ended it, free memory";
     case ENOSPC:
       return "raise the limit on mount namespaces (sysctl "
              "user.max_mnt_namespaces) or on mounts (sysctl fs.mount-max)";
@@ -463,10 +470,14 @@ say_untold (int warning, const char *real, const char *way,
     e = errno;
   if (want_fix (e) != NULL)
     {
+      /* ECHILD is fuse-check.c's mark, not the call's error.  */
       SAY (warning, "%s%s: cannot tell whether it is on a FUSE file "
            "system, whose server says what its owners and modes are and "
            "may never answer: what is mounted could not be read (%s); %s%s",
-           esc (0, real), way, strerror (e), want_fix (e), again);
+           esc (0, real), way,
+           e == ECHILD ? "its child that lists the FUSE connections was "
+           "ended by a signal, the OOM killer's or another's"
+           : strerror (e), want_fix (e), again);
       return -1;
     }
   if (e != 0)

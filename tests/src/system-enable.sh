@@ -1800,7 +1800,8 @@ umount -l "$preloaddir/$glib" 2>/dev/null
 # "both" (out, and bound in at /mnt/b) or "out-relative" (out, the
 # layer named "f", from $scratch/ct); with "+child" after it, fusectl
 # is not mounted in the chroot (where the machine has it mounted), so
-# the list of FUSE connections is read by a child of the command's; an
+# the list of FUSE connections is read by a child of the command's,
+# and with "+fusectl" it is (where the machine has it not); an
 # overlay in the chroot at /etc/rseq-o1 that names it as its layer by
 # its name outside; enable in the chroot, under PREFIX.  The names the chroot's table shows are
 # not its mounter's, and no test of names can tell (the 127th review's
@@ -1824,6 +1825,10 @@ chroot_row() {
             where=${where%+child}
             ! grep -q " $R/sys/fs/fuse/connections " /proc/self/mountinfo ||
               umount -l "$R/sys/fs/fuse/connections" || exit 9 ;;
+          *+fusectl)
+            where=${where%+fusectl}
+            grep -q " $R/sys/fs/fuse/connections " /proc/self/mountinfo ||
+              mount -t fusectl fusectl "$R/sys/fs/fuse/connections" || exit 9 ;;
         esac
         F=$T/f
         if [ "$where" = in ]; then
@@ -1882,6 +1887,23 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
   "$(untold_re "Cannot allocate memory")" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, /proc's listing failed, refused at once" \
   "$(untold_re "Cannot allocate memory")" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-proc
+# ... and where the list's child ended without a word (killed, as by
+# the OOM killer), or its statfs of fusectl ran out of memory, or, for
+# root without CAP_SYS_ADMIN, the statfs of a mounted fusectl did
+# (taken for fusectl not mounted, then for no list: the 147th review's
+# 1-3).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child killed, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections was ended by a signal, the OOM killer's or another's")" \
+  out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-kill
+# ... or a connection's name it could not write (the 148th review's 2:
+# the rest, then "end", taken for all of it).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child could not write a name, refused at once" \
+  "$(untold_re "Cannot allocate memory")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=dprintf-unshared
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child's statfs of fusectl out of memory, refused at once" \
+  "$(untold_re "Cannot allocate memory")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-unshared
+chroot_row "enable: root without CAP_SYS_ADMIN in a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl's statfs out of memory, refused at once" \
+  "$(untold_re "Cannot allocate memory")" out+fusectl setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+  env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-fusectl
 # chroot_ladder (PREFIX for chroot_row, then the preload): with
 # RSEQ_TEST_FAIL=MODE, VAR from 1 to COUNT (the Nth call fails), each
 # run in the chroot is refused at once, its words matching WORDS (a
@@ -2068,6 +2090,33 @@ else
   umount -l /etc/rseq-o1 2>/dev/null
   rm -rf "$scratch/of" "$scratch/of.out" "$scratch/of.err" "$scratch/of.ready" /etc/rseq-o1 "$scratch/e" "$scratch/d" "$preloaddir/deep" "$pf"
 fi
+# A seccomp filter that kills at unshare (systemd's SystemCallFilter=,
+# whose default action kills) leaves no list, as one that answers
+# EPERM does: judged by the tables, an overlay on the way passes with
+# FUSE mounted elsewhere (the 148th review's 1: taken for a child
+# killed for want of memory, refused).
+# With SIGCHLD ignored by the caller, which the work keeps, the child's
+# status was reaped unread and the kill taken for the OOM killer's (the
+# 149th review's 1).
+for _chld in "" ", SIGCHLD ignored by its caller"; do
+  n="enable: an overlay on the way, FUSE mounted elsewhere, unshare killed by a seccomp filter$_chld, accepted"
+  _ig=
+  [ -z "$_chld" ] || _ig="perl -e \$SIG{CHLD}=q(IGNORE);exec(@ARGV)or(exit(127))"
+  if [ -n "$fusewhy" ]; then
+    fail "$n" "FUSE cannot be mounted here: $fusewhy"
+  elif mkdir -p /etc/rseq-f && fuse_up /etc/rseq-f; then
+    # shellcheck disable=SC2086 # _ig: words
+    run "$n" 0 "enabled: $pf names" \
+        unshare -m --propagation $prop sh -c '! grep -q " /sys/fs/fuse/connections " /proc/self/mountinfo ||
+          umount -l /sys/fs/fuse/connections || exit 9; exec "$@"' sh \
+          "$sysrefuse" unsharekill low timeout 60 $_ig "$cmd" enable --system && pass "$n"
+    timeout 60 "$cmd" disable --system > /dev/null 2>&1
+    fuse_down /etc/rseq-f
+    rm -rf /etc/rseq-f "$pf"
+  else
+    fail "$n" "setup: cannot mount FUSE at /etc/rseq-f"
+  fi
+done
 # Without the list (no CAP_SYS_ADMIN), an overlay that names its layers
 # relatively, as Docker's does where their absolute names do not fit in
 # a page, passes where no FUSE mount is in our table (the 126th

@@ -16,8 +16,8 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: system-refuse close_range|fork|poll|pollperm|statx high|low
-   PROGRAM [ARG...]
+/* Usage: system-refuse close_range|fork|poll|pollperm|statx|unsharekill
+   high|low PROGRAM [ARG...]
 
    close_range: the call answers ENOSYS, as before Linux 5.9 or under a
    container's seccomp profile; fork: clone and clone3 answer EPERM, as
@@ -26,7 +26,9 @@
    architecture without poll, as aarch64, has nothing to refuse);
    pollperm: poll answers EPERM, as a filter may (the 130th review's
    10); statx: statx answers ENOSYS, as before Linux 4.11 or under an
-   older container profile (the 143rd review's 2).  high: standard output is also held at a descriptor near the
+   older container profile (the 143rd review's 2); unsharekill: unshare
+   kills the process with SIGSYS, as systemd's SystemCallFilter= does by
+   default (the 148th review's 1).  high: standard output is also held at a descriptor near the
    hard limit, above a soft limit then lowered to 1024, as a caller may
    hold a pipe it reads to its end (the 128th review's 1).  Then execs
    PROGRAM (searched in PATH).  Exit status 125 when it cannot.  */
@@ -60,11 +62,13 @@ main (int argc, char **argv)
                    && strcmp (argv[1], "fork") != 0
                    && strcmp (argv[1], "poll") != 0
                    && strcmp (argv[1], "pollperm") != 0
-                   && strcmp (argv[1], "statx") != 0)
+                   && strcmp (argv[1], "statx") != 0
+                   && strcmp (argv[1], "unsharekill") != 0)
       || (strcmp (argv[2], "high") != 0 && strcmp (argv[2], "low") != 0))
     {
       fprintf (stderr, "FAIL usage: system-refuse close_range|fork|poll|"
-               "pollperm|statx high|low PROGRAM [ARGUMENT...]\n");
+               "pollperm|statx|unsharekill high|low PROGRAM "
+               "[ARGUMENT...]\n");
       return 125;
     }
   int fork_too = strcmp (argv[1], "fork") == 0;
@@ -83,6 +87,8 @@ main (int argc, char **argv)
 #endif
   else if (strcmp (argv[1], "statx") == 0)
     first = second = SYS_statx;
+  else if (strcmp (argv[1], "unsharekill") == 0)
+    first = second = SYS_unshare;
   if (strcmp (argv[2], "high") == 0)
     {
       struct rlimit r;
@@ -101,7 +107,9 @@ main (int argc, char **argv)
           return 125;
         }
     }
-  unsigned int refuse = SECCOMP_RET_ERRNO | (perm ? EPERM : ENOSYS);
+  unsigned int refuse = strcmp (argv[1], "unsharekill") == 0
+                        ? SECCOMP_RET_KILL
+                        : SECCOMP_RET_ERRNO | (perm ? EPERM : ENOSYS);
   struct sock_filter code[] =
     {
       SF_OWN_ARCH_NR,

@@ -32,7 +32,14 @@
    by default; a child counts on from its parent's count) fail with
    EMFILE, as too few descriptors would; RSEQ_TEST_FAIL=fork-at the
    Nth fork (RSEQ_TEST_FORK_AT) with EAGAIN, as a limit on processes
-   would; RSEQ_TEST_FAIL=unshare-enomem every unshare with ENOMEM.
+   would; RSEQ_TEST_FAIL=unshare-enomem every unshare with ENOMEM, and
+   RSEQ_TEST_FAIL=unshare-kill kills the process that calls unshare (as
+   the OOM killer would).  RSEQ_TEST_FAIL=statfs-fusectl makes every
+   statfs of a name of fusectl's (".../fuse/connections", "/proc/fs")
+   fail with ENOMEM, and RSEQ_TEST_FAIL=statfs-unshared each one after
+   the process's own unshare (the list's child's, once it has mounted
+   fusectl); RSEQ_TEST_FAIL=dprintf-unshared makes the first dprintf
+   of a name ("%s\n") after it fail so, writing nothing.
    RSEQ_TEST_FAIL=readdir-conns makes the first readdir of a directory
    opened as fusectl (".../fuse/connections" or "/proc/fs") fail with
    ENOMEM, and RSEQ_TEST_FAIL=readdir-proc that of "/proc".
@@ -73,6 +80,7 @@
 #include <sys/syscall.h>
 #include <sched.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -383,6 +391,9 @@ fork (void)
   return ((pid_t (*) (void)) dlsym (RTLD_NEXT, "fork")) ();
 }
 
+/* This process called unshare (statfs-unshared).  */
+static int unshared;
+
 int
 unshare (int flags)
 {
@@ -391,7 +402,82 @@ unshare (int flags)
       errno = ENOMEM;
       return -1;
     }
+  if (failing ("unshare-kill"))
+    kill (getpid (), SIGKILL);
+  unshared = 1;
   return ((int (*) (int)) dlsym (RTLD_NEXT, "unshare")) (flags);
+}
+
+/* dprintf and __dprintf_chk (_FORTIFY_SOURCE) alike.  */
+static int
+some_dprintf (int fd, const char *fmt, va_list ap)
+{
+  static int failed;
+  if (failing ("dprintf-unshared") && unshared && !failed
+      && strcmp (fmt, "%s\n") == 0)
+    {
+      failed = 1;
+      errno = ENOMEM;
+      return -1;
+    }
+  return vdprintf (fd, fmt, ap);
+}
+
+int
+dprintf (int fd, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  int r = some_dprintf (fd, fmt, ap);
+  va_end (ap);
+  return r;
+}
+
+int
+__dprintf_chk (int fd, int flag, const char *fmt, ...)
+{
+  (void) flag;
+  va_list ap;
+  va_start (ap, fmt);
+  int r = some_dprintf (fd, fmt, ap);
+  va_end (ap);
+  return r;
+}
+
+/* Whether PATH names fusectl where the command looks for it.  */
+static int
+fusectl_name (const char *path)
+{
+  size_t len = strlen (path);
+  return (len >= 17 && strcmp (path + len - 17, "/fuse/connections") == 0)
+         || strcmp (path, "/proc/fs") == 0;
+}
+
+/* statfs and statfs64 alike: both end in the same call of NAME.  */
+static int
+real_statfs (const char *name, const char *path, void *buf)
+{
+  if (fusectl_name (path)
+      && (failing ("statfs-fusectl")
+          || (failing ("statfs-unshared") && unshared)))
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  return ((int (*) (const char *, void *)) dlsym (RTLD_NEXT, name)) (path,
+                                                                      buf);
+}
+
+int
+statfs (const char *path, struct statfs *buf)
+{
+  return real_statfs ("statfs", path, buf);
+}
+
+int
+statfs64 (const char *path, struct statfs64 *buf)
+{
+  return real_statfs ("statfs64", path, buf);
 }
 
 /* The directory readdir-conns or readdir-proc fails, once opened.  */
@@ -401,11 +487,8 @@ DIR *
 opendir (const char *path)
 {
   DIR *d = ((DIR *(*) (const char *)) dlsym (RTLD_NEXT, "opendir")) (path);
-  size_t len = strlen (path);
   if (d != NULL
-      && ((failing ("readdir-conns")
-           && ((len >= 17 && strcmp (path + len - 17, "/fuse/connections") == 0)
-               || strcmp (path, "/proc/fs") == 0))
+      && ((failing ("readdir-conns") && fusectl_name (path))
           || (failing ("readdir-proc") && strcmp (path, "/proc") == 0)))
     doomed = d;
   return d;
