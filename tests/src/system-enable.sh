@@ -1826,7 +1826,11 @@ chroot_row() {
             ! grep -q " $R/sys/fs/fuse/connections " /proc/self/mountinfo ||
               umount -l "$R/sys/fs/fuse/connections" || exit 9 ;;
           *+fusectl)
+            # A build chroot (make deb) has no sysfs at /sys, hence no
+            # mount point for fusectl: a read-only sysfs gives it one.
             where=${where%+fusectl}
+            [ -d "$R/sys/fs/fuse/connections" ] ||
+              mount -t sysfs -o ro sysfs "$R/sys" || exit 9
             grep -q " $R/sys/fs/fuse/connections " /proc/self/mountinfo ||
               mount -t fusectl fusectl "$R/sys/fs/fuse/connections" || exit 9 ;;
         esac
