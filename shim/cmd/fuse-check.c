@@ -150,8 +150,8 @@ static int unread_errno;
 
 /* Whether E is a want of descriptors, memory, processes (fork's
    EAGAIN) or mount namespaces (unshare's ENOSPC), a call interrupted
-   (EINTR), or the list's child ended by a signal (ECHILD, conns_list's
-   own mark): what failed so says nothing of what it would have
+   (EINTR), or the list's child ended without the list (ECHILD,
+   conns_list's own mark): what failed so says nothing of what it would have
    shown.  */
 static int
 wanting (int e)
@@ -185,6 +185,14 @@ static int conns_gen;
 static int conns_err;
 /* No FUSE file system is registered at all.  */
 static int no_fuse;
+/* Where CONNS_ERR is ECHILD, how the list's child ended.  */
+static char conns_end[96];
+
+const char *
+fuse_list_end (void)
+{
+  return conns_end;
+}
 
 /* Whether fusectl is mounted where this process sees it.  A directory
    that is not fusectl (a link in a chroot, sysfs's bare directory)
@@ -230,6 +238,21 @@ conns_fail (int fd, int e)
   _exit (1);
 }
 
+/* A line of the list's child's not written: a want is said as such;
+   anything else ends the child without a word, a list cut short and
+   no "none" (the 150th review's 3: an EIO on a name was taken for no
+   list, and the same on "end" for a child killed).  */
+static void
+conns_put (int fd, const char *line)
+{
+  if (dprintf (fd, "%s\n", line) < 0)
+    {
+      if (wanting (errno))
+        conns_fail (fd, errno);
+      _exit (1);
+    }
+}
+
 /* Each connection's name in fusectl at WHERE, written to FD one per
    line, then "end"; a directory that cannot be read to its end makes
    the child fail (the 146th review's 2: a failed readdir ended a list
@@ -252,12 +275,12 @@ conns_write (int fd, const char *where)
         }
       /* A name not written is a list cut short (the 148th review's
          2): the parent would take the rest for all of it.  */
-      if (e->d_name[0] >= '0' && e->d_name[0] <= '9'
-          && dprintf (fd, "%s\n", e->d_name) < 0)
-        conns_fail (fd, errno);
+      if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+        conns_put (fd, e->d_name);
     }
   closedir (d);
-  _exit (dprintf (fd, "end\n") > 0 ? 0 : 1);
+  conns_put (fd, "end");
+  _exit (0);
 }
 
 /* Reads the list into CONNS (anew), or sets CONNS_STATE -1.  Where
@@ -345,8 +368,12 @@ conns_list (void)
          lanes); the mount that holds the target, /sys or /proc, can.  */
       const unsigned long int fl = MS_NOSUID | MS_NODEV | MS_NOEXEC;
       const char *where = FUSECTL_DIR;
+      /* The steps a seccomp filter may refuse for good, said before
+         each: only its SIGSYS there leaves no list (conns_list).  */
+      conns_put (p[1], "at unshare");
       if (unshare (CLONE_NEWNS) != 0)
         conns_fail (p[1], errno);
+      conns_put (p[1], "at mount");
       int slave = mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0;
       int ok = (slave || mount (NULL, "/sys", NULL, MS_SLAVE, NULL) == 0)
                && mount ("fusectl", where, "fusectl", fl, NULL) == 0;
@@ -357,6 +384,7 @@ conns_list (void)
                        NULL) == 0;
       if (!ok)
         conns_fail (p[1], wanting (e) ? e : errno);
+      conns_put (p[1], "listing");
       int m = conns_mounted (where);
       if (m <= 0)
         conns_fail (p[1], m < 0 ? errno : ENODEV);
@@ -367,8 +395,8 @@ conns_list (void)
      names (thousands of connections) is read as it comes.  */
   char buf[4096];
   size_t len = 0;
-  int ended = 0, lost = 0, none = 0;
-  ssize_t r;
+  int ended = 0, lost = 0, none = 0, step = 0, rerr = 0;
+  ssize_t r = 0;
   while (!ended && !lost
          && ((r = read (p[0], buf + len, sizeof buf - 1 - len)) > 0
              || (r < 0 && errno == EINTR)))
@@ -387,6 +415,12 @@ conns_list (void)
             conns_err = atoi (line + 4);
           else if (strcmp (line, "none") == 0)
             none = 1;
+          else if (strcmp (line, "at unshare") == 0)
+            step = 1;
+          else if (strcmp (line, "at mount") == 0)
+            step = 2;
+          else if (strcmp (line, "listing") == 0)
+            step = 3;
           else if (conns_add (strtoul (line, NULL, 10)) != 0)
             {
               lost = 1;
@@ -399,6 +433,8 @@ conns_list (void)
       if (len + 1 >= sizeof buf)
         break;
     }
+  if (!ended && !lost && r < 0)
+    rerr = errno;
   close (p[0]);
   int status = 0;
   while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
@@ -408,17 +444,39 @@ conns_list (void)
      review's 4: the rest was taken for all of it).  */
   if (lost)
     conns_err = ENOMEM;
-  /* Ended without a word: killed (the OOM killer's SIGKILL) is a want;
-     a seccomp filter's SIGSYS, which refuses unshare or mount for
-     good, leaves no list, as its EPERM does (the 148th review's 1:
-     under systemd's SystemCallFilter, whose default action kills,
-     every enable with an overlay on the way was refused); one sent
-     where no filter is in force is a kill as any other (the 149th
-     review's 2).  */
-  else if (!ended && !none && conns_err == 0
-           && !(WIFSIGNALED (status) && WTERMSIG (status) == SIGSYS
-                && prctl (PR_GET_SECCOMP, 0, 0, 0, 0) == 2))
-    conns_err = ECHILD;
+  else if (!ended && !none && conns_err == 0)
+    {
+      /* Ended without a word, or its words unread: a want (ECHILD, with
+         how), tried again.  But a seccomp filter's SIGSYS at unshare or
+         mount, which refuses them for good, leaves no list, as its
+         EPERM does (the 148th review's 1: under systemd's
+         SystemCallFilter=, whose default action kills, every enable
+         with an overlay on the way was refused); a SIGSYS where no
+         filter is in force (the 149th review's 2), or at any other
+         step, which no filter that lets us run kills (the 150th
+         review's 1: any SIGSYS under any filter was taken for none),
+         is a kill as any other.  */
+      int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
+      if (sig == SIGSYS && (step == 1 || step == 2)
+          && prctl (PR_GET_SECCOMP, 0, 0, 0, 0) == 2)
+        ;
+      else if (rerr != 0 && wanting (rerr))
+        conns_err = rerr;
+      else
+        {
+          conns_err = ECHILD;
+          if (rerr != 0)
+            snprintf (conns_end, sizeof conns_end,
+                      "its output could not be read (%s)", strerror (rerr));
+          else if (sig != 0)
+            snprintf (conns_end, sizeof conns_end,
+                      "was ended by signal %d (%s)", sig, strsignal (sig));
+          else
+            snprintf (conns_end, sizeof conns_end,
+                      "ended (status %d) without a word",
+                      WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+        }
+    }
   if (!ended || lost)
     conns_state = -1;
 }

@@ -43,6 +43,10 @@ const char *fuse_overlay_why (void);
    1 or 2 may come of that alone.  */
 int fuse_unread_errno (void);
 
+/* Where fuse_unread_errno is ECHILD: how the child that lists the FUSE
+   connections ended ("was ended by signal 9 (Killed)"), for words.  */
+const char *fuse_list_end (void);
+
 /* 1 if looking PATH up (as we see it, or in DIR's root) may pass
    through a directory on FUSE: a FUSE mount point is PATH or one of its
    parents in DIR's mount namespace or in ours.  */

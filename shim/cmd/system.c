@@ -424,8 +424,8 @@ on_the_way (const struct walk *w, const char *real)
 
 /* The fix for a want of E: of descriptors, memory, processes or mount
    namespaces, a mountinfo over 64 MB, a call interrupted, or the
-   list's child ended by a signal (ECHILD: say_untold); NULL for any
-   other E.  */
+   list's child ended without the list (ECHILD: say_untold); NULL for
+   any other E.  */
 static const char *
 want_fix (int e)
 {
@@ -449,7 +449,8 @@ want_fix (int e)
     case EINTR:
       return "a signal cut a call short";
     case ECHILD:
-      return "where the OOM killer ended it, free memory";
+      return "run it again (where the kernel's log says the OOM killer "
+             "ended it, free memory first)";
     case ENOSPC:
       return "raise the limit on mount namespaces (sysctl "
              "user.max_mnt_namespaces) or on mounts (sysctl fs.mount-max)";
@@ -473,11 +474,11 @@ say_untold (int warning, const char *real, const char *way,
       /* ECHILD is fuse-check.c's mark, not the call's error.  */
       SAY (warning, "%s%s: cannot tell whether it is on a FUSE file "
            "system, whose server says what its owners and modes are and "
-           "may never answer: what is mounted could not be read (%s); %s%s",
+           "may never answer: what is mounted could not be read (%s%s); %s%s",
            esc (0, real), way,
-           e == ECHILD ? "its child that lists the FUSE connections was "
-           "ended by a signal, the OOM killer's or another's"
-           : strerror (e), want_fix (e), again);
+           e == ECHILD ? "its child that lists the FUSE connections " : "",
+           e == ECHILD ? fuse_list_end () : strerror (e), want_fix (e),
+           again);
       return -1;
     }
   if (e != 0)

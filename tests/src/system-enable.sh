@@ -1896,9 +1896,21 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 # root without CAP_SYS_ADMIN, the statfs of a mounted fusectl did
 # (taken for fusectl not mounted, then for no list: the 147th review's
 # 1-3).
+# The words name the signal and the fix (the 150th review's 2 and 5).
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child killed, refused at once" \
-  "$(untold_re "its child that lists the FUSE connections was ended by a signal, the OOM killer's or another's")" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 9 \\(Killed\\)"); run it again \(where the kernel's log says the OOM killer ended it, free memory first\)" \
   out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-kill
+# A SIGSYS is a seccomp filter's only at unshare or mount, where one is
+# in force: sent where none is (the 149th review's 2), or at another
+# step under a filter that refuses only close_range (the 150th
+# review's 1: any SIGSYS under any filter was taken for no list), it
+# is a kill as any other.
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child sent SIGSYS at unshare with no filter in force, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)")" \
+  out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-sigsys
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child sent SIGSYS as it lists, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)")" \
+  out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-sigsys
 # ... or a connection's name it could not write (the 148th review's 2:
 # the rest, then "end", taken for all of it).
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child could not write a name, refused at once" \
@@ -1940,7 +1952,7 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 # processes (a cgroup's pids.max: fork's EAGAIN; the 146th review's 1).
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, one fork failing, each refused at once" \
   "^each run refused at once\$" out+child sh -c "$chroot_ladder" "$replace" \
-  fork-at RSEQ_TEST_FORK_AT 6 "Resource temporarily unavailable|may be under $scratch/ct/f, a FUSE mount outside this root"
+  fork-at RSEQ_TEST_FORK_AT 6 "Resource temporarily unavailable\\); raise the limit on processes it runs under \\(a cgroup's pids\\.max|cannot make a child process \\(Resource temporarily unavailable\\)|may be under $scratch/ct/f, a FUSE mount outside this root"
 # With 1 to 7 descriptors free, a lookup on the way that ran short
 # was given a link's fix (the 146th review's 5, with two: "a link in
 # the preload tree must lead to what root alone may change"): each run

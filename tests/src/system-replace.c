@@ -38,7 +38,10 @@
    statfs of a name of fusectl's (".../fuse/connections", "/proc/fs")
    fail with ENOMEM, and RSEQ_TEST_FAIL=statfs-unshared each one after
    the process's own unshare (the list's child's, once it has mounted
-   fusectl); RSEQ_TEST_FAIL=dprintf-unshared makes the first dprintf
+   fusectl); RSEQ_TEST_FAIL=unshare-sigsys sends SIGSYS to the process
+   that calls unshare, and RSEQ_TEST_FAIL=statfs-sigsys to the one that
+   calls statfs of fusectl after its unshare (as another process may,
+   with or without a seccomp filter in force), without a core file; RSEQ_TEST_FAIL=dprintf-unshared makes the first dprintf
    of a name ("%s\n") after it fail so, writing nothing.
    RSEQ_TEST_FAIL=readdir-conns makes the first readdir of a directory
    opened as fusectl (".../fuse/connections" or "/proc/fs") fail with
@@ -76,6 +79,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sched.h>
@@ -394,6 +398,15 @@ fork (void)
 /* This process called unshare (statfs-unshared).  */
 static int unshared;
 
+/* SIGSYS to this process, as from another: no core file left.  */
+static void
+sigsys_self (void)
+{
+  struct rlimit none = { 0, 0 };
+  setrlimit (RLIMIT_CORE, &none);
+  kill (getpid (), SIGSYS);
+}
+
 int
 unshare (int flags)
 {
@@ -404,6 +417,8 @@ unshare (int flags)
     }
   if (failing ("unshare-kill"))
     kill (getpid (), SIGKILL);
+  if (failing ("unshare-sigsys"))
+    sigsys_self ();
   unshared = 1;
   return ((int (*) (int)) dlsym (RTLD_NEXT, "unshare")) (flags);
 }
@@ -457,6 +472,8 @@ fusectl_name (const char *path)
 static int
 real_statfs (const char *name, const char *path, void *buf)
 {
+  if (fusectl_name (path) && unshared && failing ("statfs-sigsys"))
+    sigsys_self ();
   if (fusectl_name (path)
       && (failing ("statfs-fusectl")
           || (failing ("statfs-unshared") && unshared)))
