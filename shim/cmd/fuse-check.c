@@ -186,7 +186,7 @@ static int conns_err;
 /* No FUSE file system is registered at all.  */
 static int no_fuse;
 /* Where CONNS_ERR is ECHILD, how the list's child ended.  */
-static char conns_end[96];
+static char conns_end[128];
 
 const char *
 fuse_list_end (void)
@@ -253,6 +253,26 @@ conns_put (int fd, const char *line)
     }
 }
 
+/* Whether E, fusectl's read refused (an LSM's EACCES or EPERM), holds
+   for good: no list here, by design.  */
+static int
+conns_denied (int e)
+{
+  return e == EACCES || e == EPERM;
+}
+
+/* The list's child's end where fusectl, mounted, cannot be read for
+   a reason that is no want (E): "lost E", a list cut short, refused
+   (the 151st review's 7: taken for "none", no list by design).  */
+static _Noreturn void
+conns_lost (int fd, int e)
+{
+  if (wanting (e) || conns_denied (e))
+    conns_fail (fd, e);
+  dprintf (fd, "lost %d\n", e);
+  _exit (1);
+}
+
 /* Each connection's name in fusectl at WHERE, written to FD one per
    line, then "end"; a directory that cannot be read to its end makes
    the child fail (the 146th review's 2: a failed readdir ended a list
@@ -262,7 +282,7 @@ conns_write (int fd, const char *where)
 {
   DIR *d = opendir (where);
   if (d == NULL)
-    conns_fail (fd, errno);
+    conns_lost (fd, errno);
   for (;;)
     {
       errno = 0;
@@ -270,7 +290,7 @@ conns_write (int fd, const char *where)
       if (e == NULL)
         {
           if (errno != 0)
-            conns_fail (fd, errno);
+            conns_lost (fd, errno);
           break;
         }
       /* A name not written is a list cut short (the 148th review's
@@ -299,6 +319,7 @@ conns_list (void)
   nconns = 0;
   conns_gen++;
   conns_err = 0;
+  conns_end[0] = '\0';
   int mounted = conns_mounted (FUSECTL_DIR);
   if (mounted < 0)
     {
@@ -325,6 +346,14 @@ conns_list (void)
         }
       if (d != NULL)
         closedir (d);
+      /* Cut short for a reason that is no want or denial: no list,
+         refused (the 151st review's 7).  */
+      if (err != 0 && !wanting (err) && !conns_denied (err))
+        {
+          snprintf (conns_end, sizeof conns_end,
+                    "fusectl could not be read (%s)", strerror (err));
+          err = ECHILD;
+        }
       if (err != 0)
         {
           conns_err = err;
@@ -387,7 +416,7 @@ conns_list (void)
       conns_put (p[1], "listing");
       int m = conns_mounted (where);
       if (m <= 0)
-        conns_fail (p[1], m < 0 ? errno : ENODEV);
+        conns_lost (p[1], m < 0 ? errno : ENODEV);
       conns_write (p[1], where);
     }
   close (p[1]);
@@ -395,7 +424,7 @@ conns_list (void)
      names (thousands of connections) is read as it comes.  */
   char buf[4096];
   size_t len = 0;
-  int ended = 0, lost = 0, none = 0, step = 0, rerr = 0;
+  int ended = 0, lost = 0, none = 0, step = 0, rerr = 0, cut = 0;
   ssize_t r = 0;
   while (!ended && !lost
          && ((r = read (p[0], buf + len, sizeof buf - 1 - len)) > 0
@@ -415,6 +444,8 @@ conns_list (void)
             conns_err = atoi (line + 4);
           else if (strcmp (line, "none") == 0)
             none = 1;
+          else if (strncmp (line, "lost ", 5) == 0)
+            cut = atoi (line + 5);
           else if (strcmp (line, "at unshare") == 0)
             step = 1;
           else if (strcmp (line, "at mount") == 0)
@@ -457,7 +488,10 @@ conns_list (void)
          review's 1: any SIGSYS under any filter was taken for none),
          is a kill as any other.  */
       int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
-      if (sig == SIGSYS && (step == 1 || step == 2)
+      const char *who = "its child that lists the FUSE connections";
+      /* The step is the last one read: with the pipe failed, not known
+         (the 151st review's 1).  */
+      if (rerr == 0 && cut == 0 && sig == SIGSYS && (step == 1 || step == 2)
           && prctl (PR_GET_SECCOMP, 0, 0, 0, 0) == 2)
         ;
       else if (rerr != 0 && wanting (rerr))
@@ -467,16 +501,24 @@ conns_list (void)
           conns_err = ECHILD;
           if (rerr != 0)
             snprintf (conns_end, sizeof conns_end,
-                      "its output could not be read (%s)", strerror (rerr));
+                      "the pipe from %s failed (%s)", who, strerror (rerr));
+          else if (cut != 0)
+            snprintf (conns_end, sizeof conns_end,
+                      "%s could not read fusectl (%s)", who, strerror (cut));
           else if (sig != 0)
             snprintf (conns_end, sizeof conns_end,
-                      "was ended by signal %d (%s)", sig, strsignal (sig));
+                      "%s was ended by signal %d (%s)", who, sig,
+                      strsignal (sig));
           else
             snprintf (conns_end, sizeof conns_end,
-                      "ended (status %d) without a word",
+                      "%s ended (status %d) without a word", who,
                       WIFEXITED (status) ? WEXITSTATUS (status) : -1);
         }
     }
+  /* The child's own call's ECHILD ("err 10": a filter's errno).  */
+  if (conns_err == ECHILD && conns_end[0] == '\0')
+    snprintf (conns_end, sizeof conns_end, "a call of its child that lists "
+              "the FUSE connections failed (%s)", strerror (ECHILD));
   if (!ended || lost)
     conns_state = -1;
 }

@@ -449,8 +449,8 @@ want_fix (int e)
     case EINTR:
       return "a signal cut a call short";
     case ECHILD:
-      return "run it again (where the kernel's log says the OOM killer "
-             "ended it, free memory first)";
+      return "look for the cause in the kernel's log (where the OOM "
+             "killer ended it, free memory)";
     case ENOSPC:
       return "raise the limit on mount namespaces (sysctl "
              "user.max_mnt_namespaces) or on mounts (sysctl fs.mount-max)";
@@ -474,9 +474,8 @@ say_untold (int warning, const char *real, const char *way,
       /* ECHILD is fuse-check.c's mark, not the call's error.  */
       SAY (warning, "%s%s: cannot tell whether it is on a FUSE file "
            "system, whose server says what its owners and modes are and "
-           "may never answer: what is mounted could not be read (%s%s); %s%s",
+           "may never answer: what is mounted could not be read (%s); %s%s",
            esc (0, real), way,
-           e == ECHILD ? "its child that lists the FUSE connections " : "",
            e == ECHILD ? fuse_list_end () : strerror (e), want_fix (e),
            again);
       return -1;

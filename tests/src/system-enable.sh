@@ -1898,7 +1898,7 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 # 1-3).
 # The words name the signal and the fix (the 150th review's 2 and 5).
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child killed, refused at once" \
-  "$(untold_re "its child that lists the FUSE connections was ended by signal 9 \\(Killed\\)"); run it again \(where the kernel's log says the OOM killer ended it, free memory first\)" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 9 \\(Killed\\)"); look for the cause in the kernel's log \(where the OOM killer ended it, free memory\)" \
   out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-kill
 # A SIGSYS is a seccomp filter's only at unshare or mount, where one is
 # in force: sent where none is (the 149th review's 2), or at another
@@ -1912,9 +1912,18 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
   "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)")" \
   out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-sigsys
 # ... or a connection's name it could not write (the 148th review's 2:
-# the rest, then "end", taken for all of it).
+# the rest, then "end", taken for all of it), also for a reason that is
+# no want (the 150th review's 3: "none"), or fusectl's listing failed so
+# (the 151st review's 7: "none"), in the child or where fusectl is
+# mounted.
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child could not write a name, refused at once" \
   "$(untold_re "Cannot allocate memory")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=dprintf-unshared
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child could not write a name (EIO), refused at once" \
+  "$(untold_re "its child that lists the FUSE connections ended \\(status 1\\) without a word")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=dprintf-eio
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child's listing failed (EIO), refused at once" \
+  "$(untold_re "its child that lists the FUSE connections could not read fusectl \\(Input/output error\\)")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl mounted, its listing failed (EIO), refused at once" \
+  "$(untold_re "fusectl could not be read \\(Input/output error\\)")" out+fusectl env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child's statfs of fusectl out of memory, refused at once" \
   "$(untold_re "Cannot allocate memory")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-unshared
 chroot_row "enable: root without CAP_SYS_ADMIN in a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl's statfs out of memory, refused at once" \
@@ -2114,8 +2123,11 @@ fi
 # With SIGCHLD ignored by the caller, which the work keeps, the child's
 # status was reaped unread and the kill taken for the OOM killer's (the
 # 149th review's 1).
-for _chld in "" ", SIGCHLD ignored by its caller"; do
-  n="enable: an overlay on the way, FUSE mounted elsewhere, unshare killed by a seccomp filter$_chld, accepted"
+# So it does where the filter kills at fusectl's mount (systemd's
+# @mount group; the 151st review's 6: only unshare was tried).
+for _case in unshare "unshare, SIGCHLD ignored by its caller" mount; do
+  _call=${_case%%,*} _chld=${_case#"$_call"}
+  n="enable: an overlay on the way, FUSE mounted elsewhere, $_call killed by a seccomp filter$_chld, accepted"
   _ig=
   [ -z "$_chld" ] || _ig="perl -e \$SIG{CHLD}=q(IGNORE);exec(@ARGV)or(exit(127))"
   if [ -n "$fusewhy" ]; then
@@ -2125,7 +2137,7 @@ for _chld in "" ", SIGCHLD ignored by its caller"; do
     run "$n" 0 "enabled: $pf names" \
         unshare -m --propagation $prop sh -c '! grep -q " /sys/fs/fuse/connections " /proc/self/mountinfo ||
           umount -l /sys/fs/fuse/connections || exit 9; exec "$@"' sh \
-          "$sysrefuse" unsharekill low timeout 60 $_ig "$cmd" enable --system && pass "$n"
+          "$sysrefuse" "${_call}kill" low timeout 60 $_ig "$cmd" enable --system && pass "$n"
     timeout 60 "$cmd" disable --system > /dev/null 2>&1
     fuse_down /etc/rseq-f
     rm -rf /etc/rseq-f "$pf"

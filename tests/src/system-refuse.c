@@ -16,7 +16,8 @@
    License along with rseq-compat; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Usage: system-refuse close_range|fork|poll|pollperm|statx|unsharekill
+/* Usage: system-refuse
+   close_range|fork|poll|pollperm|statx|unsharekill|mountkill
    high|low PROGRAM [ARG...]
 
    close_range: the call answers ENOSYS, as before Linux 5.9 or under a
@@ -28,7 +29,8 @@
    10); statx: statx answers ENOSYS, as before Linux 4.11 or under an
    older container profile (the 143rd review's 2); unsharekill: unshare
    kills the process with SIGSYS, as systemd's SystemCallFilter= does by
-   default (the 148th review's 1).  high: standard output is also held at a descriptor near the
+   default (the 148th review's 1); mountkill: mount so, as a filter of
+   systemd's @mount group (the 151st review's 6).  high: standard output is also held at a descriptor near the
    hard limit, above a soft limit then lowered to 1024, as a caller may
    hold a pipe it reads to its end (the 128th review's 1).  Then execs
    PROGRAM (searched in PATH).  Exit status 125 when it cannot.  */
@@ -63,11 +65,12 @@ main (int argc, char **argv)
                    && strcmp (argv[1], "poll") != 0
                    && strcmp (argv[1], "pollperm") != 0
                    && strcmp (argv[1], "statx") != 0
-                   && strcmp (argv[1], "unsharekill") != 0)
+                   && strcmp (argv[1], "unsharekill") != 0
+                   && strcmp (argv[1], "mountkill") != 0)
       || (strcmp (argv[2], "high") != 0 && strcmp (argv[2], "low") != 0))
     {
       fprintf (stderr, "FAIL usage: system-refuse close_range|fork|poll|"
-               "pollperm|statx|unsharekill high|low PROGRAM "
+               "pollperm|statx|unsharekill|mountkill high|low PROGRAM "
                "[ARGUMENT...]\n");
       return 125;
     }
@@ -89,6 +92,8 @@ main (int argc, char **argv)
     first = second = SYS_statx;
   else if (strcmp (argv[1], "unsharekill") == 0)
     first = second = SYS_unshare;
+  else if (strcmp (argv[1], "mountkill") == 0)
+    first = second = SYS_mount;
   if (strcmp (argv[2], "high") == 0)
     {
       struct rlimit r;
@@ -107,7 +112,7 @@ main (int argc, char **argv)
           return 125;
         }
     }
-  unsigned int refuse = strcmp (argv[1], "unsharekill") == 0
+  unsigned int refuse = strstr (argv[1], "kill") != NULL
                         ? SECCOMP_RET_KILL
                         : SECCOMP_RET_ERRNO | (perm ? EPERM : ENOSYS);
   struct sock_filter code[] =

@@ -41,11 +41,14 @@
    fusectl); RSEQ_TEST_FAIL=unshare-sigsys sends SIGSYS to the process
    that calls unshare, and RSEQ_TEST_FAIL=statfs-sigsys to the one that
    calls statfs of fusectl after its unshare (as another process may,
-   with or without a seccomp filter in force), without a core file; RSEQ_TEST_FAIL=dprintf-unshared makes the first dprintf
-   of a name ("%s\n") after it fail so, writing nothing.
+   with or without a seccomp filter in force), without a core file;
+   RSEQ_TEST_FAIL=dprintf-unshared makes the first dprintf of a
+   connection's name (a number) after it fail so, writing nothing, and
+   RSEQ_TEST_FAIL=dprintf-eio the same with EIO.
    RSEQ_TEST_FAIL=readdir-conns makes the first readdir of a directory
    opened as fusectl (".../fuse/connections" or "/proc/fs") fail with
-   ENOMEM, and RSEQ_TEST_FAIL=readdir-proc that of "/proc".
+   ENOMEM, RSEQ_TEST_FAIL=readdir-conns-eio the same with EIO, and
+   RSEQ_TEST_FAIL=readdir-proc that of "/proc".
    RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
    (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
    last component is the first (open or openat, O_PATH included), the
@@ -428,12 +431,21 @@ static int
 some_dprintf (int fd, const char *fmt, va_list ap)
 {
   static int failed;
-  if (failing ("dprintf-unshared") && unshared && !failed
+  int eio = failing ("dprintf-eio");
+  if ((eio || failing ("dprintf-unshared")) && unshared && !failed
       && strcmp (fmt, "%s\n") == 0)
     {
-      failed = 1;
-      errno = ENOMEM;
-      return -1;
+      /* A name, not a step's word ("at mount").  */
+      va_list peek;
+      va_copy (peek, ap);
+      const char *line = va_arg (peek, const char *);
+      va_end (peek);
+      if (line[0] >= '0' && line[0] <= '9')
+        {
+          failed = 1;
+          errno = eio ? EIO : ENOMEM;
+          return -1;
+        }
     }
   return vdprintf (fd, fmt, ap);
 }
@@ -497,17 +509,23 @@ statfs64 (const char *path, struct statfs64 *buf)
   return real_statfs ("statfs64", path, buf);
 }
 
-/* The directory readdir-conns or readdir-proc fails, once opened.  */
+/* The directory readdir-conns or readdir-proc fails, once opened, and
+   with what.  */
 static DIR *doomed;
+static int doomed_errno;
 
 DIR *
 opendir (const char *path)
 {
   DIR *d = ((DIR *(*) (const char *)) dlsym (RTLD_NEXT, "opendir")) (path);
+  int eio = failing ("readdir-conns-eio");
   if (d != NULL
-      && ((failing ("readdir-conns") && fusectl_name (path))
+      && (((eio || failing ("readdir-conns")) && fusectl_name (path))
           || (failing ("readdir-proc") && strcmp (path, "/proc") == 0)))
-    doomed = d;
+    {
+      doomed = d;
+      doomed_errno = eio ? EIO : ENOMEM;
+    }
   return d;
 }
 
@@ -518,7 +536,7 @@ real_readdir (const char *name, DIR *d)
   if (d != NULL && d == doomed)
     {
       doomed = NULL;
-      errno = ENOMEM;
+      errno = doomed_errno;
       return NULL;
     }
   return ((void *(*) (DIR *)) dlsym (RTLD_NEXT, name)) (d);
