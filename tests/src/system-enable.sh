@@ -1911,6 +1911,12 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child sent SIGSYS as it lists, refused at once" \
   "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)")" \
   out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-sigsys
+# ... also where the pipe failed after the child said it was at its
+# mount: the step it died at is not known (the 151st review's 1: taken
+# for its mount, no list).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child sent SIGSYS as it lists, its pipe failed before, refused at once" \
+  "$(untold_re "the pipe from its child that lists the FUSE connections failed \\(Input/output error\\)")" \
+  out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=read-after-mount
 # ... or a connection's name it could not write (the 148th review's 2:
 # the rest, then "end", taken for all of it), also for a reason that is
 # no want (the 150th review's 3: "none"), or fusectl's listing failed so

@@ -49,6 +49,10 @@
    opened as fusectl (".../fuse/connections" or "/proc/fs") fail with
    ENOMEM, RSEQ_TEST_FAIL=readdir-conns-eio the same with EIO, and
    RSEQ_TEST_FAIL=readdir-proc that of "/proc".
+   RSEQ_TEST_FAIL=read-after-mount makes the read of a pipe that
+   follows one that brought "at mount" (the list's child's word) fail
+   with EIO, a third of a second late: the child has gone on meanwhile,
+   and its end is not what it last said.
    RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
    (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
    last component is the first (open or openat, O_PATH included), the
@@ -89,6 +93,7 @@
 #include <sys/types.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/renameat2.h"
@@ -400,6 +405,40 @@ fork (void)
 
 /* This process called unshare (statfs-unshared).  */
 static int unshared;
+
+/* read and __read_chk alike (read-after-mount).  */
+static ssize_t
+some_read (const char *name, int fd, void *buf, size_t n)
+{
+  static int poisoned = -1;
+  if (fd == poisoned)
+    {
+      poisoned = -1;
+      struct timespec third = { 0, 333000000 };
+      nanosleep (&third, NULL);
+      errno = EIO;
+      return -1;
+    }
+  ssize_t r = ((ssize_t (*) (int, void *, size_t)) dlsym (RTLD_NEXT, name))
+                (fd, buf, n);
+  if (r > 0 && failing ("read-after-mount")
+      && memmem (buf, (size_t) r, "at mount\n", 9) != NULL)
+    poisoned = fd;
+  return r;
+}
+
+ssize_t
+read (int fd, void *buf, size_t n)
+{
+  return some_read ("read", fd, buf, n);
+}
+
+ssize_t
+__read_chk (int fd, void *buf, size_t n, size_t len)
+{
+  (void) len;
+  return some_read ("read", fd, buf, n);
+}
 
 /* SIGSYS to this process, as from another: no core file left.  */
 static void
