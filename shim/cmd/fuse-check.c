@@ -347,11 +347,13 @@ conns_list (void)
       if (d != NULL)
         closedir (d);
       /* Cut short for a reason that is no want or denial: no list,
-         refused (the 151st review's 7).  */
-      if (err != 0 && !wanting (err) && !conns_denied (err))
+         refused (the 151st review's 7), in words of its own, also for
+         the call's own ECHILD (the 152nd review's 2 and 3).  */
+      if (err == ECHILD || (err != 0 && !wanting (err) && !conns_denied (err)))
         {
-          snprintf (conns_end, sizeof conns_end,
-                    "fusectl could not be read (%s)", strerror (err));
+          snprintf (conns_end, sizeof conns_end, "the list of FUSE "
+                    "connections in fusectl was cut short (%s)",
+                    strerror (err));
           err = ECHILD;
         }
       if (err != 0)
@@ -414,9 +416,13 @@ conns_list (void)
       if (!ok)
         conns_fail (p[1], wanting (e) ? e : errno);
       conns_put (p[1], "listing");
-      int m = conns_mounted (where);
-      if (m <= 0)
-        conns_lost (p[1], m < 0 ? errno : ENODEV);
+      /* Its statfs denied is a denial, as its read's (the 152nd
+         review's 1: conns_mounted took it for not fusectl).  */
+      struct statfs sf;
+      if (statfs (where, &sf) != 0)
+        conns_lost (p[1], errno);
+      if (sf.f_type != FUSECTL_MAGIC)
+        conns_lost (p[1], ENODEV);
       conns_write (p[1], where);
     }
   close (p[1]);

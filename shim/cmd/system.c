@@ -449,8 +449,8 @@ want_fix (int e)
     case EINTR:
       return "a signal cut a call short";
     case ECHILD:
-      return "look for the cause in the kernel's log (where the OOM "
-             "killer ended it, free memory)";
+      return "look for the cause in the kernel's log (the OOM killer's: "
+             "free memory)";
     case ENOSPC:
       return "raise the limit on mount namespaces (sysctl "
              "user.max_mnt_namespaces) or on mounts (sysctl fs.mount-max)";

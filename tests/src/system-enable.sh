@@ -2130,20 +2130,33 @@ fi
 # status was reaped unread and the kill taken for the OOM killer's (the
 # 149th review's 1).
 # So it does where the filter kills at fusectl's mount (systemd's
-# @mount group; the 151st review's 6: only unshare was tried).
-for _case in unshare "unshare, SIGCHLD ignored by its caller" mount; do
-  _call=${_case%%,*} _chld=${_case#"$_call"}
-  n="enable: an overlay on the way, FUSE mounted elsewhere, $_call killed by a seccomp filter$_chld, accepted"
-  _ig=
+# @mount group; the 151st review's 6: only unshare was tried), and
+# where the child's read or statfs of fusectl is denied (an LSM's
+# EACCES or EPERM; the 152nd review's 1 and 5: a statfs denied was
+# taken for a list cut short, and every enable refused).
+for _case in unshare "unshare, SIGCHLD ignored by its caller" mount listing statfs; do
+  _call=${_case%%,*} _chld=${_case#"$_call"} _ig=
+  case $_call in
+    listing)
+      _what="the list's child's listing of fusectl denied (EACCES)"
+      _pre="env LD_PRELOAD=$replace RSEQ_TEST_FAIL=readdir-conns RSEQ_TEST_ERRNO=13" ;;
+    statfs)
+      _what="the list's child's statfs of fusectl denied (EPERM)"
+      _pre="env LD_PRELOAD=$replace RSEQ_TEST_FAIL=statfs-unshared RSEQ_TEST_ERRNO=1" ;;
+    *)
+      _what="$_call killed by a seccomp filter$_chld"
+      _pre="$sysrefuse ${_call}kill low" ;;
+  esac
+  n="enable: an overlay on the way, FUSE mounted elsewhere, $_what, accepted"
   [ -z "$_chld" ] || _ig="perl -e \$SIG{CHLD}=q(IGNORE);exec(@ARGV)or(exit(127))"
   if [ -n "$fusewhy" ]; then
     fail "$n" "FUSE cannot be mounted here: $fusewhy"
   elif mkdir -p /etc/rseq-f && fuse_up /etc/rseq-f; then
-    # shellcheck disable=SC2086 # _ig: words
+    # shellcheck disable=SC2086 # _pre, _ig: words
     run "$n" 0 "enabled: $pf names" \
         unshare -m --propagation $prop sh -c '! grep -q " /sys/fs/fuse/connections " /proc/self/mountinfo ||
           umount -l /sys/fs/fuse/connections || exit 9; exec "$@"' sh \
-          "$sysrefuse" "${_call}kill" low timeout 60 $_ig "$cmd" enable --system && pass "$n"
+          $_pre timeout 60 $_ig "$cmd" enable --system && pass "$n"
     timeout 60 "$cmd" disable --system > /dev/null 2>&1
     fuse_down /etc/rseq-f
     rm -rf /etc/rseq-f "$pf"

@@ -51,8 +51,11 @@
    RSEQ_TEST_FAIL=readdir-proc that of "/proc".
    RSEQ_TEST_FAIL=read-after-mount makes the read of a pipe that
    follows one that brought "at mount" (the list's child's word) fail
-   with EIO, a third of a second late: the child has gone on meanwhile,
-   and its end is not what it last said.
+   with EIO, 0.6 s late, and the child's mount of fusectl wait 0.3 s
+   first, then its statfs of fusectl send it SIGSYS (as statfs-sigsys):
+   it is read at its mount, and ends by SIGSYS past it.
+   RSEQ_TEST_ERRNO (a number) is what readdir-conns and statfs-unshared
+   fail with instead of ENOMEM (EACCES or EPERM: a denial).
    RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
    (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
    last component is the first (open or openat, O_PATH included), the
@@ -406,6 +409,23 @@ fork (void)
 /* This process called unshare (statfs-unshared).  */
 static int unshared;
 
+/* ENOMEM, or RSEQ_TEST_ERRNO.  */
+static int
+test_errno (void)
+{
+  const char *e = getenv ("RSEQ_TEST_ERRNO");
+  return e != NULL ? atoi (e) : ENOMEM;
+}
+
+/* Sleeps MS milliseconds.  */
+static void
+wait_ms (long int ms)
+{
+  struct timespec t = { ms / 1000, ms % 1000 * 1000000 };
+  while (nanosleep (&t, &t) != 0 && errno == EINTR)
+    ;
+}
+
 /* read and __read_chk alike (read-after-mount).  */
 static ssize_t
 some_read (const char *name, int fd, void *buf, size_t n)
@@ -414,8 +434,7 @@ some_read (const char *name, int fd, void *buf, size_t n)
   if (fd == poisoned)
     {
       poisoned = -1;
-      struct timespec third = { 0, 333000000 };
-      nanosleep (&third, NULL);
+      wait_ms (600);
       errno = EIO;
       return -1;
     }
@@ -447,6 +466,19 @@ sigsys_self (void)
   struct rlimit none = { 0, 0 };
   setrlimit (RLIMIT_CORE, &none);
   kill (getpid (), SIGSYS);
+}
+
+/* fusectl's mount, in the list's child, waits first (read-after-mount).  */
+int
+mount (const char *source, const char *target, const char *type,
+       unsigned long int flags, const void *data)
+{
+  if (failing ("read-after-mount") && type != NULL
+      && strcmp (type, "fusectl") == 0)
+    wait_ms (300);
+  return ((int (*) (const char *, const char *, const char *,
+                    unsigned long int, const void *))
+          dlsym (RTLD_NEXT, "mount")) (source, target, type, flags, data);
 }
 
 int
@@ -523,13 +555,14 @@ fusectl_name (const char *path)
 static int
 real_statfs (const char *name, const char *path, void *buf)
 {
-  if (fusectl_name (path) && unshared && failing ("statfs-sigsys"))
+  if (fusectl_name (path) && unshared
+      && (failing ("statfs-sigsys") || failing ("read-after-mount")))
     sigsys_self ();
   if (fusectl_name (path)
       && (failing ("statfs-fusectl")
           || (failing ("statfs-unshared") && unshared)))
     {
-      errno = ENOMEM;
+      errno = test_errno ();
       return -1;
     }
   return ((int (*) (const char *, void *)) dlsym (RTLD_NEXT, name)) (path,
@@ -563,7 +596,7 @@ opendir (const char *path)
           || (failing ("readdir-proc") && strcmp (path, "/proc") == 0)))
     {
       doomed = d;
-      doomed_errno = eio ? EIO : ENOMEM;
+      doomed_errno = eio ? EIO : test_errno ();
     }
   return d;
 }
