@@ -1898,7 +1898,7 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 # 1-3).
 # The words name the signal and the fix (the 150th review's 2 and 5).
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child killed, refused at once" \
-  "$(untold_re "its child that lists the FUSE connections was ended by signal 9 \\(Killed\\)"); look for the cause in the kernel's log \(where the OOM killer ended it, free memory\)" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 9 \\(Killed\\)"); look for the cause in the kernel's log \(the OOM killer's: free memory\)" \
   out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-kill
 # A SIGSYS is a seccomp filter's only at unshare or mount, where one is
 # in force: sent where none is (the 149th review's 2), or at another
@@ -1929,7 +1929,7 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child's listing failed (EIO), refused at once" \
   "$(untold_re "its child that lists the FUSE connections could not read fusectl \\(Input/output error\\)")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl mounted, its listing failed (EIO), refused at once" \
-  "$(untold_re "fusectl could not be read \\(Input/output error\\)")" out+fusectl env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
+  "$(untold_re "the list of FUSE connections in fusectl was cut short \\(Input/output error\\)")" out+fusectl env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child's statfs of fusectl out of memory, refused at once" \
   "$(untold_re "Cannot allocate memory")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-unshared
 chroot_row "enable: root without CAP_SYS_ADMIN in a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl's statfs out of memory, refused at once" \
