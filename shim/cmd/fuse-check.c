@@ -33,6 +33,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -42,6 +43,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -147,6 +149,16 @@ read_text (const char *path, size_t max)
    descriptors or memory counts: the list's ENOENT or EPERM (no fusectl
    here, a user) and a layer's EACCES are how it is everywhere such.  */
 static int unread_errno;
+/* Whether UNREAD_ERRNO is the list of FUSE connections' (its ECHILD
+   alone has the words of conns_end): an ECHILD of a table's read is
+   the call's, and a list's words there told of another list (the 154th
+   review's 3).  */
+static int unread_list;
+/* Where UNREAD_LIST: that list's words and signal, as it ended (the
+   155th review's 3: a list made again in the same verdict put its own
+   in their place).  */
+static char unread_end[128];
+static int unread_sig;
 
 /* Whether E is a want of descriptors, memory, processes (fork's
    EAGAIN) or mount namespaces (unshare's ENOSPC), a call interrupted
@@ -187,11 +199,32 @@ static int conns_err;
 static int no_fuse;
 /* Where CONNS_ERR is ECHILD, how the list's child ended.  */
 static char conns_end[128];
+/* The signal that ended the list's child, where that is how.  */
+static int conns_sig;
 
 const char *
 fuse_list_end (void)
 {
-  return conns_end;
+  return unread_list ? unread_end : "";
+}
+
+int
+fuse_list_signal (void)
+{
+  return unread_list ? unread_sig : 0;
+}
+
+/* note_unread, of the list.  */
+static void
+note_list_unread (void)
+{
+  if (unread_errno == 0 && wanting (conns_err))
+    {
+      unread_list = 1;
+      memcpy (unread_end, conns_end, sizeof unread_end);
+      unread_sig = conns_sig;
+    }
+  note_unread (conns_err, 0);
 }
 
 /* Whether fusectl is mounted where this process sees it.  A directory
@@ -303,6 +336,19 @@ conns_write (int fd, const char *where)
   _exit (0);
 }
 
+/* Whether S is a number, digits alone, no more than MAX (a
+   connection's dev_t, an errno), put in *V.  */
+static int
+conns_number (const char *s, unsigned long int max, unsigned long int *v)
+{
+  if (*s < '0' || *s > '9')
+    return 0;
+  char *end;
+  errno = 0;
+  *v = strtoul (s, &end, 10);
+  return *end == '\0' && errno == 0 && *v <= max;
+}
+
 /* Reads the list into CONNS (anew), or sets CONNS_STATE -1.  Where
    fusectl is not mounted, root lists it from a child that mounts it in
    a mount namespace of its own, which receives the machine's mounts
@@ -314,12 +360,13 @@ conns_write (int fd, const char *where)
    (fusectl is the initial namespace's) or a seccomp filter leave the
    list to be had nowhere.  */
 static void
-conns_list (void)
+conns_list_once (void)
 {
   nconns = 0;
   conns_gen++;
   conns_err = 0;
   conns_end[0] = '\0';
+  conns_sig = 0;
   int mounted = conns_mounted (FUSECTL_DIR);
   if (mounted < 0)
     {
@@ -431,8 +478,11 @@ conns_list (void)
   char buf[4096];
   size_t len = 0;
   int ended = 0, lost = 0, none = 0, step = 0, rerr = 0, cut = 0;
+  /* A word that ends the child's words read (none, err, lost), and a
+     line that is not the child's next (odd).  */
+  int done = 0, odd = 0;
   ssize_t r = 0;
-  while (!ended && !lost
+  while (!ended && !lost && !odd
          && ((r = read (p[0], buf + len, sizeof buf - 1 - len)) > 0
              || (r < 0 && errno == EINTR)))
     {
@@ -444,25 +494,47 @@ conns_list (void)
       while ((nl = strchr (line, '\n')) != NULL)
         {
           *nl = '\0';
-          if (strcmp (line, "end") == 0)
-            ended = 1;
-          else if (strncmp (line, "err ", 4) == 0)
-            conns_err = atoi (line + 4);
-          else if (strcmp (line, "none") == 0)
-            none = 1;
-          else if (strncmp (line, "lost ", 5) == 0)
-            cut = atoi (line + 5);
+          /* Only the child's words, in its order, are read as such: the
+             SIGSYS that leaves no list is one at unshare or mount, so
+             a step taken for another, or an end no child of ours
+             writes ("lost 0", "err 5"), passed a layer (the 154th
+             review's 1, the 155th's 1).  */
+          unsigned long int n;
+          if (done)
+            odd = 1;
           else if (strcmp (line, "at unshare") == 0)
-            step = 1;
+            odd = step++ != 0;
           else if (strcmp (line, "at mount") == 0)
-            step = 2;
+            odd = step++ != 1;
           else if (strcmp (line, "listing") == 0)
-            step = 3;
-          else if (conns_add (strtoul (line, NULL, 10)) != 0)
+            odd = step++ != 2;
+          else if (strcmp (line, "end") == 0)
+            odd = !(ended = step == 3);
+          else if (strcmp (line, "none") == 0)
+            odd = !(none = done = step > 0);
+          else if (strncmp (line, "err ", 4) == 0)
+            {
+              odd = !conns_number (line + 4, INT_MAX, &n)
+                    || !wanting ((int) n);
+              conns_err = odd ? 0 : (int) n;
+              done = 1;
+            }
+          else if (strncmp (line, "lost ", 5) == 0)
+            {
+              odd = step != 3 || !conns_number (line + 5, INT_MAX, &n)
+                    || n == 0 || wanting ((int) n) || conns_denied ((int) n);
+              cut = odd ? 0 : (int) n;
+              done = 1;
+            }
+          else if (step != 3 || !conns_number (line, ULONG_MAX, &n))
+            odd = 1;
+          else if (conns_add (n) != 0)
             {
               lost = 1;
               break;
             }
+          if (odd)
+            break;
           line = nl + 1;
         }
       len = strlen (line);
@@ -470,7 +542,7 @@ conns_list (void)
       if (len + 1 >= sizeof buf)
         break;
     }
-  if (!ended && !lost && r < 0)
+  if (!ended && !lost && !odd && r < 0)
     rerr = errno;
   close (p[0]);
   int status = 0;
@@ -479,7 +551,13 @@ conns_list (void)
   sigaction (SIGCHLD, &old, NULL);
   /* A connection left off for want of memory is no list (the 144th
      review's 4: the rest was taken for all of it).  */
-  if (lost)
+  if (odd)
+    {
+      conns_err = ECHILD;
+      snprintf (conns_end, sizeof conns_end, "its child that lists the FUSE "
+                "connections wrote a line out of its order");
+    }
+  else if (lost)
     conns_err = ENOMEM;
   else if (!ended && !none && conns_err == 0)
     {
@@ -496,7 +574,9 @@ conns_list (void)
       int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
       const char *who = "its child that lists the FUSE connections";
       /* The step is the last one read: with the pipe failed, not known
-         (the 151st review's 1).  */
+         (the 151st review's 1).  A "lost" line, which only comes
+         past "listing", before it is no child's of ours (the 154th
+         review's 1).  */
       if (rerr == 0 && cut == 0 && sig == SIGSYS && (step == 1 || step == 2)
           && prctl (PR_GET_SECCOMP, 0, 0, 0, 0) == 2)
         ;
@@ -511,7 +591,7 @@ conns_list (void)
           else if (cut != 0)
             snprintf (conns_end, sizeof conns_end,
                       "%s could not read fusectl (%s)", who, strerror (cut));
-          else if (sig != 0)
+          else if ((conns_sig = sig) != 0)
             snprintf (conns_end, sizeof conns_end,
                       "%s was ended by signal %d (%s)", who, sig,
                       strsignal (sig));
@@ -521,12 +601,20 @@ conns_list (void)
                       WIFEXITED (status) ? WEXITSTATUS (status) : -1);
         }
     }
-  /* The child's own call's ECHILD ("err 10": a filter's errno).  */
-  if (conns_err == ECHILD && conns_end[0] == '\0')
-    snprintf (conns_end, sizeof conns_end, "a call of its child that lists "
-              "the FUSE connections failed (%s)", strerror (ECHILD));
-  if (!ended || lost)
+  if (!ended || lost || odd)
     conns_state = -1;
+}
+
+/* conns_list_once, with words where a call's own ECHILD (a filter's
+   errno), in this process or the child, is what ended it (the 152nd
+   review's 2, the 153rd's 1: said as nothing).  */
+static void
+conns_list (void)
+{
+  conns_list_once ();
+  if (conns_err == ECHILD && conns_end[0] == '\0')
+    snprintf (conns_end, sizeof conns_end, "a call made to list the FUSE "
+              "connections failed (%s)", strerror (ECHILD));
 }
 
 static void
@@ -586,7 +674,7 @@ conns_have (unsigned long int dev)
   if (conns_state == 1 && nclean < sizeof clean / sizeof clean[0])
     clean[nclean++] = dev;
   if (conns_state != 1)
-    note_unread (conns_err, 0);
+    note_list_unread ();
   return conns_state == 1 ? 0 : -1;
 }
 
@@ -1278,9 +1366,27 @@ fd_here (int fd, int depth)
     return k == KIND_FUSE ? 1 : k == KIND_OVERLAY ? 2 : 0;
   /* A FUSE mount made since the table was read is on the list of
      connections, where there is one; a device no table and no list
-     knows is another file system's own (overlayfs's per layer).  */
-  return unread || (how == 1 && conns_have (((unsigned long int) maj << 20)
-                                            | min) == 1);
+     knows is another file system's own (overlayfs's per layer).  But
+     where the list could not be had for a want (its child killed),
+     such a device may be FUSE's: a chroot's root on FUSE that is no
+     mount point passed (the 155th review's 2).  Without statx (a
+     filter's ENOSYS or EPERM) a mount ID no table shows is told by its
+     device all the same, from fstat, which may ask a FUSE server (the
+     time limit ends a wait on one that does not answer): such a root
+     passed (the 156th review's 1).  */
+  if (how == 2)
+    {
+      struct stat st;
+      if (fstat (fd, &st) != 0)
+        {
+          say_why ("its device cannot be told (%s)", strerror (errno));
+          return 1;
+        }
+      maj = major (st.st_dev);
+      min = minor (st.st_dev);
+    }
+  int listed = conns_have (((unsigned long int) maj << 20) | min);
+  return unread || listed == 1 || (listed < 0 && wanting (conns_err));
 }
 
 int
@@ -1288,6 +1394,7 @@ fuse_fd_here (int fd)
 {
   why[0] = '\0';
   unread_errno = 0;
+  unread_list = 0;
   int r = fd_here (fd, 0);
   return r == 3 ? 0 : r;
 }
@@ -1669,7 +1776,7 @@ overlay_untrusted (const char *opts, int depth)
      FUSE mount outside this root (the 144th review's 4).  */
   if (conns_state != 1 && wanting (conns_err))
     {
-      note_unread (conns_err, 0);
+      note_list_unread ();
       say_why ("the list of FUSE connections cannot be read (%s)",
                strerror (conns_err));
       return 1;
@@ -1717,6 +1824,7 @@ int
 fuse_on_path (const char *dir, const char *path)
 {
   unread_errno = 0;
+  unread_list = 0;
   for (int i = 0; i < 2; i++)
     {
       const struct mtab *t = mtab_get (i, dir);

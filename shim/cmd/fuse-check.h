@@ -43,9 +43,14 @@ const char *fuse_overlay_why (void);
    1 or 2 may come of that alone.  */
 int fuse_unread_errno (void);
 
-/* Where fuse_unread_errno is ECHILD: how the child that lists the FUSE
-   connections ended ("was ended by signal 9 (Killed)"), for words.  */
+/* Where fuse_unread_errno is the list of FUSE connections' ECHILD: how
+   the child that lists them ended ("was ended by signal 9 (Killed)"),
+   or the call that failed, for words; else "".  */
 const char *fuse_list_end (void);
+
+/* Where fuse_unread_errno is the list's ECHILD, the signal that ended
+   that child, or 0 where none did or it is not the list's.  */
+int fuse_list_signal (void);
 
 /* 1 if looking PATH up (as we see it, or in DIR's root) may pass
    through a directory on FUSE: a FUSE mount point is PATH or one of its

@@ -449,8 +449,12 @@ want_fix (int e)
     case EINTR:
       return "a signal cut a call short";
     case ECHILD:
-      return "look for the cause in the kernel's log (the OOM killer's: "
-             "free memory)";
+      /* The OOM killer's is SIGKILL; no other end is a want of memory
+         (the 153rd review's 2).  */
+      return fuse_list_signal () == SIGKILL
+             ? "look for the cause in the kernel's log (the OOM killer's: "
+               "free memory)"
+             : "look for the cause in the kernel's log";
     case ENOSPC:
       return "raise the limit on mount namespaces (sysctl "
              "user.max_mnt_namespaces) or on mounts (sysctl fs.mount-max)";
@@ -471,12 +475,14 @@ say_untold (int warning, const char *real, const char *way,
     e = errno;
   if (want_fix (e) != NULL)
     {
-      /* ECHILD is fuse-check.c's mark, not the call's error.  */
+      /* The list's ECHILD is fuse-check.c's mark, not the call's
+         error; another's is the call's.  */
       SAY (warning, "%s%s: cannot tell whether it is on a FUSE file "
            "system, whose server says what its owners and modes are and "
            "may never answer: what is mounted could not be read (%s); %s%s",
            esc (0, real), way,
-           e == ECHILD ? fuse_list_end () : strerror (e), want_fix (e),
+           e == ECHILD && *fuse_list_end () != '\0' ? fuse_list_end ()
+           : strerror (e), want_fix (e),
            again);
       return -1;
     }

@@ -1880,6 +1880,10 @@ untold_re() {
 # on LIBDIR, or the chroot's).
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the other root's mount table unread, refused at once" \
   "$(untold_re "Too many open files in system")" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-pid
+# ... and where that read answered ECHILD (a filter's errno), it is the
+# call's, not the list's: said as such (the 154th review's 3: "()").
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the other root's mount table answering ECHILD, refused at once" \
+  "$(untold_re "No child processes"); look for the cause in the kernel's log, then" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=mountinfo-pid RSEQ_TEST_ERRNO=10
 # The list of FUSE connections, read by a child where fusectl is not
 # mounted, was taken for none where the child failed for want of
 # memory (unshare's ENOMEM) or its readdir did, and so was a readdir
@@ -1906,10 +1910,10 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 # review's 1: any SIGSYS under any filter was taken for no list), it
 # is a kill as any other.
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child sent SIGSYS at unshare with no filter in force, refused at once" \
-  "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)")" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)"); look for the cause in the kernel's log, then" \
   out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-sigsys
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child sent SIGSYS as it lists, refused at once" \
-  "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)")" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 31 \\(Bad system call\\)"); look for the cause in the kernel's log, then" \
   out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-sigsys
 # ... also where the pipe failed after the child said it was at its
 # mount: the step it died at is not known (the 151st review's 1: taken
@@ -1917,6 +1921,96 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child sent SIGSYS as it lists, its pipe failed before, refused at once" \
   "$(untold_re "the pipe from its child that lists the FUSE connections failed \\(Input/output error\\)")" \
   out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=read-after-mount
+# ... and where a "lost" line came before "listing", which no child of
+# ours writes: its step is not to be trusted (the 154th review's 1).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child's listing said lost before it began, then SIGSYS, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections wrote a line out of its order"); look for the cause in the kernel's log, then" \
+  out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=lost-early
+# ... nor any line out of the child's order: "lost 0", which took the
+# SIGSYS for one at its mount, or an "err" that is no want, which took
+# the end for no list (the 155th review's 1).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child said lost 0 before its listing, then SIGSYS, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections wrote a line out of its order"); look for the cause in the kernel's log, then" \
+  out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=lost-early RSEQ_TEST_ERRNO=0
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child said an error that is no want, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections wrote a line out of its order"); look for the cause in the kernel's log, then" \
+  out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=err-early
+# ... and a step said again or out of its order, or a name before
+# "listing", each then SIGSYS: no row failed where the order was not
+# checked (the 156th review's 2).
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child said its mount again past its listing, then SIGSYS, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections wrote a line out of its order"); look for the cause in the kernel's log, then" \
+  out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=listing-as RSEQ_TEST_AS="$(printf 'listing\nat mount')"
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, under a seccomp filter, the list's child said a name before its listing, then SIGSYS, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections wrote a line out of its order"); look for the cause in the kernel's log, then" \
+  out+child "$sysrefuse" close_range low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=listing-as RSEQ_TEST_AS=99
+# A chroot whose root is no mount point (the matrix's, make deb's): its
+# device is in no mount table, so only the list of FUSE connections
+# tells whether it is FUSE's; that list lost to its child's kill took
+# it for no FUSE (the 155th review's 2).  The root here is a directory
+# of a tmpfs whose mount is outside it.  Nothing on the way to /etc or
+# the shim may be an overlay (without the list, one is refused by
+# itself): /etc and the installed shim are copies in the root, each
+# directory on the way to LIBDIR is made in it, and every other entry
+# of the system is bound in.
+rootdir_row() {
+  n=$1 pat=$2
+  shift 2
+  mkdir -p "$scratch/rd" &&
+  run "$n" 1 "$pat" unshare -m --propagation $prop sh -c '
+      T=$1 cmd=$2 replace=$3 libdir=$4 sysrefuse=$5
+      shift 5
+      mount -t tmpfs tmpfs "$T" && mkdir -m 755 "$T/r" || exit 9
+      r=$T/r
+      # mirror DIR: DIR made in the root, its entries bound in but the
+      # one on the way to LIBDIR (mirrored) and, in LIBDIR, the shim.
+      mirror() {
+        for e in "$1"/* "$1"/.[!.]*; do
+          [ -e "$e" ] || [ -L "$e" ] || continue
+          case $e in
+            /proc|/sys|/dev|/tmp|/run|/etc|"$T"|"$r") continue ;;
+          esac
+          t=$r$e
+          if [ "$1" = "$libdir" ] && { [ "${e##*/}" = librseq-compat.so.1 ] || [ "${e##*/}" = rseq-compat ]; }; then
+            cp -a "$e" "$t" || return 1
+          elif [ -L "$e" ]; then
+            cp -P "$e" "$t" || return 1
+          elif [ -d "$e" ] && case $libdir/ in "$e"/*) true ;; *) false ;; esac; then
+            mkdir -m 755 "$t" && mirror "$e" || return 1
+          elif [ -d "$e" ]; then
+            mkdir "$t" && mount --rbind "$e" "$t" || return 1
+          else
+            : > "$t" && mount --bind "$e" "$t" || return 1
+          fi
+        done
+      }
+      mirror "" || exit 9
+      # A directory bound in that holds T (the tests under the build
+      # tree: make deb, the matrix) brought T in with it, and with it
+      # the root'"'"'s mount: only one outside the root may hold it.
+      ! grep -q " $r$T " /proc/self/mountinfo || umount -l "$r$T" || exit 9
+      mkdir "$r/etc" "$r/proc" "$r/dev" "$r/tmp" && cp -a /etc/. "$r/etc/" &&
+        rm -f "$r/etc/ld.so.preload" && mount -t proc proc "$r/proc" &&
+        mount --rbind /dev "$r/dev" || exit 9
+      for f in "$cmd" "$replace" "$sysrefuse"; do
+        [ -e "$r$f" ] || { mkdir -p "$r${f%/*}" && : > "$r$f" && mount --bind "$f" "$r$f"; } || exit 9
+      done
+      RSEQ_COMPAT_SYSTEM_TIMEOUT=30 timeout 60 chroot "$r" "$@" "$cmd" enable --system
+      st=$?
+      [ ! -e "$r/etc/ld.so.preload" ] || { echo "$r/etc/ld.so.preload written"; exit 6; }
+      exit $st' sh "$scratch/rd" "$cmd" "$replace" "$libdir" "$sysrefuse" "$@" &&
+    pass "$n"
+  rm -rf "$scratch/rd"
+}
+rootdir_row "enable: a chroot whose root is no mount point, the list's child killed, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 9 \\(Killed\\)"); look for the cause in the kernel's log \(the OOM killer's: free memory\), then" \
+  env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-kill
+# ... also without statx (a filter's ENOSYS), where the root's mount
+# ID, in no table, passed without its device asked of the list (the
+# 156th review's 1).
+rootdir_row "enable: a chroot whose root is no mount point, statx refused, the list's child killed, refused at once" \
+  "$(untold_re "its child that lists the FUSE connections was ended by signal 9 \\(Killed\\)"); look for the cause in the kernel's log \(the OOM killer's: free memory\), then" \
+  "$sysrefuse" statx low env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=unshare-kill
 # ... or a connection's name it could not write (the 148th review's 2:
 # the rest, then "end", taken for all of it), also for a reason that is
 # no want (the 150th review's 3: "none"), or fusectl's listing failed so
@@ -1929,7 +2023,11 @@ chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outsi
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child's listing failed (EIO), refused at once" \
   "$(untold_re "its child that lists the FUSE connections could not read fusectl \\(Input/output error\\)")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl mounted, its listing failed (EIO), refused at once" \
-  "$(untold_re "the list of FUSE connections in fusectl was cut short \\(Input/output error\\)")" out+fusectl env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
+  "$(untold_re "the list of FUSE connections in fusectl was cut short \\(Input/output error\\)"); look for the cause in the kernel's log, then" out+fusectl env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=readdir-conns-eio
+# A call's own ECHILD (a filter's errno) is said as such, not as
+# nothing (the 152nd review's 2, the 153rd's 1: "could not be read ()").
+chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl's statfs answering ECHILD, refused at once" \
+  "$(untold_re "a call made to list the FUSE connections failed \\(No child processes\\)"); look for the cause in the kernel's log, then" out env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-fusectl RSEQ_TEST_ERRNO=10
 chroot_row "enable: a chroot, an overlay in it whose layer is a FUSE mount outside it, the list's child's statfs of fusectl out of memory, refused at once" \
   "$(untold_re "Cannot allocate memory")" out+child env LD_PRELOAD="$replace" RSEQ_TEST_FAIL=statfs-unshared
 chroot_row "enable: root without CAP_SYS_ADMIN in a chroot, an overlay in it whose layer is a FUSE mount outside it, fusectl's statfs out of memory, refused at once" \

@@ -54,8 +54,19 @@
    with EIO, 0.6 s late, and the child's mount of fusectl wait 0.3 s
    first, then its statfs of fusectl send it SIGSYS (as statfs-sigsys):
    it is read at its mount, and ends by SIGSYS past it.
-   RSEQ_TEST_ERRNO (a number) is what readdir-conns and statfs-unshared
-   fail with instead of ENOMEM (EACCES or EPERM: a denial).
+   RSEQ_TEST_FAIL=lost-early writes "lost 5" (EIO, or RSEQ_TEST_ERRNO)
+   where the list's child says "listing", a line no child of ours
+   writes before that word, then sends it SIGSYS at its statfs of
+   fusectl (as statfs-sigsys): its last step read is its mount.
+   RSEQ_TEST_FAIL=listing-as writes RSEQ_TEST_AS (lines) there, then
+   the same SIGSYS: a step again, or a name before "listing".
+   RSEQ_TEST_FAIL=err-early writes "err 5" (EIO, or RSEQ_TEST_ERRNO)
+   where it says "at mount", and ends it (status 1): an error no child
+   of ours says so, as it says only a want.
+   RSEQ_TEST_ERRNO (a number) is what readdir-conns, readdir-proc,
+   statfs-fusectl and statfs-unshared fail with instead of ENOMEM
+   (EACCES or EPERM: a denial), mountinfo-pid instead of ENFILE, and
+   lost-early and err-early write instead of EIO.
    RSEQ_TEST_MIDWALK_NAME and RSEQ_TEST_MIDWALK_HOOK: the Nth time
    (RSEQ_TEST_MIDWALK_AT, 1 by default) the command opens a name whose
    last component is the first (open or openat, O_PATH included), the
@@ -109,6 +120,20 @@ failing (const char *what)
 {
   const char *f = getenv ("RSEQ_TEST_FAIL");
   return f != NULL && strcmp (f, what) == 0;
+}
+
+/* DFLT, or RSEQ_TEST_ERRNO.  */
+static int
+test_errno_or (int dflt)
+{
+  const char *e = getenv ("RSEQ_TEST_ERRNO");
+  return e != NULL ? atoi (e) : dflt;
+}
+
+static int
+test_errno (void)
+{
+  return test_errno_or (ENOMEM);
 }
 
 static int
@@ -365,7 +390,7 @@ real_open (const char *name, int at, int dir, const char *path, int flags,
       && strncmp (path, "/proc/", 6) == 0 && path[6] >= '0' && path[6] <= '9'
       && failing ("mountinfo-pid"))
     {
-      errno = ENFILE;
+      errno = test_errno_or (ENFILE);
       return -1;
     }
   void *f = dlsym (RTLD_NEXT, name);
@@ -409,13 +434,6 @@ fork (void)
 /* This process called unshare (statfs-unshared).  */
 static int unshared;
 
-/* ENOMEM, or RSEQ_TEST_ERRNO.  */
-static int
-test_errno (void)
-{
-  const char *e = getenv ("RSEQ_TEST_ERRNO");
-  return e != NULL ? atoi (e) : ENOMEM;
-}
 
 /* Sleeps MS milliseconds.  */
 static void
@@ -503,20 +521,33 @@ some_dprintf (int fd, const char *fmt, va_list ap)
 {
   static int failed;
   int eio = failing ("dprintf-eio");
-  if ((eio || failing ("dprintf-unshared")) && unshared && !failed
-      && strcmp (fmt, "%s\n") == 0)
+  /* The list's child writes its lines with "%s\n".  */
+  const char *line = NULL;
+  if (strcmp (fmt, "%s\n") == 0)
     {
-      /* A name, not a step's word ("at mount").  */
       va_list peek;
       va_copy (peek, ap);
-      const char *line = va_arg (peek, const char *);
+      line = va_arg (peek, const char *);
       va_end (peek);
-      if (line[0] >= '0' && line[0] <= '9')
-        {
-          failed = 1;
-          errno = eio ? EIO : ENOMEM;
-          return -1;
-        }
+    }
+  if (line == NULL)
+    return vdprintf (fd, fmt, ap);
+  if (failing ("lost-early") && strcmp (line, "listing") == 0)
+    return dprintf (fd, "lost %d\n", test_errno_or (EIO));
+  if (failing ("listing-as") && strcmp (line, "listing") == 0)
+    return dprintf (fd, "%s\n", getenv ("RSEQ_TEST_AS"));
+  if (failing ("err-early") && strcmp (line, "at mount") == 0)
+    {
+      dprintf (fd, "err %d\n", test_errno_or (EIO));
+      _exit (1);
+    }
+  /* A name, not a step's word ("at mount").  */
+  if ((eio || failing ("dprintf-unshared")) && unshared && !failed
+      && line[0] >= '0' && line[0] <= '9')
+    {
+      failed = 1;
+      errno = eio ? EIO : ENOMEM;
+      return -1;
     }
   return vdprintf (fd, fmt, ap);
 }
@@ -556,7 +587,8 @@ static int
 real_statfs (const char *name, const char *path, void *buf)
 {
   if (fusectl_name (path) && unshared
-      && (failing ("statfs-sigsys") || failing ("read-after-mount")))
+      && (failing ("statfs-sigsys") || failing ("read-after-mount")
+          || failing ("lost-early") || failing ("listing-as")))
     sigsys_self ();
   if (fusectl_name (path)
       && (failing ("statfs-fusectl")
